@@ -1,0 +1,124 @@
+package ecs
+
+import "unsafe"
+
+// Batch operations act on every entity a query matches, a table at a time:
+// each matched table's rows move as one run into the target table, one
+// column copy per component type instead of one per entity. Inside an
+// iteration they are deferred like single changes and select their entities
+// when applied.
+
+// AddAll gives v to every entity q matches. Entities that already have a T
+// are overwritten with v. Panics if q belongs to another world.
+// Complexity: O(matched tables + moved rows x components).
+func (m *Map[T]) AddAll(q Matcher, v T) {
+	c := m.w.ownCache("AddAll", q)
+	if m.w.lock > 0 {
+		m.w.cmds.push(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
+		return
+	}
+	// SAFETY: &v points to a T, the type info describes.
+	m.w.addAll(c, m.info, unsafe.Pointer(&v))
+}
+
+// RemoveAll takes T away from every entity q matches that has one.
+// Panics if q belongs to another world.
+func (m *Map[T]) RemoveAll(q Matcher) {
+	c := m.w.ownCache("RemoveAll", q)
+	if m.w.lock > 0 {
+		m.w.cmds.push(command{kind: cmdRemoveAll, id: m.id, q: c})
+		return
+	}
+	m.w.removeAll(c, m.id)
+}
+
+// DespawnAll despawns every entity q matches. Panics if q belongs to another
+// world. Complexity: O(matched tables + despawned entities x pointer-holding
+// components).
+func (w *World) DespawnAll(q Matcher) {
+	c := w.ownCache("DespawnAll", q)
+	if w.lock > 0 {
+		w.cmds.push(command{kind: cmdDespawnAll, q: c})
+		return
+	}
+	w.despawnAll(c)
+}
+
+func (w *World) ownCache(op string, q Matcher) *queryCache {
+	c := q.cache()
+	if c.w != w {
+		panic("ecs: " + op + ": the query belongs to another world")
+	}
+	return c
+}
+
+// snapshotTables copies the matched table list, because moving rows may
+// create tables that the query then also matches.
+func snapshotTables(c *queryCache) []*table {
+	return append([]*table(nil), c.tables...)
+}
+
+func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
+	for _, src := range snapshotTables(c) {
+		n := src.len()
+		if n == 0 {
+			continue
+		}
+		if col := src.column(info.id); col >= 0 {
+			p := src.columns[col]
+			for i := range n {
+				info.copyN(p.at(i), v, 1)
+			}
+			continue
+		}
+		dst := w.withComponent(src, info.id)
+		start := w.moveAll(src, dst)
+		col := dst.columns[dst.colOf[info.id]]
+		for i := range n {
+			info.copyN(col.at(start+i), v, 1)
+		}
+	}
+}
+
+func (w *World) removeAll(c *queryCache, id componentID) {
+	for _, src := range snapshotTables(c) {
+		if src.len() == 0 || src.column(id) < 0 {
+			continue
+		}
+		w.moveAll(src, w.withoutComponent(src, id))
+	}
+}
+
+func (w *World) despawnAll(c *queryCache) {
+	for _, t := range snapshotTables(c) {
+		for _, e := range t.entities {
+			w.entities.release(e.index, w.entities.at(e.index))
+		}
+		t.clearRows()
+	}
+}
+
+// moveAll appends every row of src to dst, copying the columns both have,
+// empties src, and returns the first new row in dst.
+func (w *World) moveAll(src, dst *table) uint32 {
+	n := src.len()
+	start := dst.len()
+	dst.reserve(start + n)
+	dst.entities = append(dst.entities, src.entities...)
+	for i := range dst.columns {
+		col := &dst.columns[i]
+		if col.size == 0 {
+			continue
+		}
+		if j := src.column(col.info.id); j >= 0 {
+			col.info.copyN(col.at(start), src.columns[j].base, int(n))
+		}
+	}
+	for i, e := range dst.entities[start:] {
+		r := w.entities.at(e.index)
+		r.table = dst
+		r.row = start + uint32(i)
+	}
+	src.clearRows()
+	return start
+}

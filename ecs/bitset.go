@@ -1,0 +1,84 @@
+package ecs
+
+import "math/bits"
+
+// bitset is a set of component ids, one bit per id, used for archetype masks
+// and query terms (seed 004's aspects as bitsets). Its length grows with the
+// largest id it holds, so worlds are not limited to a fixed number of types.
+type bitset []uint64
+
+func (b bitset) has(i componentID) bool {
+	w := int(i >> 6)
+	return w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
+func (b *bitset) set(i componentID) {
+	w := int(i >> 6)
+	for len(*b) <= w {
+		*b = append(*b, 0)
+	}
+	(*b)[w] |= 1 << (i & 63)
+}
+
+func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+
+// containsAll reports whether every bit of o is set in b.
+func (b bitset) containsAll(o bitset) bool {
+	for i, w := range o {
+		if w == 0 {
+			continue
+		}
+		if i >= len(b) || b[i]&w != w {
+			return false
+		}
+	}
+	return true
+}
+
+// intersects reports whether b and o share a bit.
+func (b bitset) intersects(o bitset) bool {
+	n := min(len(b), len(o))
+	for i := range n {
+		if b[i]&o[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (b bitset) empty() bool {
+	for _, w := range b {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ids lists the set bits in increasing order.
+func (b bitset) ids() []componentID {
+	var out []componentID
+	for i, w := range b {
+		for w != 0 {
+			t := bits.TrailingZeros64(w)
+			out = append(out, componentID(i*64+t))
+			w &= w - 1
+		}
+	}
+	return out
+}
+
+// key returns a string that identifies the set, ignoring trailing zero words.
+func (b bitset) key() string {
+	n := len(b)
+	for n > 0 && b[n-1] == 0 {
+		n--
+	}
+	buf := make([]byte, 0, n*8)
+	for _, w := range b[:n] {
+		for s := 0; s < 64; s += 8 {
+			buf = append(buf, byte(w>>s))
+		}
+	}
+	return string(buf)
+}

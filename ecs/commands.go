@@ -1,0 +1,136 @@
+package ecs
+
+// cmdKind names a deferred structural change.
+type cmdKind uint8
+
+const (
+	cmdDespawn cmdKind = iota
+	cmdAdd
+	cmdRemove
+	cmdAddAll
+	cmdRemoveAll
+	cmdDespawnAll
+)
+
+// command is one deferred structural change. Values of deferred adds wait in
+// a per-type staging column (slot), so recording a change allocates nothing
+// once the buffers have grown.
+type command struct {
+	kind cmdKind
+	id   componentID
+	slot uint32
+	e    Entity
+	q    *queryCache
+}
+
+// staging holds the values of deferred adds of one component type.
+type staging struct {
+	col      column
+	n        uint32
+	capacity uint32
+}
+
+func (s *staging) grow() {
+	c := max(2*s.capacity, 8)
+	nb := s.col.info.alloc(int(c))
+	s.col.info.copyN(nb, s.col.base, int(s.n))
+	s.col.base = nb
+	s.capacity = c
+}
+
+// commandBuffer records structural changes made while an iteration runs, in
+// the order they were made.
+type commandBuffer struct {
+	cmds    []command
+	staging []staging // indexed by component id
+}
+
+func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
+
+func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
+	for len(b.staging) <= int(info.id) {
+		b.staging = append(b.staging, staging{})
+	}
+	s := &b.staging[info.id]
+	if s.col.info == nil {
+		s.col = column{base: info.alloc(0), size: info.size, info: info}
+	}
+	return s
+}
+
+// unlock ends one iteration; the outermost one applies the deferred changes.
+func (w *World) unlock() {
+	w.lock--
+	if w.lock == 0 && len(w.cmds.cmds) != 0 {
+		w.flush()
+	}
+}
+
+// Recover makes w usable again after a panic escaped the body of a
+// per-entity (range) or cursor loop and was recovered: those two forms do not
+// use defer (it would stop the compiler from inlining the loop body, see the
+// package documentation), so such a panic leaves w believing the loop still
+// runs and structural changes stay queued. Recover ends every open iteration
+// and applies the queued changes in the order they were made; nothing is
+// lost. Call it from the function that recovered the panic, after every loop
+// over w has been left. The per-table form (Chunks) is panic-safe by itself.
+// Recover does nothing when no iteration is open.
+func (w *World) Recover() {
+	if w.lock == 0 {
+		return
+	}
+	w.lock = 0
+	w.flush()
+}
+
+// flush applies the deferred changes in order. It runs with w unlocked, so
+// each change applies immediately.
+func (w *World) flush() {
+	for i := 0; i < len(w.cmds.cmds); i++ {
+		w.apply(&w.cmds.cmds[i])
+	}
+	w.cmds.cmds = w.cmds.cmds[:0]
+	for i := range w.cmds.staging {
+		s := &w.cmds.staging[i]
+		if s.n != 0 && !s.col.info.pointerFree {
+			s.col.info.clearN(s.col.base, int(s.n))
+		}
+		s.n = 0
+	}
+}
+
+// apply carries out one deferred change. Changes to an entity that an
+// earlier deferred change despawned are dropped.
+func (w *World) apply(c *command) {
+	switch c.kind {
+	case cmdDespawn:
+		if r := w.entities.lookup(c.e); r != nil {
+			w.despawn(c.e, r)
+		}
+	case cmdAdd:
+		r := w.entities.lookup(c.e)
+		if r == nil {
+			return
+		}
+		s := &w.cmds.staging[c.id]
+		src := s.col.at(c.slot)
+		if col := r.table.column(c.id); col >= 0 {
+			s.col.info.copyN(r.table.columns[col].at(r.row), src, 1)
+			return
+		}
+		dst := w.withComponent(r.table, c.id)
+		row := w.move(c.e, r, dst)
+		s.col.info.copyN(dst.columns[dst.colOf[c.id]].at(row), src, 1)
+	case cmdRemove:
+		if r := w.entities.lookup(c.e); r != nil {
+			w.removeComponent(c.e, r, c.id)
+		}
+	case cmdAddAll:
+		s := &w.cmds.staging[c.id]
+		w.addAll(c.q, s.col.info, s.col.at(c.slot))
+	case cmdRemoveAll:
+		w.removeAll(c.q, c.id)
+	case cmdDespawnAll:
+		w.despawnAll(c.q)
+	}
+}

@@ -1,0 +1,36 @@
+package ecs
+
+// filterKind says how a Filter constrains a query.
+type filterKind uint8
+
+const (
+	filterWith filterKind = iota
+	filterWithout
+	filterAnyOf
+	filterOptional
+)
+
+// Filter narrows a query beyond the component types it reads (seed 004's
+// aspects: all, none and one-of). Make filters with [With], [Without],
+// [AnyOf] and [Optional] and pass them to a query constructor such as
+// [NewQuery2].
+type Filter struct {
+	kind  filterKind
+	types []ComponentType
+}
+
+// With requires the listed component types without reading them.
+func With(types ...ComponentType) Filter { return Filter{filterWith, types} }
+
+// Without excludes entities that have any of the listed component types.
+func Without(types ...ComponentType) Filter { return Filter{filterWithout, types} }
+
+// AnyOf requires at least one of the listed component types. Several AnyOf
+// filters on one query must each be satisfied.
+func AnyOf(types ...ComponentType) Filter { return Filter{filterAnyOf, types} }
+
+// Optional marks some of the query's own component types as optional: the
+// query also visits entities that lack them, and hands out nil pointers (or
+// nil column slices) for the missing ones. Each listed type must be one of
+// the query's type parameters, or the query constructor panics.
+func Optional(types ...ComponentType) Filter { return Filter{filterOptional, types} }

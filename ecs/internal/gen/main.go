@@ -1,0 +1,73 @@
+// Command gen writes the fixed-arity generic types of package ecs from the
+// templates in this directory: query_gen.go (Query1..Query8, Row, Chunk and
+// Cursor types) and map_gen.go (Map2..Map8). Run it with go generate in ecs.
+package main
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"go/format"
+	"os"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var templates embed.FS
+
+// maxArity is the largest number of component types a query or map takes.
+const maxArity = 8
+
+// arity describes one generated type: N type parameters named A, B, ...
+type arity struct {
+	N     int
+	Types []string // "A", "B", ...
+}
+
+// Params returns "A, B any" for declarations.
+func (a arity) Params() string { return strings.Join(a.Types, ", ") + " any" }
+
+// Args returns "A, B" for instantiations.
+func (a arity) Args() string { return strings.Join(a.Types, ", ") }
+
+func main() {
+	funcs := template.FuncMap{
+		"lower": strings.ToLower,
+	}
+	tmpl := template.Must(template.New("").Funcs(funcs).ParseFS(templates, "*.tmpl"))
+	outputs := []struct {
+		template, file string
+		from           int
+	}{
+		{"query.tmpl", "query_gen.go", 1},
+		{"map.tmpl", "map_gen.go", 2},
+	}
+	for _, o := range outputs {
+		var as []arity
+		for n := o.from; n <= maxArity; n++ {
+			a := arity{N: n}
+			for i := range n {
+				a.Types = append(a.Types, string(rune('A'+i)))
+			}
+			as = append(as, a)
+		}
+		var buf bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&buf, o.template, as); err != nil {
+			fail(err)
+		}
+		src, err := format.Source(buf.Bytes())
+		if err != nil {
+			os.WriteFile(o.file+".broken", buf.Bytes(), 0o644)
+			fail(fmt.Errorf("%s: %w", o.file, err))
+		}
+		if err := os.WriteFile(o.file, src, 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gen:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,163 @@
+package ecs
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Map is a cached handle for reading and writing one component type T: the
+// component mapper of Artemis. It looks the type's id up once, at
+// construction, so every call costs an entity-index lookup and a column
+// lookup, with no map or interface call. Make one per type and keep it.
+//
+// Pointers returned by Get and TryGet point into table memory. They stay valid
+// until the next structural change of the entity's table (a spawn into it,
+// an add, remove or despawn that moves a row of it); after that they may point
+// at another entity's value or at a discarded array (seed 001's
+// stale-pointer trap). Do not keep them across structural changes.
+type Map[T any] struct {
+	w    *World
+	id   componentID
+	info *componentInfo
+}
+
+// NewMap returns the handle for component type T in w.
+func NewMap[T any](w *World) *Map[T] {
+	id := idOf[T](&w.reg)
+	return &Map[T]{w: w, id: id, info: w.reg.infos[id]}
+}
+
+// Get returns a pointer to e's T. Panics, naming e, T and the operation, if
+// e is not alive or has no T; [Map.TryGet] is the checking twin.
+// Complexity: O(1), no allocation.
+func (m *Map[T]) Get(e Entity) *T {
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		m.panicDead("Get", e)
+	}
+	c := r.table.column(m.id)
+	if c < 0 {
+		m.panicMissing("Get", e)
+	}
+	// SAFETY: column c of r.table stores T values and r.row is a live row.
+	return (*T)(r.table.columns[c].at(r.row))
+}
+
+// TryGet returns a pointer to e's T and true, or nil and false when e is not
+// alive or has no T. Complexity: O(1), no allocation.
+func (m *Map[T]) TryGet(e Entity) (*T, bool) {
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, false
+	}
+	c := r.table.column(m.id)
+	if c < 0 {
+		return nil, false
+	}
+	// SAFETY: as in Get.
+	return (*T)(r.table.columns[c].at(r.row)), true
+}
+
+// Has reports whether e is alive and has a T. Complexity: O(1).
+func (m *Map[T]) Has(e Entity) bool {
+	r := m.w.entities.lookup(e)
+	return r != nil && r.table.column(m.id) >= 0
+}
+
+// Add gives e the component v, moving e to the table of its new archetype.
+// Panics if e is not alive or already has a T ([Map.Set] adds or
+// overwrites). Inside an iteration the add is deferred; if an earlier
+// deferred change gives e a T first, this one overwrites it.
+// Complexity: O(number of e's components).
+func (m *Map[T]) Add(e Entity, v T) {
+	r := m.w.checkAlive("Add", e, m.info)
+	if r.table.column(m.id) >= 0 {
+		panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component; use Set to overwrite", m.info.typ, e))
+	}
+	m.add(e, r, v)
+}
+
+// Set gives e the value v for T: an overwrite in place when e has a T, an
+// [Map.Add] otherwise (seed 001's add-or-update). Panics if e is not alive.
+func (m *Map[T]) Set(e Entity, v T) {
+	r := m.w.checkAlive("Set", e, m.info)
+	if c := r.table.column(m.id); c >= 0 {
+		// SAFETY: as in Get.
+		*(*T)(r.table.columns[c].at(r.row)) = v
+		return
+	}
+	m.add(e, r, v)
+}
+
+func (m *Map[T]) add(e Entity, r *record, v T) {
+	w := m.w
+	if w.lock > 0 {
+		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
+		return
+	}
+	dst := w.withComponent(r.table, m.id)
+	row := w.move(e, r, dst)
+	// SAFETY: dst has a column for T and row is the row just made for e.
+	*(*T)(dst.columns[dst.colOf[m.id]].at(row)) = v
+}
+
+// Remove takes T away from e, moving e to the table of its new archetype. It
+// does nothing if e has no T. Panics if e is not alive. Inside an iteration
+// the removal is deferred. Complexity: O(number of e's components).
+func (m *Map[T]) Remove(e Entity) {
+	w := m.w
+	r := w.checkAlive("Remove", e, m.info)
+	if w.lock > 0 {
+		w.cmds.push(command{kind: cmdRemove, e: e, id: m.id})
+		return
+	}
+	w.removeComponent(e, r, m.id)
+}
+
+func (w *World) removeComponent(e Entity, r *record, id componentID) {
+	if r.table.column(id) < 0 {
+		return
+	}
+	w.move(e, r, w.withoutComponent(r.table, id))
+}
+
+func (m *Map[T]) panicDead(op string, e Entity) {
+	panic(deadEntity(op, e, m.info))
+}
+
+func (m *Map[T]) panicMissing(op string, e Entity) {
+	panic(fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component", op, m.info.typ, e))
+}
+
+// stage copies v into the staging column of its type and returns its slot.
+func stage[T any](b *commandBuffer, info *componentInfo, v T) uint32 {
+	s := b.stagingFor(info)
+	slot := s.n
+	if slot == s.capacity {
+		s.grow()
+	}
+	s.n++
+	// SAFETY: slot < capacity of a column that stores T values.
+	*(*T)(s.col.at(slot)) = v
+	return slot
+}
+
+func missingComponent(op string, e Entity, info *componentInfo) string {
+	return fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component", op, info.typ, e)
+}
+
+// spawnTable checks that ids are distinct and returns the table of exactly
+// those types, with their infos and their columns in it, in the order of ids.
+func (w *World) spawnTable(op string, ids []componentID) (*table, []*componentInfo, []int32) {
+	checkDistinct(w, op, ids)
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	t := w.tableFor(sorted)
+	infos := make([]*componentInfo, len(ids))
+	cols := make([]int32, len(ids))
+	for i, id := range ids {
+		infos[i] = w.reg.infos[id]
+		cols[i] = t.colOf[id]
+	}
+	return t, infos, cols
+}

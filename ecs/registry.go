@@ -1,0 +1,111 @@
+package ecs
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// componentID numbers component types in the order a world first meets them.
+type componentID uint32
+
+// componentInfo describes one component type. The operations are built by
+// generic code when the type is first used, so moving and clearing values goes
+// through Go's typed copies: the garbage collector sees every pointer a
+// component holds, and write barriers run as they must.
+type componentInfo struct {
+	id          componentID
+	typ         reflect.Type
+	size        uintptr
+	pointerFree bool
+	// alloc returns the first element of a new zeroed []T of length n.
+	alloc func(n int) unsafe.Pointer
+	// copyN copies n values from src to dst (the ranges may overlap).
+	copyN func(dst, src unsafe.Pointer, n int)
+	// clearN zeroes n values at p.
+	clearN func(p unsafe.Pointer, n int)
+}
+
+// registry gives component types their ids, on first use and without any
+// registration step (seed 001's containers created on first use, keyed by type).
+type registry struct {
+	byType map[reflect.Type]componentID
+	infos  []*componentInfo
+}
+
+func newRegistry() registry {
+	return registry{byType: make(map[reflect.Type]componentID)}
+}
+
+// idOf returns the id of T in r, giving T the next id on first use.
+// Complexity: one map lookup.
+func idOf[T any](r *registry) componentID {
+	t := reflect.TypeFor[T]()
+	if id, ok := r.byType[t]; ok {
+		return id
+	}
+	var zero T
+	info := &componentInfo{
+		id:          componentID(len(r.infos)),
+		typ:         t,
+		size:        unsafe.Sizeof(zero),
+		pointerFree: !hasPointers(t),
+		alloc: func(n int) unsafe.Pointer {
+			return unsafe.Pointer(unsafe.SliceData(make([]T, n)))
+		},
+		copyN: func(dst, src unsafe.Pointer, n int) {
+			// SAFETY: callers pass pointers to at least n values of T inside
+			// allocations made by alloc for this same type.
+			copy(unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n))
+		},
+		clearN: func(p unsafe.Pointer, n int) {
+			// SAFETY: as for copyN.
+			clear(unsafe.Slice((*T)(p), n))
+		},
+	}
+	r.byType[t] = info.id
+	r.infos = append(r.infos, info)
+	return info.id
+}
+
+// hasPointers reports whether values of t may hold pointers the garbage
+// collector must see.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// ComponentType names a component type without a value of it, for filters
+// ([With], [Without], [AnyOf], [Optional]). Make one with [C]. The zero value
+// is invalid.
+type ComponentType struct {
+	typ reflect.Type
+	id  func(*registry) componentID
+}
+
+// C returns the [ComponentType] of T. Like every other use of a type, it
+// needs no registration; T gets its id in a world when the world first sees it.
+func C[T any]() ComponentType {
+	return ComponentType{typ: reflect.TypeFor[T](), id: idOf[T]}
+}
+
+// String returns the Go name of the type.
+func (c ComponentType) String() string {
+	if c.typ == nil {
+		return "<invalid ComponentType>"
+	}
+	return c.typ.String()
+}

@@ -1,0 +1,102 @@
+package ecs
+
+// table stores the entities of one archetype (one set of table component
+// types): an entity column and one column per component type, all of the same
+// length (struct of arrays, as in Ark, flecs and Bevy). Rows are dense:
+// removing a row moves the last row into its place (swap-and-pop, seed 000 and
+// seed 001).
+type table struct {
+	id       int
+	mask     bitset
+	ids      []componentID // sorted
+	columns  []column      // parallel to ids
+	colOf    []int32       // component id -> column index, -1 when absent
+	entities []Entity      // one per row; len is the row count
+	capacity uint32
+
+	// Archetype graph: the table reached by adding or removing one
+	// component id, cached after the first lookup.
+	addEdge    []*table
+	removeEdge []*table
+}
+
+// column returns the column index of id, or -1.
+func (t *table) column(id componentID) int32 {
+	if int(id) < len(t.colOf) {
+		return t.colOf[id]
+	}
+	return -1
+}
+
+func (t *table) len() uint32 { return uint32(len(t.entities)) }
+
+// reserve grows every column to hold at least n rows.
+func (t *table) reserve(n uint32) {
+	if n <= t.capacity {
+		return
+	}
+	c := max(n, 2*t.capacity, 8)
+	rows := len(t.entities)
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size == 0 {
+			continue
+		}
+		nb := col.info.alloc(int(c))
+		col.info.copyN(nb, col.base, rows)
+		col.base = nb
+	}
+	ents := make([]Entity, rows, c)
+	copy(ents, t.entities)
+	t.entities = ents
+	t.capacity = c
+}
+
+// pushEntity appends a row for e and returns its index. The component values
+// of the new row are zero or stale and must be written by the caller.
+func (t *table) pushEntity(e Entity) uint32 {
+	row := uint32(len(t.entities))
+	if row == t.capacity {
+		t.reserve(row + 1)
+	}
+	t.entities = append(t.entities, e)
+	return row
+}
+
+// removeRow removes row by moving the last row into it and returns the
+// entity that moved (zero if none did). The vacated last row is zeroed for
+// pointer-holding types, so the collector can reclaim what it referenced.
+func (t *table) removeRow(row uint32) Entity {
+	last := uint32(len(t.entities)) - 1
+	var moved Entity
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size == 0 {
+			continue
+		}
+		if row != last {
+			col.info.copyN(col.at(row), col.at(last), 1)
+		}
+		if !col.info.pointerFree {
+			col.info.clearN(col.at(last), 1)
+		}
+	}
+	if row != last {
+		moved = t.entities[last]
+		t.entities[row] = moved
+	}
+	t.entities = t.entities[:last]
+	return moved
+}
+
+// clearRows drops every row, zeroing pointer-holding columns.
+func (t *table) clearRows() {
+	n := len(t.entities)
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size != 0 && !col.info.pointerFree {
+			col.info.clearN(col.base, n)
+		}
+	}
+	t.entities = t.entities[:0]
+}

@@ -1,0 +1,220 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// World owns entities, their components, the archetype tables, the cached
+// queries, the resources and the deferred command buffer. A World is not safe
+// for concurrent use: structural changes must come from one goroutine at a
+// time (the scheduler in package sched hands out the parallelism safely).
+type World struct {
+	entities entityIndex
+	reg      registry
+
+	tables     []*table
+	tableByKey map[string]*table
+	empty      *table
+
+	queries []*queryCache
+
+	// lock counts the iterations in progress. While it is above zero,
+	// structural changes go to cmds and are applied when it drops to zero.
+	lock int32
+	cmds commandBuffer
+
+	resources map[reflect.Type]any
+}
+
+// NewWorld returns an empty world.
+func NewWorld() *World {
+	w := &World{
+		entities:   newEntityIndex(),
+		reg:        newRegistry(),
+		tableByKey: make(map[string]*table),
+		resources:  make(map[reflect.Type]any),
+	}
+	w.empty = w.tableFor(nil)
+	return w
+}
+
+// Spawn creates an entity with no components and returns it. It is a
+// structural change the running iterations cannot see, so it takes effect at
+// once even inside a loop. Complexity: O(1) amortised.
+func (w *World) Spawn() Entity {
+	e, r := w.entities.alloc()
+	r.table = w.empty
+	r.row = w.empty.pushEntity(e)
+	return e
+}
+
+// Despawn removes e and every component it has; its index is recycled with a
+// new generation, so e and every copy of it are dead from then on.
+// Inside an iteration the despawn is deferred until the outermost iteration
+// ends (e stays alive until then). Panics if e is not alive.
+// Complexity: O(number of e's components).
+func (w *World) Despawn(e Entity) {
+	r := w.entities.lookup(e)
+	if r == nil {
+		panic(deadEntity("Despawn", e, nil))
+	}
+	if w.lock > 0 {
+		w.cmds.push(command{kind: cmdDespawn, e: e})
+		return
+	}
+	w.despawn(e, r)
+}
+
+func (w *World) despawn(e Entity, r *record) {
+	t := r.table
+	if moved := t.removeRow(r.row); !moved.IsZero() {
+		w.entities.at(moved.index).row = r.row
+	}
+	w.entities.release(e.index, r)
+}
+
+// Alive reports whether e is a living entity of this world. The zero Entity
+// and despawned entities are never alive. Complexity: O(1).
+func (w *World) Alive(e Entity) bool { return w.entities.lookup(e) != nil }
+
+// Len returns the number of living entities.
+func (w *World) Len() int { return w.entities.alive }
+
+// Reserve pre-allocates the entity index for n more entities, so the next n
+// spawns do not grow it (seed 000's reserve). Table columns grow when rows are
+// added; see the spawn handles' batch methods for reserving those.
+func (w *World) Reserve(n int) {
+	if n > 0 {
+		w.entities.reserve(n)
+	}
+}
+
+// IsIterating reports whether an iteration is in progress, so structural
+// changes are being deferred.
+func (w *World) IsIterating() bool { return w.lock > 0 }
+
+// checkAlive returns e's record or panics naming op and the component type.
+func (w *World) checkAlive(op string, e Entity, info *componentInfo) *record {
+	r := w.entities.lookup(e)
+	if r == nil {
+		panic(deadEntity(op, e, info))
+	}
+	return r
+}
+
+func deadEntity(op string, e Entity, info *componentInfo) string {
+	if info == nil {
+		return fmt.Sprintf("ecs: %s: entity %v is not alive", op, e)
+	}
+	return fmt.Sprintf("ecs: %s[%v]: entity %v is not alive", op, info.typ, e)
+}
+
+// tableFor returns the table of the given sorted component ids, creating it
+// (and telling every query about it) when it does not exist yet.
+func (w *World) tableFor(ids []componentID) *table {
+	var mask bitset
+	for _, id := range ids {
+		mask.set(id)
+	}
+	key := mask.key()
+	if t, ok := w.tableByKey[key]; ok {
+		return t
+	}
+	t := &table{id: len(w.tables), mask: mask, ids: append([]componentID(nil), ids...)}
+	maxID := -1
+	if len(ids) > 0 {
+		maxID = int(ids[len(ids)-1])
+	}
+	t.colOf = make([]int32, maxID+1)
+	for i := range t.colOf {
+		t.colOf[i] = -1
+	}
+	t.columns = make([]column, len(ids))
+	for i, id := range ids {
+		info := w.reg.infos[id]
+		t.columns[i] = column{base: info.alloc(0), size: info.size, info: info}
+		t.colOf[id] = int32(i)
+	}
+	w.tables = append(w.tables, t)
+	w.tableByKey[key] = t
+	for _, q := range w.queries {
+		q.consider(t)
+	}
+	return t
+}
+
+// withComponent returns the table t reaches by adding id (an edge of the
+// archetype graph, cached after the first use).
+func (w *World) withComponent(t *table, id componentID) *table {
+	if int(id) < len(t.addEdge) {
+		if n := t.addEdge[id]; n != nil {
+			return n
+		}
+	}
+	ids := make([]componentID, 0, len(t.ids)+1)
+	inserted := false
+	for _, x := range t.ids {
+		if !inserted && id < x {
+			ids = append(ids, id)
+			inserted = true
+		}
+		ids = append(ids, x)
+	}
+	if !inserted {
+		ids = append(ids, id)
+	}
+	n := w.tableFor(ids)
+	setEdge(&t.addEdge, id, n)
+	setEdge(&n.removeEdge, id, t)
+	return n
+}
+
+// withoutComponent returns the table t reaches by removing id.
+func (w *World) withoutComponent(t *table, id componentID) *table {
+	if int(id) < len(t.removeEdge) {
+		if n := t.removeEdge[id]; n != nil {
+			return n
+		}
+	}
+	ids := make([]componentID, 0, len(t.ids))
+	for _, x := range t.ids {
+		if x != id {
+			ids = append(ids, x)
+		}
+	}
+	n := w.tableFor(ids)
+	setEdge(&t.removeEdge, id, n)
+	setEdge(&n.addEdge, id, t)
+	return n
+}
+
+func setEdge(edges *[]*table, id componentID, t *table) {
+	for len(*edges) <= int(id) {
+		*edges = append(*edges, nil)
+	}
+	(*edges)[id] = t
+}
+
+// move moves e (whose record is r) from its table to dst, copying the
+// components both tables have, and returns e's new row. Components dst lacks
+// are dropped; components src lacks are left for the caller to write.
+func (w *World) move(e Entity, r *record, dst *table) uint32 {
+	src := r.table
+	row := dst.pushEntity(e)
+	for i := range dst.columns {
+		col := &dst.columns[i]
+		if col.size == 0 {
+			continue
+		}
+		if j := src.column(col.info.id); j >= 0 {
+			col.info.copyN(col.at(row), src.columns[j].at(r.row), 1)
+		}
+	}
+	if moved := src.removeRow(r.row); !moved.IsZero() {
+		w.entities.at(moved.index).row = r.row
+	}
+	r.table = dst
+	r.row = row
+	return row
+}

@@ -1,0 +1,3 @@
+module github.com/tessera-ecs/tessera
+
+go 1.26
