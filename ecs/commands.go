@@ -74,12 +74,15 @@ func (w *World) unlock() {
 // and applies the queued changes in the order they were made; nothing is
 // lost. Call it from the function that recovered the panic, after every loop
 // over w has been left. The per-table form (Chunks) is panic-safe by itself.
-// Recover does nothing when no iteration is open.
+// Cursors left open by the panic are ended too: Close on them does
+// nothing, and they must not be used again. Recover does nothing when no iteration is
+// open.
 func (w *World) Recover() {
 	if w.lock == 0 {
 		return
 	}
 	w.lock = 0
+	w.epoch++ // cursors opened before now must not unlock again
 	w.flush()
 }
 

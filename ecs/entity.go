@@ -26,8 +26,9 @@ func (e Entity) Generation() uint32 { return e.gen }
 // IsZero reports whether e is the zero Entity, which is never alive.
 func (e Entity) IsZero() bool { return e == Entity{} }
 
-// String formats the entity as "index.vGeneration", for example "42v3", the
-// form every panic message of this package uses.
+// String formats the entity as the index, "v" and the generation, for
+// example "42v3" (index 42, generation 3), the form every panic message of
+// this package uses.
 func (e Entity) String() string {
 	return strconv.FormatUint(uint64(e.index), 10) + "v" + strconv.FormatUint(uint64(e.gen), 10)
 }

@@ -79,6 +79,10 @@ func (m *Map[T]) Add(e Entity, v T) {
 
 // Set gives e the value v for T: an overwrite in place when e has a T, an
 // [Map.Add] otherwise (seed 001's add-or-update). Panics if e is not alive.
+// Inside an iteration, a Set on a component e has now is a write and takes
+// effect at once; a Remove of it queued earlier in the same iteration still
+// applies when the iteration ends. A Set on a component e lacks is a deferred
+// add.
 func (m *Map[T]) Set(e Entity, v T) {
 	r := m.w.checkAlive("Set", e, m.info)
 	if c := r.table.column(m.id); c >= 0 {

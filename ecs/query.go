@@ -124,7 +124,7 @@ type Matcher interface {
 }
 
 // termBase returns the base and stride of column col of t, or nil and 0
-// for an absent optional column, so base+row*stride is nil for every row.
+// for an absent optional column.
 func termBase(t *table, col int32) (unsafe.Pointer, uintptr) {
 	if col < 0 {
 		return nil, 0
@@ -149,4 +149,17 @@ func checkDistinct(w *World, op string, ids []componentID) {
 			panic(fmt.Sprintf("ecs: %s: component type %v is listed twice", op, w.reg.infos[id].typ))
 		}
 	}
+}
+
+// rowPointer returns the address of row i of a column with the given base
+// and stride, or nil when base is nil (an absent optional column). The nil
+// test must be explicit: the compiler treats the result of unsafe.Add as
+// never nil, even for a nil base.
+func rowPointer[T any](base unsafe.Pointer, i int, stride uintptr) *T {
+	if base == nil {
+		return nil
+	}
+	// SAFETY: base is the first element of a column of T values with more
+	// than i rows.
+	return (*T)(unsafe.Add(base, uintptr(i)*stride))
 }

@@ -79,16 +79,15 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
 				cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 				p0, s0 := termBase(t, cols[0])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row1[A]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0))}) {
+					if !yield(Row1[A]{e, rowPointer[A](p0, i, s0)}) {
 						w.unlock()
 						return
 					}
@@ -147,22 +146,24 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor1[A any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query1[A]) Iter() Cursor1[A] {
-	q.c.w.lock++
-	return Cursor1[A]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor1[A]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -176,7 +177,8 @@ func (it *Cursor1[A]) Next() bool {
 }
 
 func (it *Cursor1[A]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -201,21 +203,21 @@ func (it *Cursor1[A]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor1[A]) Get() *A {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0))
+	return rowPointer[A](it.p0, it.row, it.s0)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor1[A]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor1[A]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -293,8 +295,8 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -302,8 +304,7 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 				p0, s0 := termBase(t, cols[0])
 				p1, s1 := termBase(t, cols[1])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row2[A, B]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1))}) {
+					if !yield(Row2[A, B]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1)}) {
 						w.unlock()
 						return
 					}
@@ -364,24 +365,26 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor2[A, B any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query2[A, B]) Iter() Cursor2[A, B] {
-	q.c.w.lock++
-	return Cursor2[A, B]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor2[A, B]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -395,7 +398,8 @@ func (it *Cursor2[A, B]) Next() bool {
 }
 
 func (it *Cursor2[A, B]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -421,21 +425,21 @@ func (it *Cursor2[A, B]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor2[A, B]) Get() (*A, *B) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor2[A, B]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor2[A, B]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -515,8 +519,8 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -525,8 +529,7 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 				p1, s1 := termBase(t, cols[1])
 				p2, s2 := termBase(t, cols[2])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row3[A, B, C]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2))}) {
+					if !yield(Row3[A, B, C]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2)}) {
 						w.unlock()
 						return
 					}
@@ -589,26 +592,28 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor3[A, B, C any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query3[A, B, C]) Iter() Cursor3[A, B, C] {
-	q.c.w.lock++
-	return Cursor3[A, B, C]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor3[A, B, C]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -622,7 +627,8 @@ func (it *Cursor3[A, B, C]) Next() bool {
 }
 
 func (it *Cursor3[A, B, C]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -649,21 +655,21 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor3[A, B, C]) Get() (*A, *B, *C) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor3[A, B, C]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor3[A, B, C]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -745,8 +751,8 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -756,8 +762,7 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 				p2, s2 := termBase(t, cols[2])
 				p3, s3 := termBase(t, cols[3])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row4[A, B, C, D]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2)), (*D)(unsafe.Add(p3, uintptr(i)*s3))}) {
+					if !yield(Row4[A, B, C, D]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3)}) {
 						w.unlock()
 						return
 					}
@@ -822,28 +827,30 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor4[A, B, C, D any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	p3   unsafe.Pointer
-	s3   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	p3    unsafe.Pointer
+	s3    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query4[A, B, C, D]) Iter() Cursor4[A, B, C, D] {
-	q.c.w.lock++
-	return Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -857,7 +864,8 @@ func (it *Cursor4[A, B, C, D]) Next() bool {
 }
 
 func (it *Cursor4[A, B, C, D]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -885,21 +893,21 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor4[A, B, C, D]) Get() (*A, *B, *C, *D) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2)), (*D)(unsafe.Add(it.p3, o*it.s3))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor4[A, B, C, D]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor4[A, B, C, D]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -983,8 +991,8 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -995,8 +1003,7 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 				p3, s3 := termBase(t, cols[3])
 				p4, s4 := termBase(t, cols[4])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row5[A, B, C, D, E]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2)), (*D)(unsafe.Add(p3, uintptr(i)*s3)), (*E)(unsafe.Add(p4, uintptr(i)*s4))}) {
+					if !yield(Row5[A, B, C, D, E]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4)}) {
 						w.unlock()
 						return
 					}
@@ -1063,30 +1070,32 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor5[A, B, C, D, E any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	p3   unsafe.Pointer
-	s3   uintptr
-	p4   unsafe.Pointer
-	s4   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	p3    unsafe.Pointer
+	s3    uintptr
+	p4    unsafe.Pointer
+	s4    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query5[A, B, C, D, E]) Iter() Cursor5[A, B, C, D, E] {
-	q.c.w.lock++
-	return Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1100,7 +1109,8 @@ func (it *Cursor5[A, B, C, D, E]) Next() bool {
 }
 
 func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -1129,21 +1139,21 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2)), (*D)(unsafe.Add(it.p3, o*it.s3)), (*E)(unsafe.Add(it.p4, o*it.s4))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor5[A, B, C, D, E]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor5[A, B, C, D, E]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -1229,8 +1239,8 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -1242,8 +1252,7 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 				p4, s4 := termBase(t, cols[4])
 				p5, s5 := termBase(t, cols[5])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row6[A, B, C, D, E, F]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2)), (*D)(unsafe.Add(p3, uintptr(i)*s3)), (*E)(unsafe.Add(p4, uintptr(i)*s4)), (*F)(unsafe.Add(p5, uintptr(i)*s5))}) {
+					if !yield(Row6[A, B, C, D, E, F]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5)}) {
 						w.unlock()
 						return
 					}
@@ -1312,32 +1321,34 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor6[A, B, C, D, E, F any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	p3   unsafe.Pointer
-	s3   uintptr
-	p4   unsafe.Pointer
-	s4   uintptr
-	p5   unsafe.Pointer
-	s5   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	p3    unsafe.Pointer
+	s3    uintptr
+	p4    unsafe.Pointer
+	s4    uintptr
+	p5    unsafe.Pointer
+	s5    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query6[A, B, C, D, E, F]) Iter() Cursor6[A, B, C, D, E, F] {
-	q.c.w.lock++
-	return Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1351,7 +1362,8 @@ func (it *Cursor6[A, B, C, D, E, F]) Next() bool {
 }
 
 func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -1381,21 +1393,21 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2)), (*D)(unsafe.Add(it.p3, o*it.s3)), (*E)(unsafe.Add(it.p4, o*it.s4)), (*F)(unsafe.Add(it.p5, o*it.s5))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor6[A, B, C, D, E, F]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor6[A, B, C, D, E, F]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -1483,8 +1495,8 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -1497,8 +1509,7 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 				p5, s5 := termBase(t, cols[5])
 				p6, s6 := termBase(t, cols[6])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row7[A, B, C, D, E, F, G]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2)), (*D)(unsafe.Add(p3, uintptr(i)*s3)), (*E)(unsafe.Add(p4, uintptr(i)*s4)), (*F)(unsafe.Add(p5, uintptr(i)*s5)), (*G)(unsafe.Add(p6, uintptr(i)*s6))}) {
+					if !yield(Row7[A, B, C, D, E, F, G]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5), rowPointer[G](p6, i, s6)}) {
 						w.unlock()
 						return
 					}
@@ -1569,34 +1580,36 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor7[A, B, C, D, E, F, G any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	p3   unsafe.Pointer
-	s3   uintptr
-	p4   unsafe.Pointer
-	s4   uintptr
-	p5   unsafe.Pointer
-	s5   uintptr
-	p6   unsafe.Pointer
-	s6   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	p3    unsafe.Pointer
+	s3    uintptr
+	p4    unsafe.Pointer
+	s4    uintptr
+	p5    unsafe.Pointer
+	s5    uintptr
+	p6    unsafe.Pointer
+	s6    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query7[A, B, C, D, E, F, G]) Iter() Cursor7[A, B, C, D, E, F, G] {
-	q.c.w.lock++
-	return Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1610,7 +1623,8 @@ func (it *Cursor7[A, B, C, D, E, F, G]) Next() bool {
 }
 
 func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -1641,21 +1655,21 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2)), (*D)(unsafe.Add(it.p3, o*it.s3)), (*E)(unsafe.Add(it.p4, o*it.s4)), (*F)(unsafe.Add(it.p5, o*it.s5)), (*G)(unsafe.Add(it.p6, o*it.s6))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5), rowPointer[G](it.p6, it.row, it.s6)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor7[A, B, C, D, E, F, G]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor7[A, B, C, D, E, F, G]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }
 
@@ -1745,8 +1759,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 				continue
 			}
 			if c.anyOpt {
-				// Optional terms: a missing column has a nil base and a zero
-				// stride, so its pointers come out nil. Written out here rather
+				// Optional terms: a missing column has a nil base, and
+				// rowPointer gives nil for it. Written out here rather
 				// than in a helper: passing yield to a call that is not inlined
 				// would keep the range-over-func state in memory and slow
 				// every query down.
@@ -1760,8 +1774,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 				p6, s6 := termBase(t, cols[6])
 				p7, s7 := termBase(t, cols[7])
 				for i, e := range ents {
-					// SAFETY: i is a live row; absent columns give nil + i*0.
-					if !yield(Row8[A, B, C, D, E, F, G, H]{e, (*A)(unsafe.Add(p0, uintptr(i)*s0)), (*B)(unsafe.Add(p1, uintptr(i)*s1)), (*C)(unsafe.Add(p2, uintptr(i)*s2)), (*D)(unsafe.Add(p3, uintptr(i)*s3)), (*E)(unsafe.Add(p4, uintptr(i)*s4)), (*F)(unsafe.Add(p5, uintptr(i)*s5)), (*G)(unsafe.Add(p6, uintptr(i)*s6)), (*H)(unsafe.Add(p7, uintptr(i)*s7))}) {
+					if !yield(Row8[A, B, C, D, E, F, G, H]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5), rowPointer[G](p6, i, s6), rowPointer[H](p7, i, s7)}) {
 						w.unlock()
 						return
 					}
@@ -1834,36 +1847,38 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 // false; call Close when leaving the loop early. A cursor is a value: keep it
 // in a local variable and it never reaches the heap.
 type Cursor8[A, B, C, D, E, F, G, H any] struct {
-	c    *queryCache
-	ti   int
-	row  int
-	n    int
-	ents []Entity
-	p0   unsafe.Pointer
-	s0   uintptr
-	p1   unsafe.Pointer
-	s1   uintptr
-	p2   unsafe.Pointer
-	s2   uintptr
-	p3   unsafe.Pointer
-	s3   uintptr
-	p4   unsafe.Pointer
-	s4   uintptr
-	p5   unsafe.Pointer
-	s5   uintptr
-	p6   unsafe.Pointer
-	s6   uintptr
-	p7   unsafe.Pointer
-	s7   uintptr
-	open bool
+	c     *queryCache
+	ti    int
+	row   int
+	n     int
+	ents  []Entity
+	p0    unsafe.Pointer
+	s0    uintptr
+	p1    unsafe.Pointer
+	s1    uintptr
+	p2    unsafe.Pointer
+	s2    uintptr
+	p3    unsafe.Pointer
+	s3    uintptr
+	p4    unsafe.Pointer
+	s4    uintptr
+	p5    unsafe.Pointer
+	s5    uintptr
+	p6    unsafe.Pointer
+	s6    uintptr
+	p7    unsafe.Pointer
+	s7    uintptr
+	open  bool
+	epoch uint32 // World.epoch when the cursor opened
 }
 
 // Iter returns a cursor positioned before the first matching entity and
 // starts an iteration: structural changes are deferred until the cursor is
 // exhausted or closed.
 func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Cursor8[A, B, C, D, E, F, G, H] {
-	q.c.w.lock++
-	return Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true}
+	w := q.c.w
+	w.lock++
+	return Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true, epoch: w.epoch}
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1877,7 +1892,8 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) Next() bool {
 }
 
 func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
-	if !it.open {
+	if !it.open || it.epoch != it.c.w.epoch {
+		it.open = false
 		return false
 	}
 	c := it.c
@@ -1909,20 +1925,20 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
-	o := uintptr(it.row)
-	// SAFETY: row < n rows of the current table; absent optional columns
-	// have a nil base and zero stride.
-	return (*A)(unsafe.Add(it.p0, o*it.s0)), (*B)(unsafe.Add(it.p1, o*it.s1)), (*C)(unsafe.Add(it.p2, o*it.s2)), (*D)(unsafe.Add(it.p3, o*it.s3)), (*E)(unsafe.Add(it.p4, o*it.s4)), (*F)(unsafe.Add(it.p5, o*it.s5)), (*G)(unsafe.Add(it.p6, o*it.s6)), (*H)(unsafe.Add(it.p7, o*it.s7))
+	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5), rowPointer[G](it.p6, it.row, it.s6), rowPointer[H](it.p7, it.row, it.s7)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Entity() Entity { return it.ents[it.row] }
 
 // Close ends the iteration early and applies deferred changes if this was
-// the outermost one. Closing twice, or after Next returned false, does nothing.
+// the outermost one. Closing twice, after Next returned false, or after
+// [World.Recover] ended the iteration does nothing.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Close() {
 	if it.open {
 		it.open = false
-		it.c.w.unlock()
+		if w := it.c.w; w.epoch == it.epoch {
+			w.unlock()
+		}
 	}
 }

@@ -21,8 +21,9 @@ type World struct {
 
 	// lock counts the iterations in progress. While it is above zero,
 	// structural changes go to cmds and are applied when it drops to zero.
-	lock int32
-	cmds commandBuffer
+	lock  int32
+	epoch uint32 // bumped by Recover, which ends every open iteration
+	cmds  commandBuffer
 
 	resources map[reflect.Type]any
 }

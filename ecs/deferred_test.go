@@ -1,0 +1,300 @@
+package ecs_test
+
+import (
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// deferredFixture holds a world with three Position+Velocity entities.
+type deferredFixture struct {
+	w    *ecs.World
+	pos  *ecs.Map[Position]
+	vel  *ecs.Map[Velocity]
+	mass *ecs.Map[Mass]
+	q    *ecs.Query2[Position, Velocity]
+	es   []ecs.Entity
+}
+
+func newDeferredFixture() *deferredFixture {
+	w := ecs.NewWorld()
+	f := &deferredFixture{w: w, pos: ecs.NewMap[Position](w), vel: ecs.NewMap[Velocity](w),
+		mass: ecs.NewMap[Mass](w), q: ecs.NewQuery2[Position, Velocity](w)}
+	pv := ecs.NewMap2[Position, Velocity](w)
+	for i := range 3 {
+		f.es = append(f.es, pv.Spawn(Position{float64(i), 0}, Velocity{1, 1}))
+	}
+	return f
+}
+
+// changes makes one of each structural change and checks none is visible
+// yet; it returns the spawned entity.
+func (f *deferredFixture) changes(t *testing.T) ecs.Entity {
+	t.Helper()
+	if !f.w.IsIterating() {
+		t.Fatal("IsIterating is false inside a loop")
+	}
+	f.w.Despawn(f.es[0])
+	f.mass.Add(f.es[1], Mass{7})
+	f.vel.Remove(f.es[2])
+	s := ecs.NewMap2[Position, Velocity](f.w).Spawn(Position{100, 100}, Velocity{})
+	if !f.w.Alive(f.es[0]) || f.mass.Has(f.es[1]) || !f.vel.Has(f.es[2]) || f.pos.Has(s) || !f.w.Alive(s) {
+		t.Fatal("a structural change took effect inside the loop")
+	}
+	return s
+}
+
+// checkApplied checks the effect of changes after the loop ended.
+func (f *deferredFixture) checkApplied(t *testing.T, s ecs.Entity) {
+	t.Helper()
+	if f.w.IsIterating() {
+		t.Fatal("world still iterating after the loop")
+	}
+	if f.w.Alive(f.es[0]) || f.mass.Get(f.es[1]).V != 7 || f.vel.Has(f.es[2]) || *f.pos.Get(s) != (Position{100, 100}) {
+		t.Fatal("deferred changes not applied after the loop")
+	}
+	if got := f.q.Count(); got != 2 { // es[1] and the spawned one
+		t.Fatalf("Count = %d after applying, want 2", got)
+	}
+}
+
+func TestDeferredInEveryForm(t *testing.T) {
+	forms := map[string]func(f *deferredFixture, body func()){
+		"chunks": func(f *deferredFixture, body func()) {
+			for c := range f.q.Chunks() {
+				for range c.Entities {
+					body()
+				}
+			}
+		},
+		"range": func(f *deferredFixture, body func()) {
+			for range f.q.All() {
+				body()
+			}
+		},
+		"cursor": func(f *deferredFixture, body func()) {
+			it := f.q.Iter()
+			for it.Next() {
+				body()
+			}
+		},
+		"range-break": func(f *deferredFixture, body func()) {
+			for range f.q.All() {
+				body()
+				break
+			}
+		},
+		"chunks-break": func(f *deferredFixture, body func()) {
+			for range f.q.Chunks() {
+				body()
+				break
+			}
+		},
+		"cursor-close": func(f *deferredFixture, body func()) {
+			it := f.q.Iter()
+			for it.Next() {
+				body()
+				break
+			}
+			it.Close()
+			it.Close() // closing twice is harmless
+		},
+	}
+	for name, form := range forms {
+		t.Run(name, func(t *testing.T) {
+			f := newDeferredFixture()
+			var s ecs.Entity
+			visits := 0
+			form(f, func() {
+				if visits == 0 {
+					s = f.changes(t)
+				}
+				visits++
+			})
+			if visits == 0 {
+				t.Fatal("loop body never ran")
+			}
+			f.checkApplied(t, s)
+		})
+	}
+}
+
+func TestDeferredOrderIsKept(t *testing.T) {
+	f := newDeferredFixture()
+	e := f.es[1]
+	for range f.q.All() {
+		f.mass.Add(e, Mass{1})
+		f.mass.Remove(e) // add then remove: absent
+		f.vel.Remove(e)
+		// Velocity exists now, so Set writes at once; the queued Remove
+		// still applies after the loop (the rule documented on Set).
+		f.vel.Set(e, Velocity{9, 9})
+		if *f.vel.Get(e) != (Velocity{9, 9}) {
+			t.Fatal("Set on an existing component was not immediate")
+		}
+		f.pos.Remove(f.es[2])
+		f.pos.Set(f.es[2], Position{5, 5}) // present now: immediate, then removed
+	}
+	mustPanic(t, func() {
+		for range f.q.All() {
+			f.pos.Add(f.es[0], Position{}) // present now: panics at once
+		}
+	}, "Add[ecs_test.Position]", "already has")
+	f.w.Recover()
+	if f.mass.Has(e) {
+		t.Error("add then remove left the component")
+	}
+	if f.vel.Has(e) || f.pos.Has(f.es[2]) {
+		t.Error("the queued Remove did not apply after an immediate Set")
+	}
+}
+
+func TestDeferredChangesToDespawnedAreDropped(t *testing.T) {
+	f := newDeferredFixture()
+	e := f.es[0]
+	for range f.q.All() {
+		if f.w.Alive(e) && !f.mass.Has(e) {
+			f.w.Despawn(e)
+			f.mass.Add(e, Mass{1}) // still alive now: accepted, dropped at apply
+			f.w.Despawn(e)         // despawning twice in one batch is harmless
+		}
+	}
+	if f.w.Alive(e) || f.w.Len() != 2 {
+		t.Fatalf("Alive=%v Len=%d", f.w.Alive(e), f.w.Len())
+	}
+}
+
+func TestNestedIterationAppliesAtOutermostEnd(t *testing.T) {
+	f := newDeferredFixture()
+	pq := ecs.NewQuery1[Position](f.w)
+	outer := 0
+	for r := range f.q.All() {
+		inner := 0
+		it := pq.Iter()
+		for it.Next() {
+			inner++
+			if outer == 0 && inner == 1 {
+				f.mass.Add(it.Entity(), Mass{3})
+			}
+		}
+		for range pq.Chunks() {
+		}
+		// The inner loops ended but the outer one runs: still deferred.
+		if f.mass.Has(f.es[0]) {
+			t.Fatal("change applied when an inner loop ended")
+		}
+		if inner != 3 {
+			t.Fatalf("inner loop saw %d entities, want 3", inner)
+		}
+		r.A.X += 10 // writes through pointers are immediate
+		outer++
+	}
+	if !f.mass.Has(f.es[0]) || f.pos.Get(f.es[2]).X != 12 {
+		t.Fatal("nested change or write lost")
+	}
+}
+
+func TestPanicInChunksLoopUnlocks(t *testing.T) {
+	f := newDeferredFixture()
+	var s ecs.Entity
+	func() {
+		defer func() { _ = recover() }()
+		for range f.q.Chunks() {
+			s = f.changes(t)
+			panic("boom")
+		}
+	}()
+	f.checkApplied(t, s)
+}
+
+func TestPanicInRangeOrCursorLoopThenRecover(t *testing.T) {
+	for _, form := range []string{"range", "cursor"} {
+		t.Run(form, func(t *testing.T) {
+			f := newDeferredFixture()
+			var s ecs.Entity
+			func() {
+				defer func() {
+					if r := recover(); r != "boom" {
+						t.Fatalf("recovered %v", r)
+					}
+				}()
+				if form == "range" {
+					for range f.q.All() {
+						s = f.changes(t)
+						panic("boom")
+					}
+				} else {
+					it := f.q.Iter()
+					for it.Next() {
+						s = f.changes(t)
+						panic("boom")
+					}
+				}
+			}()
+			// The world believes the loop still runs: changes stay queued,
+			// and more are queued behind them, in order.
+			if !f.w.IsIterating() || !f.w.Alive(f.es[0]) {
+				t.Fatal("state after the panic is not the documented one")
+			}
+			f.mass.Remove(f.es[1]) // queued after the add
+			f.w.Recover()
+			if f.mass.Has(f.es[1]) {
+				t.Fatal("change queued after the panic applied out of order")
+			}
+			f.mass.Add(f.es[1], Mass{7}) // immediate again
+			f.checkApplied(t, s)
+			f.w.Recover() // no open iteration: does nothing
+			if f.w.IsIterating() {
+				t.Fatal("Recover left the world iterating")
+			}
+		})
+	}
+}
+
+func TestBatchOperationsInsideIterationAreDeferred(t *testing.T) {
+	f := newDeferredFixture()
+	mq := ecs.NewQuery1[Mass](f.w)
+	for range f.q.All() {
+		if f.mass.Has(f.es[0]) {
+			continue
+		}
+		f.mass.AddAll(f.q, Mass{2})
+		if f.mass.Has(f.es[0]) {
+			t.Fatal("AddAll applied inside the loop")
+		}
+	}
+	if mq.Count() != 3 {
+		t.Fatalf("AddAll reached %d entities", mq.Count())
+	}
+	for range mq.All() {
+		f.vel.RemoveAll(mq)
+		f.w.DespawnAll(mq)
+	}
+	if f.w.Len() != 0 {
+		t.Fatalf("Len = %d after deferred DespawnAll", f.w.Len())
+	}
+}
+
+func TestCloseAfterRecoverKeepsTheLockBalanced(t *testing.T) {
+	f := newDeferredFixture()
+	it := f.q.Iter()
+	func() {
+		defer func() {
+			_ = recover()
+			f.w.Recover()
+		}()
+		for it.Next() {
+			panic("boom")
+		}
+	}()
+	it.Close() // the cursor's iteration was ended by Recover
+	for r := range f.q.All() {
+		f.w.Despawn(r.Entity)
+		if !f.w.Alive(r.Entity) || !f.w.IsIterating() {
+			t.Fatal("a despawn inside a loop was not deferred after Close following Recover")
+		}
+	}
+	if f.w.Len() != 0 || f.w.IsIterating() {
+		t.Fatalf("Len %d, iterating %v", f.w.Len(), f.w.IsIterating())
+	}
+}
