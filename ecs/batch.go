@@ -110,7 +110,7 @@ func (w *World) moveAll(src, dst *table) uint32 {
 		if col.size == 0 {
 			continue
 		}
-		if j := src.column(col.info.id); j >= 0 {
+		if j := src.column(col.id); j >= 0 {
 			col.info.copyN(col.at(start), src.columns[j].base, int(n))
 		}
 	}

@@ -8,9 +8,15 @@ import "unsafe"
 // the allocation alive. A zero-size type (a tag) gets the runtime's shared
 // zero-size base and takes no memory at all.
 type column struct {
-	base unsafe.Pointer
-	size uintptr
-	info *componentInfo
+	base  unsafe.Pointer
+	size  uintptr
+	id    componentID
+	words uint32 // info.words, kept here to save a load per row move
+	info  *componentInfo
+}
+
+func newColumn(info *componentInfo, capacity int) column {
+	return column{base: info.alloc(capacity), size: info.size, id: info.id, words: uint32(info.words), info: info}
 }
 
 // at returns the address of row i.
@@ -18,4 +24,25 @@ func (c *column) at(i uint32) unsafe.Pointer {
 	// SAFETY: i < the table's capacity, so the address lies inside the []T
 	// that base points to (or is base itself for zero-size types).
 	return unsafe.Add(c.base, uintptr(i)*c.size)
+}
+
+// copyValue copies one value of c's type from src to dst. Small
+// pointer-free types are copied inline as machine words, which saves an
+// indirect call on every row move; the rest use the typed copy1.
+func (c *column) copyValue(dst, src unsafe.Pointer) {
+	// SAFETY: words > 0 only for pointer-free, 8-byte aligned types of
+	// words*8 bytes, so word-sized loads and stores cover the value exactly
+	// and the collector has no pointers to track.
+	switch c.words {
+	case 1:
+		*(*[1]uint64)(dst) = *(*[1]uint64)(src)
+	case 2:
+		*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+	case 3:
+		*(*[3]uint64)(dst) = *(*[3]uint64)(src)
+	case 4:
+		*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+	default:
+		c.info.copy1(dst, src)
+	}
 }

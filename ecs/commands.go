@@ -53,7 +53,7 @@ func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
 	}
 	s := &b.staging[info.id]
 	if s.col.info == nil {
-		s.col = column{base: info.alloc(0), size: info.size, info: info}
+		s.col = newColumn(info, 0)
 	}
 	return s
 }

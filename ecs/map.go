@@ -165,3 +165,26 @@ func (w *World) spawnTable(op string, ids []componentID) (*table, []*componentIn
 	}
 	return t, infos, cols
 }
+
+// spawnRows creates n entities in table t, growing the entity index and t
+// once, and returns the first of their rows. Their component values are
+// zero or stale and must be written by the caller.
+func (w *World) spawnRows(t *table, n int) uint32 {
+	w.entities.reserve(n)
+	start := t.len()
+	t.reserve(start + uint32(n))
+	t.entities = t.entities[:start+uint32(n)]
+	for i := range uint32(n) {
+		e, r := w.entities.alloc()
+		t.entities[start+i] = e
+		r.table, r.row = t, start+i
+	}
+	return start
+}
+
+// fill sets every element of s to v.
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
+}

@@ -2,7 +2,10 @@
 
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Map2 is a cached handle for 2 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
@@ -48,13 +51,25 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B) {
-		*pvA = vA
-		*pvB = vB
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -78,14 +93,12 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)))
 	}
 }
 
@@ -218,14 +231,26 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -250,14 +275,12 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)))
 	}
 }
 
@@ -393,15 +416,27 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C, pvD *D) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-		*pvD = vD
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -427,14 +462,12 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)))
 	}
 }
 
@@ -573,16 +606,28 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C, pvD *D, pvE *E) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-		*pvD = vD
-		*pvE = vE
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
+	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -609,14 +654,12 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)))
 	}
 }
 
@@ -758,17 +801,29 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C, pvD *D, pvE *E, pvF *F) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-		*pvD = vD
-		*pvE = vE
-		*pvF = vF
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
+	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
+	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -796,14 +851,12 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)))
 	}
 }
 
@@ -948,18 +1001,30 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C, pvD *D, pvE *E, pvF *F, pvG *G) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-		*pvD = vD
-		*pvE = vE
-		*pvF = vF
-		*pvG = vG
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
+	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
+	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
+	fill(unsafe.Slice((*G)(t.columns[m.cols[6]].at(start)), n), vG)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -988,14 +1053,12 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)))
 	}
 }
 
@@ -1143,19 +1206,31 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 }
 
 // SpawnBatch creates n entities that all start with the given component
-// values, growing the table and the entity index once. Panics if n < 0.
-// Complexity: O(n).
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	m.SpawnBatchFunc(n, func(_ Entity, pvA *A, pvB *B, pvC *C, pvD *D, pvE *E, pvF *F, pvG *G, pvH *H) {
-		*pvA = vA
-		*pvB = vB
-		*pvC = vC
-		*pvD = vD
-		*pvE = vE
-		*pvF = vF
-		*pvG = vG
-		*pvH = vH
-	})
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+	// m.cols[i] stores values of type i.
+	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
+	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
+	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
+	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
+	fill(unsafe.Slice((*G)(t.columns[m.cols[6]].at(start)), n), vG)
+	fill(unsafe.Slice((*H)(t.columns[m.cols[7]].at(start)), n), vH)
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1185,14 +1260,12 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 		return
 	}
 	t := m.table
-	w.entities.reserve(n)
-	t.reserve(t.len() + uint32(n))
-	for range n {
-		e, r := w.entities.alloc()
-		row := t.pushEntity(e)
-		r.table, r.row = t, row
-		// SAFETY: as in Spawn.
-		init(e, (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)), (*H)(t.columns[m.cols[7]].at(row)))
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	for i := range uint32(n) {
+		row := start + i
+		// SAFETY: as in SpawnBatch.
+		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)), (*H)(t.columns[m.cols[7]].at(row)))
 	}
 }
 

@@ -213,6 +213,7 @@ func (it *Cursor1[A]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor1[A]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -435,6 +436,7 @@ func (it *Cursor2[A, B]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor2[A, B]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -665,6 +667,7 @@ func (it *Cursor3[A, B, C]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor3[A, B, C]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -903,6 +906,7 @@ func (it *Cursor4[A, B, C, D]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor4[A, B, C, D]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1149,6 +1153,7 @@ func (it *Cursor5[A, B, C, D, E]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor5[A, B, C, D, E]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1403,6 +1408,7 @@ func (it *Cursor6[A, B, C, D, E, F]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor6[A, B, C, D, E, F]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1665,6 +1671,7 @@ func (it *Cursor7[A, B, C, D, E, F, G]) Entity() Entity { return it.ents[it.row]
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor7[A, B, C, D, E, F, G]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1935,6 +1942,7 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) Entity() Entity { return it.ents[it.r
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Close() {
+	it.n = 0 // Next must not go on through the current table
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {

@@ -19,6 +19,11 @@ type componentInfo struct {
 	pointerFree bool
 	// alloc returns the first element of a new zeroed []T of length n.
 	alloc func(n int) unsafe.Pointer
+	// words is the size in 8-byte words of a pointer-free, 8-byte aligned
+	// type of at most 32 bytes, copied inline by copyValue; 0 otherwise.
+	words uintptr
+	// copy1 copies one value from src to dst with a typed assignment.
+	copy1 func(dst, src unsafe.Pointer)
 	// copyN copies n values from src to dst (the ranges may overlap).
 	copyN func(dst, src unsafe.Pointer, n int)
 	// clearN zeroes n values at p.
@@ -52,6 +57,10 @@ func idOf[T any](r *registry) componentID {
 		alloc: func(n int) unsafe.Pointer {
 			return unsafe.Pointer(unsafe.SliceData(make([]T, n)))
 		},
+		copy1: func(dst, src unsafe.Pointer) {
+			// SAFETY: callers pass pointers to values of T.
+			*(*T)(dst) = *(*T)(src)
+		},
 		copyN: func(dst, src unsafe.Pointer, n int) {
 			// SAFETY: callers pass pointers to at least n values of T inside
 			// allocations made by alloc for this same type.
@@ -61,6 +70,9 @@ func idOf[T any](r *registry) componentID {
 			// SAFETY: as for copyN.
 			clear(unsafe.Slice((*T)(p), n))
 		},
+	}
+	if info.pointerFree && info.size%8 == 0 && info.size <= 32 && unsafe.Alignof(zero) == 8 {
+		info.words = info.size / 8
 	}
 	r.byType[t] = info.id
 	r.infos = append(r.infos, info)

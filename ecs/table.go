@@ -75,7 +75,7 @@ func (t *table) removeRow(row uint32) Entity {
 			continue
 		}
 		if row != last {
-			col.info.copyN(col.at(row), col.at(last), 1)
+			col.copyValue(col.at(row), col.at(last))
 		}
 		if !col.info.pointerFree {
 			col.info.clearN(col.at(last), 1)
@@ -99,4 +99,15 @@ func (t *table) clearRows() {
 		}
 	}
 	t.entities = t.entities[:0]
+}
+
+// clearColumns zeroes rows [start, start+n) of every column: removed rows of
+// pointer-free types keep stale values until overwritten.
+func (t *table) clearColumns(start uint32, n int) {
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size != 0 {
+			col.info.clearN(col.at(start), n)
+		}
+	}
 }

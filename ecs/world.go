@@ -134,7 +134,7 @@ func (w *World) tableFor(ids []componentID) *table {
 	t.columns = make([]column, len(ids))
 	for i, id := range ids {
 		info := w.reg.infos[id]
-		t.columns[i] = column{base: info.alloc(0), size: info.size, info: info}
+		t.columns[i] = newColumn(info, 0)
 		t.colOf[id] = int32(i)
 	}
 	w.tables = append(w.tables, t)
@@ -208,8 +208,8 @@ func (w *World) move(e Entity, r *record, dst *table) uint32 {
 		if col.size == 0 {
 			continue
 		}
-		if j := src.column(col.info.id); j >= 0 {
-			col.info.copyN(col.at(row), src.columns[j].at(r.row), 1)
+		if j := src.column(col.id); j >= 0 {
+			col.copyValue(col.at(row), src.columns[j].at(r.row))
 		}
 	}
 	if moved := src.removeRow(r.row); !moved.IsZero() {
