@@ -1,16 +1,9 @@
 package ecs
 
-import "math/bits"
-
 // bitset is a set of component ids, one bit per id, used for archetype masks
 // and query terms (seed 004's aspects as bitsets). Its length grows with the
 // largest id it holds, so worlds are not limited to a fixed number of types.
 type bitset []uint64
-
-func (b bitset) has(i componentID) bool {
-	w := int(i >> 6)
-	return w < len(b) && b[w]&(1<<(i&63)) != 0
-}
 
 func (b *bitset) set(i componentID) {
 	w := int(i >> 6)
@@ -19,8 +12,6 @@ func (b *bitset) set(i componentID) {
 	}
 	(*b)[w] |= 1 << (i & 63)
 }
-
-func (b bitset) clone() bitset { return append(bitset(nil), b...) }
 
 // containsAll reports whether every bit of o is set in b.
 func (b bitset) containsAll(o bitset) bool {
@@ -53,19 +44,6 @@ func (b bitset) empty() bool {
 		}
 	}
 	return true
-}
-
-// ids lists the set bits in increasing order.
-func (b bitset) ids() []componentID {
-	var out []componentID
-	for i, w := range b {
-		for w != 0 {
-			t := bits.TrailingZeros64(w)
-			out = append(out, componentID(i*64+t))
-			w &= w - 1
-		}
-	}
-	return out
 }
 
 // key returns a string that identifies the set, ignoring trailing zero words.

@@ -18,8 +18,6 @@ type (
 	}
 )
 
-type typeVisitor func(add func(w *ecs.World, e ecs.Entity, n int) bool)
-
 func types0[T any](visit func(func(w *ecs.World, e ecs.Entity, n int) bool)) {
 	visit(func(w *ecs.World, e ecs.Entity, n int) bool {
 		m := ecs.NewMap[T](w)

@@ -1,0 +1,155 @@
+// Package ecs is the core of Tessera, an Entity Component System: the data
+// layer of games and simulations. An entity is an id; a component is a plain
+// Go value attached to it; a query visits every entity that has a set of
+// components; a system is a function that runs queries every tick (package
+// sched schedules systems).
+//
+// # Entities
+//
+// [World.Spawn] returns an [Entity]: a 32-bit index plus a 32-bit generation.
+// [World.Despawn] removes the entity with every component it has and recycles
+// its index with the generation bumped, so old handles never reach the new
+// entity; [World.Alive] tells them apart in O(1). The zero Entity is never
+// alive. An index whose generation would wrap around is retired rather than
+// recycled. The entity index is paged (4096 records a page), so growing it
+// never moves a record; [World.Reserve] pre-allocates it.
+//
+// # Components
+//
+// Any Go type is a component, with no registration: a type gets its id in a
+// world the first time the world sees it (seed 001). There is no limit below
+// 1024 types. Zero-size types (tags) take no column memory. Components may
+// hold pointers, slices, maps and strings: storage is typed Go memory the
+// garbage collector scans, and a removed component's slot is zeroed so what it
+// referenced can be collected.
+//
+// Read and write components through a [Map], a cached per-type handle (the
+// component mapper of Artemis):
+//
+//	pos := ecs.NewMap[Position](w)
+//	pos.Add(e, Position{X: 1})  // panics if e already has one
+//	pos.Set(e, Position{X: 2})  // add or overwrite
+//	p := pos.Get(e)             // *Position; panics if missing
+//	p, ok := pos.TryGet(e)      // checking twin
+//	pos.Remove(e)               // no-op if absent
+//
+// [Map2] to [Map8] do the same for several types at once: Spawn with values,
+// SpawnBatch and SpawnBatchFunc for many entities, and Add and Remove that
+// move the entity once rather than once per type.
+//
+// Programming errors on these paths (a dead entity, a missing component, a
+// duplicate Add) panic with a message naming the operation, the component
+// type and the entity, such as
+//
+//	ecs: Get[main.Position]: entity 42v3 does not have the component
+//
+// and each has a checking twin: [World.Alive], [Map.Has], [Map.TryGet].
+//
+// # Storage
+//
+// Every distinct set of component types is an archetype with one table. A
+// table has an entity column and one column per component type, all of one
+// length (struct of arrays), so iterating one component type walks
+// contiguous memory. Adding or removing a component moves the entity's row
+// to another table; the moves between tables are edges of an archetype graph,
+// cached after their first use, so a move is a lookup and a copy per
+// component. Removing a row moves the table's last row into its place
+// (swap-and-pop).
+//
+// # Pointer stability
+//
+// A pointer from Get, TryGet or an iteration points into a table column. It
+// stays valid until the next structural change of that table: a spawn into
+// it, or an add, remove or despawn that moves a row in or out of it. After
+// that it may point at another entity's value, or at a column that has been
+// reallocated (seed 001's stale-pointer trap). Keep entities, not pointers,
+// across structural changes; inside a loop, structural changes are deferred
+// (below), so pointers handed out by the loop stay valid for its whole run.
+//
+// # Queries
+//
+// A query ([Query1] to [Query8]) names the component types it reads and
+// takes filters: [With] (required, not read), [Without] (excluded), [AnyOf]
+// (at least one of) and [Optional] (read when present, nil otherwise), the
+// all / none / one-of aspects of seed 004. Make a query once and keep it:
+// its list of matching tables is updated when a table is created, so a
+// pass never searches for matches. Tables are visited in creation order,
+// rows in table order: the same calls give the same order.
+//
+// There are three ways to iterate, none of which allocates:
+//
+//	// Per table: plain slice loops, the fastest form.
+//	for c := range q.Chunks() {
+//		for i := range c.A {
+//			c.A[i].X += c.B[i].X
+//		}
+//	}
+//
+//	// Per entity with range over func: as fast once inlined.
+//	for r := range q.All() {
+//		r.A.X += r.B.X // r.Entity is the entity
+//	}
+//
+//	// Cursor: manual control, for example to step several queries together.
+//	it := q.Iter()
+//	for it.Next() {
+//		p, v := it.Get()
+//		p.X += v.X
+//	}
+//
+// Which to pick: All for everyday code; it runs at the speed of a plain
+// slice loop because the compiler inlines the iterator and the loop body
+// (keep the body in the same function). Chunks when the work suits whole
+// columns (SIMD-friendly loops, copying, sorting a column) or when a panic in
+// the body must leave the world consistent by itself. The cursor when the
+// loop cannot be a range statement; it costs about twice the others per
+// entity, and it needs Close when left early.
+//
+// # Deferred structural changes
+//
+// Spawning, despawning, adding and removing while any iteration runs would
+// move rows under the loop. Instead, while an iteration is in progress
+// ([World.IsIterating]), those changes are recorded in a command buffer and
+// applied in the order they were made when the outermost iteration ends,
+// whether it ran to the end, left by break, or was closed. Nested iterations
+// work; only the outermost applies. Rules while deferred:
+//
+//   - Spawn creates the entity at once (so its handle works) with no
+//     components; the components of Map2.Spawn and the like are added when
+//     the iteration ends.
+//   - Despawn, Add and Remove are recorded; the entity stays as it is until
+//     then. Changes to an entity that an earlier recorded change despawned
+//     are dropped.
+//   - Writing to a component the entity has (through a pointer or Set) is
+//     immediate; a Set of a component it lacks is a recorded add.
+//   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll])
+//     are recorded as one change and select their entities when applied.
+//
+// Panics: the per-table form ends its iteration with defer, so a panic that
+// escapes its loop body unwinds cleanly and the recorded changes are applied.
+// The per-entity form and the cursor do not use defer: a defer in the
+// iterator keeps the compiler from inlining it and measured 3.6x slower per
+// entity. If a panic escapes their loop body and the caller recovers it, the
+// world still counts the loop as running: structural changes keep being
+// recorded, in order, and nothing is lost. Call [World.Recover] in the
+// recovering function to end the open iterations and apply the recorded
+// changes. The scheduler in package sched does this for its systems.
+//
+// # Batch operations
+//
+// [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
+// query matches, a table at a time: a whole run of rows moves with one copy
+// per column.
+//
+// # Resources
+//
+// A resource is a value that exists once per world (a clock, a random
+// source, settings): [AddResource], [GetResource], [HasResource],
+// [RemoveResource].
+//
+// # Concurrency
+//
+// A World is not safe for concurrent use. Reading and writing components of
+// distinct entities from several goroutines is safe when no structural
+// change runs at the same time; package sched organises that.
+package ecs
