@@ -152,7 +152,6 @@ type Cursor1[A any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -195,7 +194,7 @@ func (it *Cursor1[A]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*1 : it.ti*1+1 : it.ti*1+1]
-		it.p0, it.s0 = termBase(t, cols[0])
+		it.p0, _ = termBase(t, cols[0])
 		return true
 	}
 }
@@ -203,7 +202,7 @@ func (it *Cursor1[A]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor1[A]) Get() *A {
-	return rowPointer[A](it.p0, it.row, it.s0)
+	return cursorPointer[A](it.p0, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -372,9 +371,7 @@ type Cursor2[A, B any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -417,8 +414,8 @@ func (it *Cursor2[A, B]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*2 : it.ti*2+2 : it.ti*2+2]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
 		return true
 	}
 }
@@ -426,7 +423,7 @@ func (it *Cursor2[A, B]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor2[A, B]) Get() (*A, *B) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -600,11 +597,8 @@ type Cursor3[A, B, C any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -647,9 +641,9 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*3 : it.ti*3+3 : it.ti*3+3]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
 		return true
 	}
 }
@@ -657,7 +651,7 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor3[A, B, C]) Get() (*A, *B, *C) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -836,13 +830,9 @@ type Cursor4[A, B, C, D any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	p3    unsafe.Pointer
-	s3    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -885,10 +875,10 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*4 : it.ti*4+4 : it.ti*4+4]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
-		it.p3, it.s3 = termBase(t, cols[3])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
+		it.p3, _ = termBase(t, cols[3])
 		return true
 	}
 }
@@ -896,7 +886,7 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor4[A, B, C, D]) Get() (*A, *B, *C, *D) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row), cursorPointer[D](it.p3, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -1080,15 +1070,10 @@ type Cursor5[A, B, C, D, E any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	p3    unsafe.Pointer
-	s3    uintptr
 	p4    unsafe.Pointer
-	s4    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -1131,11 +1116,11 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*5 : it.ti*5+5 : it.ti*5+5]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
-		it.p3, it.s3 = termBase(t, cols[3])
-		it.p4, it.s4 = termBase(t, cols[4])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
+		it.p3, _ = termBase(t, cols[3])
+		it.p4, _ = termBase(t, cols[4])
 		return true
 	}
 }
@@ -1143,7 +1128,7 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row), cursorPointer[D](it.p3, it.row), cursorPointer[E](it.p4, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -1332,17 +1317,11 @@ type Cursor6[A, B, C, D, E, F any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	p3    unsafe.Pointer
-	s3    uintptr
 	p4    unsafe.Pointer
-	s4    uintptr
 	p5    unsafe.Pointer
-	s5    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -1385,12 +1364,12 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*6 : it.ti*6+6 : it.ti*6+6]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
-		it.p3, it.s3 = termBase(t, cols[3])
-		it.p4, it.s4 = termBase(t, cols[4])
-		it.p5, it.s5 = termBase(t, cols[5])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
+		it.p3, _ = termBase(t, cols[3])
+		it.p4, _ = termBase(t, cols[4])
+		it.p5, _ = termBase(t, cols[5])
 		return true
 	}
 }
@@ -1398,7 +1377,7 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row), cursorPointer[D](it.p3, it.row), cursorPointer[E](it.p4, it.row), cursorPointer[F](it.p5, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -1592,19 +1571,12 @@ type Cursor7[A, B, C, D, E, F, G any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	p3    unsafe.Pointer
-	s3    uintptr
 	p4    unsafe.Pointer
-	s4    uintptr
 	p5    unsafe.Pointer
-	s5    uintptr
 	p6    unsafe.Pointer
-	s6    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -1647,13 +1619,13 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*7 : it.ti*7+7 : it.ti*7+7]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
-		it.p3, it.s3 = termBase(t, cols[3])
-		it.p4, it.s4 = termBase(t, cols[4])
-		it.p5, it.s5 = termBase(t, cols[5])
-		it.p6, it.s6 = termBase(t, cols[6])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
+		it.p3, _ = termBase(t, cols[3])
+		it.p4, _ = termBase(t, cols[4])
+		it.p5, _ = termBase(t, cols[5])
+		it.p6, _ = termBase(t, cols[6])
 		return true
 	}
 }
@@ -1661,7 +1633,7 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5), rowPointer[G](it.p6, it.row, it.s6)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row), cursorPointer[D](it.p3, it.row), cursorPointer[E](it.p4, it.row), cursorPointer[F](it.p5, it.row), cursorPointer[G](it.p6, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.
@@ -1860,21 +1832,13 @@ type Cursor8[A, B, C, D, E, F, G, H any] struct {
 	n     int
 	ents  []Entity
 	p0    unsafe.Pointer
-	s0    uintptr
 	p1    unsafe.Pointer
-	s1    uintptr
 	p2    unsafe.Pointer
-	s2    uintptr
 	p3    unsafe.Pointer
-	s3    uintptr
 	p4    unsafe.Pointer
-	s4    uintptr
 	p5    unsafe.Pointer
-	s5    uintptr
 	p6    unsafe.Pointer
-	s6    uintptr
 	p7    unsafe.Pointer
-	s7    uintptr
 	open  bool
 	epoch uint32 // World.epoch when the cursor opened
 }
@@ -1917,14 +1881,14 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*8 : it.ti*8+8 : it.ti*8+8]
-		it.p0, it.s0 = termBase(t, cols[0])
-		it.p1, it.s1 = termBase(t, cols[1])
-		it.p2, it.s2 = termBase(t, cols[2])
-		it.p3, it.s3 = termBase(t, cols[3])
-		it.p4, it.s4 = termBase(t, cols[4])
-		it.p5, it.s5 = termBase(t, cols[5])
-		it.p6, it.s6 = termBase(t, cols[6])
-		it.p7, it.s7 = termBase(t, cols[7])
+		it.p0, _ = termBase(t, cols[0])
+		it.p1, _ = termBase(t, cols[1])
+		it.p2, _ = termBase(t, cols[2])
+		it.p3, _ = termBase(t, cols[3])
+		it.p4, _ = termBase(t, cols[4])
+		it.p5, _ = termBase(t, cols[5])
+		it.p6, _ = termBase(t, cols[6])
+		it.p7, _ = termBase(t, cols[7])
 		return true
 	}
 }
@@ -1932,7 +1896,7 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 // Get returns pointers to the current entity's components (nil for a missing
 // optional component). Valid only after Next returned true.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
-	return rowPointer[A](it.p0, it.row, it.s0), rowPointer[B](it.p1, it.row, it.s1), rowPointer[C](it.p2, it.row, it.s2), rowPointer[D](it.p3, it.row, it.s3), rowPointer[E](it.p4, it.row, it.s4), rowPointer[F](it.p5, it.row, it.s5), rowPointer[G](it.p6, it.row, it.s6), rowPointer[H](it.p7, it.row, it.s7)
+	return cursorPointer[A](it.p0, it.row), cursorPointer[B](it.p1, it.row), cursorPointer[C](it.p2, it.row), cursorPointer[D](it.p3, it.row), cursorPointer[E](it.p4, it.row), cursorPointer[F](it.p5, it.row), cursorPointer[G](it.p6, it.row), cursorPointer[H](it.p7, it.row)
 }
 
 // Entity returns the current entity. Valid only after Next returned true.

@@ -1,0 +1,49 @@
+// Package refmodel is the "simplest ECS" of seed 002, rebuilt in plain Go:
+// entities are bare ids, every component type has its own Go map from entity
+// id to value, a query intersects the key sets of those maps, and systems are
+// ordinary functions.
+//
+// It has two jobs in Tessera:
+//
+//   - Test oracle. The differential and fuzz tests of package ecs drive
+//     Tessera and this model with the same operation sequences and compare
+//     their whole state after every step. For that the model mirrors
+//     Tessera's observable rules exactly, including how structural changes
+//     made during an iteration are deferred (see below). It is written for
+//     obviousness, not speed, so that a disagreement is almost certainly
+//     Tessera's fault.
+//   - Naive baseline. It is the simplest ECS that works: a map lookup per
+//     component per entity and a sort per query pass, the yardstick to
+//     measure the archetype storage against.
+//
+// # Deferral rules
+//
+// While an iteration runs ([World.IsIterating]), structural changes are
+// recorded and applied, in the order they were made, when the outermost
+// iteration ends:
+//
+//   - [World.Spawn] is never deferred: the new entity is alive at once, with
+//     no components. Spawning with components is Spawn followed by Adds, so
+//     inside an iteration the adds are deferred.
+//   - [World.Despawn] is deferred; the entity stays alive until it is applied.
+//     Deferred changes to an entity that an earlier deferred change despawned
+//     are dropped.
+//   - [Store.Add] panics at once if the entity has the component now;
+//     otherwise it defers an add, which overwrites the value if an earlier
+//     deferred add gave the entity the component first.
+//   - [Store.Set] writes at once when the entity has the component now (like
+//     a write through a pointer), and otherwise defers an add.
+//   - [Store.Remove] is deferred and does nothing when applied if the
+//     component is absent by then.
+//   - [Store.Update] (the model's write through a pointer) is immediate.
+//   - The batch operations [Store.AddAll], [Store.RemoveAll] and
+//     [World.DespawnAll] are deferred as one command each and select their
+//     entities when they are applied.
+//
+// Outside an iteration every change is immediate.
+//
+// Query results and iteration are in increasing id order, so the model is
+// deterministic even though Go map order is not.
+//
+// The package imports only the standard library.
+package refmodel

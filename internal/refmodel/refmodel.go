@@ -1,0 +1,223 @@
+package refmodel
+
+import (
+	"fmt"
+	"slices"
+)
+
+// EntityID identifies an entity of a [World]. The model hands ids out from a
+// counter starting at 1 and never reuses one, so a despawned id stays dead
+// for good. The zero EntityID is never alive.
+type EntityID uint64
+
+// Kind numbers a component type within one [World], in the order its
+// [Store] was made: 0 for the first store, 1 for the second, and so on.
+type Kind int
+
+// World holds the living entities, one [Store] per component type and the
+// changes deferred while an iteration runs. The zero World is not usable;
+// make one with [NewWorld]. A World is not safe for concurrent use.
+type World struct {
+	last    EntityID
+	alive   map[EntityID]struct{}
+	stores  []storage
+	depth   int       // iterations in progress
+	pending []command // changes deferred while depth > 0
+}
+
+// storage is the part of a Store[T] the world needs without knowing T.
+type storage interface {
+	kindOf() Kind
+	label() string
+	has(e EntityID) bool
+	size() int
+	keys() []EntityID // unsorted
+	drop(e EntityID)  // delete if present
+	put(e EntityID, v any)
+}
+
+// NewWorld returns an empty world with no component types.
+func NewWorld() *World {
+	return &World{alive: make(map[EntityID]struct{})}
+}
+
+// Spawn creates an entity with no components and returns its id. It is never
+// deferred: the entity is alive at once, even inside an iteration.
+func (w *World) Spawn() EntityID {
+	w.last++
+	w.alive[w.last] = struct{}{}
+	return w.last
+}
+
+// Despawn removes e and all its components. Inside an iteration it is
+// deferred (e stays alive until the outermost iteration ends). Panics if e is
+// not alive.
+func (w *World) Despawn(e EntityID) {
+	w.mustBeAlive("Despawn", e)
+	if w.depth > 0 {
+		w.pending = append(w.pending, command{op: opDespawn, e: e})
+		return
+	}
+	w.despawn(e)
+}
+
+func (w *World) despawn(e EntityID) {
+	for _, s := range w.stores {
+		s.drop(e)
+	}
+	delete(w.alive, e)
+}
+
+// Alive reports whether e is a living entity of w.
+func (w *World) Alive(e EntityID) bool {
+	_, ok := w.alive[e]
+	return ok
+}
+
+// Len returns the number of living entities.
+func (w *World) Len() int { return len(w.alive) }
+
+// Entities returns the living entities in increasing id order.
+func (w *World) Entities() []EntityID {
+	ids := make([]EntityID, 0, len(w.alive))
+	for e := range w.alive {
+		ids = append(ids, e)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Kinds returns the number of component types (stores) of w.
+func (w *World) Kinds() int { return len(w.stores) }
+
+// KindName returns the name given to the store of kind k. Panics if k is not
+// a kind of w.
+func (w *World) KindName(k Kind) string { return w.store("KindName", k).label() }
+
+// HasKind reports whether e is alive and has a component of kind k. Panics if
+// k is not a kind of w.
+func (w *World) HasKind(e EntityID, k Kind) bool { return w.store("HasKind", k).has(e) }
+
+// IsIterating reports whether an iteration is in progress, so structural
+// changes are being deferred.
+func (w *World) IsIterating() bool { return w.depth > 0 }
+
+// Pending returns the number of deferred changes waiting for the outermost
+// iteration to end.
+func (w *World) Pending() int { return len(w.pending) }
+
+// BeginIteration marks the start of an iteration: from now until the
+// matching [World.EndIteration], structural changes are deferred. [World.Each]
+// and [World.Iter] call it for you; a test harness that runs another ECS's
+// iteration in lockstep with the model calls it around that iteration, so the
+// model defers exactly when the other ECS does.
+func (w *World) BeginIteration() { w.depth++ }
+
+// EndIteration marks the end of an iteration begun with
+// [World.BeginIteration]. When the outermost iteration ends, the deferred
+// changes are applied in the order they were made. Panics if no iteration is
+// in progress.
+func (w *World) EndIteration() {
+	if w.depth == 0 {
+		panic("refmodel: EndIteration: no iteration in progress")
+	}
+	w.depth--
+	if w.depth == 0 {
+		w.flush()
+	}
+}
+
+// DespawnAll despawns every entity q matches. Inside an iteration it is
+// deferred as one change that selects its entities when applied. Panics if q
+// is invalid for w (see [Query.Validate]).
+func (w *World) DespawnAll(q *Query) {
+	w.mustBeValid("DespawnAll", q)
+	if w.depth > 0 {
+		w.pending = append(w.pending, command{op: opDespawnAll, q: q.clone()})
+		return
+	}
+	for _, e := range w.Match(q) {
+		w.despawn(e)
+	}
+}
+
+// System is a system of seed 002: a plain function over the world (or, in
+// user code, over just the stores it needs).
+type System func(w *World)
+
+// Run runs the systems once each, in the order given.
+func (w *World) Run(systems ...System) {
+	for _, s := range systems {
+		s(w)
+	}
+}
+
+func (w *World) mustBeAlive(op string, e EntityID) {
+	if !w.Alive(e) {
+		panic(fmt.Sprintf("refmodel: %s: entity %d is not alive", op, e))
+	}
+}
+
+func (w *World) store(op string, k Kind) storage {
+	if k < 0 || int(k) >= len(w.stores) {
+		panic(fmt.Sprintf("refmodel: %s: unknown component kind %d", op, k))
+	}
+	return w.stores[k]
+}
+
+// opKind names a deferred change.
+type opKind uint8
+
+const (
+	opDespawn opKind = iota
+	opAdd
+	opRemove
+	opAddAll
+	opRemoveAll
+	opDespawnAll
+)
+
+// command is one deferred structural change.
+type command struct {
+	op opKind
+	e  EntityID
+	s  storage
+	v  any
+	q  *Query
+}
+
+// flush applies the deferred changes in order. It runs with depth 0, so every
+// change applies at once.
+func (w *World) flush() {
+	for i := 0; i < len(w.pending); i++ {
+		c := w.pending[i]
+		switch c.op {
+		case opDespawn:
+			if w.Alive(c.e) {
+				w.despawn(c.e)
+			}
+		case opAdd:
+			if w.Alive(c.e) {
+				c.s.put(c.e, c.v) // overwrites a value an earlier deferred add gave
+			}
+		case opRemove:
+			if w.Alive(c.e) {
+				c.s.drop(c.e)
+			}
+		case opAddAll:
+			for _, e := range w.Match(c.q) {
+				c.s.put(e, c.v)
+			}
+		case opRemoveAll:
+			for _, e := range w.Match(c.q) {
+				c.s.drop(e)
+			}
+		case opDespawnAll:
+			for _, e := range w.Match(c.q) {
+				w.despawn(e)
+			}
+		}
+	}
+	clear(w.pending) // let the collector have the staged values
+	w.pending = w.pending[:0]
+}

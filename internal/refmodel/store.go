@@ -1,0 +1,151 @@
+package refmodel
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Store is the component map of one component type T: seed 002's
+// ComponentMap, an ordinary Go map from entity id to value. Values are stored
+// by value; [Store.Update] is the model's write through a pointer.
+type Store[T any] struct {
+	w    *World
+	kind Kind
+	name string
+	m    map[EntityID]T
+}
+
+// NewStore adds a component type to w and returns its store. The name is
+// used in panic messages and by [World.KindName]. Every call makes a new
+// kind, even for a T that already has a store.
+func NewStore[T any](w *World, name string) *Store[T] {
+	s := &Store[T]{w: w, kind: Kind(len(w.stores)), name: name, m: make(map[EntityID]T)}
+	w.stores = append(w.stores, s)
+	return s
+}
+
+// Kind returns the store's component kind, for use in a [Query].
+func (s *Store[T]) Kind() Kind { return s.kind }
+
+// Name returns the name given to [NewStore].
+func (s *Store[T]) Name() string { return s.name }
+
+// Len returns the number of entities that have a T.
+func (s *Store[T]) Len() int { return len(s.m) }
+
+// Has reports whether e has a T (a dead entity has none).
+func (s *Store[T]) Has(e EntityID) bool {
+	_, ok := s.m[e]
+	return ok
+}
+
+// Get returns e's T and true, or the zero T and false when e has none.
+func (s *Store[T]) Get(e EntityID) (T, bool) {
+	v, ok := s.m[e]
+	return v, ok
+}
+
+// Entities returns the entities that have a T, in increasing id order.
+func (s *Store[T]) Entities() []EntityID {
+	ids := s.keys()
+	slices.Sort(ids)
+	return ids
+}
+
+// Add gives e the value v. Panics if e is not alive or already has a T (now,
+// not counting deferred adds). Inside an iteration the add is deferred; if an
+// earlier deferred add gives e a T first, this one overwrites it.
+func (s *Store[T]) Add(e EntityID, v T) {
+	s.w.mustBeAlive("Add["+s.name+"]", e)
+	if s.Has(e) {
+		panic(fmt.Sprintf("refmodel: Add[%s]: entity %d already has the component", s.name, e))
+	}
+	s.addOrDefer(e, v)
+}
+
+// Set gives e the value v: an immediate overwrite when e has a T now, an
+// [Store.Add] otherwise (deferred inside an iteration). Panics if e is not
+// alive.
+func (s *Store[T]) Set(e EntityID, v T) {
+	s.w.mustBeAlive("Set["+s.name+"]", e)
+	if s.Has(e) {
+		s.m[e] = v
+		return
+	}
+	s.addOrDefer(e, v)
+}
+
+func (s *Store[T]) addOrDefer(e EntityID, v T) {
+	if s.w.depth > 0 {
+		s.w.pending = append(s.w.pending, command{op: opAdd, e: e, s: s, v: v})
+		return
+	}
+	s.m[e] = v
+}
+
+// Update calls f with a pointer to a copy of e's T and stores the result, at
+// once even inside an iteration: the model's write through a component
+// pointer. It reports whether e had a T; f is not called when it had none.
+func (s *Store[T]) Update(e EntityID, f func(*T)) bool {
+	v, ok := s.m[e]
+	if !ok {
+		return false
+	}
+	f(&v)
+	s.m[e] = v
+	return true
+}
+
+// Remove takes T away from e; it does nothing if e has none. Panics if e is
+// not alive. Inside an iteration the removal is deferred.
+func (s *Store[T]) Remove(e EntityID) {
+	s.w.mustBeAlive("Remove["+s.name+"]", e)
+	if s.w.depth > 0 {
+		s.w.pending = append(s.w.pending, command{op: opRemove, e: e, s: s})
+		return
+	}
+	delete(s.m, e)
+}
+
+// AddAll gives v to every entity q matches, overwriting the T of those that
+// have one. Inside an iteration it is deferred as one change that selects its
+// entities when applied. Panics if q is invalid for the world.
+func (s *Store[T]) AddAll(q *Query, v T) {
+	s.w.mustBeValid("AddAll["+s.name+"]", q)
+	if s.w.depth > 0 {
+		s.w.pending = append(s.w.pending, command{op: opAddAll, s: s, v: v, q: q.clone()})
+		return
+	}
+	for _, e := range s.w.Match(q) {
+		s.m[e] = v
+	}
+}
+
+// RemoveAll takes T away from every entity q matches that has one. Inside an
+// iteration it is deferred as one change that selects its entities when
+// applied. Panics if q is invalid for the world.
+func (s *Store[T]) RemoveAll(q *Query) {
+	s.w.mustBeValid("RemoveAll["+s.name+"]", q)
+	if s.w.depth > 0 {
+		s.w.pending = append(s.w.pending, command{op: opRemoveAll, s: s, q: q.clone()})
+		return
+	}
+	for _, e := range s.w.Match(q) {
+		delete(s.m, e)
+	}
+}
+
+func (s *Store[T]) kindOf() Kind          { return s.kind }
+func (s *Store[T]) label() string         { return s.name }
+func (s *Store[T]) has(e EntityID) bool   { return s.Has(e) }
+func (s *Store[T]) size() int             { return len(s.m) }
+func (s *Store[T]) drop(e EntityID)       { delete(s.m, e) }
+func (s *Store[T]) put(e EntityID, v any) { s.m[e] = v.(T) }
+
+func (s *Store[T]) keys() []EntityID {
+	ids := make([]EntityID, 0, len(s.m))
+	for e := range s.m {
+		ids = append(ids, e)
+	}
+	return ids
+}
