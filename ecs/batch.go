@@ -17,8 +17,13 @@ func (m *Map[T]) AddAll(q Matcher, v T) {
 		m.w.cmds.push(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
 		return
 	}
-	// SAFETY: &v points to a T, the type info describes.
-	m.w.addAll(c, m.info, unsafe.Pointer(&v))
+	// The value goes through the staging column of deferred adds: handing
+	// &v to the type's fill function would move v to the heap on every call.
+	b := &m.w.cmds
+	slot := stage(b, m.info, v)
+	s := &b.staging[m.id]
+	m.w.addAll(c, m.info, s.col.at(slot))
+	s.release(slot)
 }
 
 // RemoveAll takes T away from every entity q matches that has one.
@@ -52,36 +57,30 @@ func (w *World) ownCache(op string, q Matcher) *queryCache {
 	return c
 }
 
-// snapshotTables copies the matched table list, because moving rows may
-// create tables that the query then also matches.
-func snapshotTables(c *queryCache) []*table {
-	return append([]*table(nil), c.tables...)
-}
+// The loops below walk the matched tables by index up to the count at the
+// start: moving rows may create tables that the query also matches, which
+// are appended past that count and hold only rows already handled.
 
 func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
-	for _, src := range snapshotTables(c) {
-		n := src.len()
-		if n == 0 {
+	for i, n := 0, len(c.tables); i < n; i++ {
+		src := c.tables[i]
+		rows := src.len()
+		if rows == 0 {
 			continue
 		}
 		if col := src.column(info.id); col >= 0 {
-			p := src.columns[col]
-			for i := range n {
-				info.copyN(p.at(i), v, 1)
-			}
+			info.fillN(src.columns[col].base, int(rows), v)
 			continue
 		}
 		dst := w.withComponent(src, info.id)
 		start := w.moveAll(src, dst)
-		col := dst.columns[dst.colOf[info.id]]
-		for i := range n {
-			info.copyN(col.at(start+i), v, 1)
-		}
+		info.fillN(dst.columns[dst.colOf[info.id]].at(start), int(rows), v)
 	}
 }
 
 func (w *World) removeAll(c *queryCache, id componentID) {
-	for _, src := range snapshotTables(c) {
+	for i, n := 0, len(c.tables); i < n; i++ {
+		src := c.tables[i]
 		if src.len() == 0 || src.column(id) < 0 {
 			continue
 		}
@@ -90,7 +89,7 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 }
 
 func (w *World) despawnAll(c *queryCache) {
-	for _, t := range snapshotTables(c) {
+	for _, t := range c.tables {
 		for _, e := range t.entities {
 			w.entities.release(e.index, w.entities.at(e.index))
 		}

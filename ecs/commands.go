@@ -38,6 +38,14 @@ func (s *staging) grow() {
 	s.capacity = c
 }
 
+// release frees slot, the last one staged, zeroing it for the collector.
+func (s *staging) release(slot uint32) {
+	if !s.col.info.pointerFree {
+		s.col.info.clearN(s.col.at(slot), 1)
+	}
+	s.n = slot
+}
+
 // commandBuffer records structural changes made while an iteration runs, in
 // the order they were made.
 type commandBuffer struct {

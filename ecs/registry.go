@@ -26,6 +26,8 @@ type componentInfo struct {
 	copy1 func(dst, src unsafe.Pointer)
 	// copyN copies n values from src to dst (the ranges may overlap).
 	copyN func(dst, src unsafe.Pointer, n int)
+	// fillN sets n values at dst to the value at v.
+	fillN func(dst unsafe.Pointer, n int, v unsafe.Pointer)
 	// clearN zeroes n values at p.
 	clearN func(p unsafe.Pointer, n int)
 }
@@ -65,6 +67,10 @@ func idOf[T any](r *registry) componentID {
 			// SAFETY: callers pass pointers to at least n values of T inside
 			// allocations made by alloc for this same type.
 			copy(unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n))
+		},
+		fillN: func(dst unsafe.Pointer, n int, v unsafe.Pointer) {
+			// SAFETY: dst points to at least n values of T and v to one.
+			fill(unsafe.Slice((*T)(dst), n), *(*T)(v))
 		},
 		clearN: func(p unsafe.Pointer, n int) {
 			// SAFETY: as for copyN.
