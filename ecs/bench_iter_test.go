@@ -55,6 +55,19 @@ func cursorLoop(q *ecs.Query2[Position, Velocity]) {
 	}
 }
 
+// plainSlices returns the floor's slices holding the same values as the
+// world of newPosVelWorld. Both must be written: a slice that is only ever
+// read maps every page to the kernel's shared zero page, which stays in
+// cache, and the floor would stream half the memory the world does
+// (measured: 1.0 against 1.3 ns per entity at 1M).
+func plainSlices(n int) ([]Position, []Velocity) {
+	ps, vs := make([]Position, n), make([]Velocity, n)
+	for i := range n {
+		ps[i], vs[i] = Position{1, 2}, Velocity{3, 4}
+	}
+	return ps, vs
+}
+
 func newPosVelWorld(n int) (*ecs.World, *ecs.Query2[Position, Velocity]) {
 	w := ecs.NewWorld()
 	ecs.NewMap2[Position, Velocity](w).SpawnBatch(n, Position{1, 2}, Velocity{3, 4})
@@ -69,7 +82,7 @@ func BenchmarkQuery2(b *testing.B) {
 	for _, n := range iterSizes {
 		name := strconv.Itoa(n)
 		b.Run("plain/"+name, func(b *testing.B) {
-			ps, vs := make([]Position, n), make([]Velocity, n)
+			ps, vs := plainSlices(n)
 			for b.Loop() {
 				plainLoop(ps, vs)
 			}

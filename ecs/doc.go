@@ -102,8 +102,9 @@
 // (keep the body in the same function). Chunks when the work suits whole
 // columns (SIMD-friendly loops, copying, sorting a column) or when a panic in
 // the body must leave the world consistent by itself. The cursor when the
-// loop cannot be a range statement; it costs about twice the others per
-// entity, and it needs Close when left early.
+// loop cannot be a range statement; per entity it costs about 2.5 times the
+// others at 1,000 entities and 1.4 times at 1,000,000, and it needs Close
+// when left early.
 //
 // # Deferred structural changes
 //
