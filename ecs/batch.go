@@ -61,7 +61,37 @@ func (w *World) ownCache(op string, q Matcher) *queryCache {
 // start: moving rows may create tables that the query also matches, which
 // are appended past that count and hold only rows already handled.
 
+// matchedEntities lists the entities c matches, in iteration order, in a
+// buffer the world reuses. Batch operations take this per-entity path when
+// the query has sparse terms (not every row of a matching table matches) or
+// the component is sparse (there are no columns to move).
+func (w *World) matchedEntities(c *queryCache) []Entity {
+	var it sparseIter
+	it.start(c)
+	w.scratch = w.scratch[:0]
+	for it.next() {
+		w.scratch = append(w.scratch, it.e)
+	}
+	return w.scratch
+}
+
 func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
+	if c.hasSparse || info.sparse != nil {
+		for _, e := range w.matchedEntities(c) {
+			r := w.entities.at(e.index)
+			switch {
+			case w.hasComponent(e, r, info):
+				info.copy1(componentAt("AddAll", e, r, info), v)
+			case info.sparse != nil:
+				info.copy1(info.sparse.add(e), v)
+			default:
+				dst := w.withComponent(r.table, info.id)
+				row := w.move(e, r, dst)
+				info.copy1(dst.columns[dst.colOf[info.id]].at(row), v)
+			}
+		}
+		return
+	}
 	for i, n := 0, len(c.tables); i < n; i++ {
 		src := c.tables[i]
 		rows := src.len()
@@ -79,6 +109,12 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 }
 
 func (w *World) removeAll(c *queryCache, id componentID) {
+	if c.hasSparse || w.reg.infos[id].sparse != nil {
+		for _, e := range w.matchedEntities(c) {
+			w.removeComponent(e, w.entities.at(e.index), id)
+		}
+		return
+	}
 	for i, n := 0, len(c.tables); i < n; i++ {
 		src := c.tables[i]
 		if src.len() == 0 || src.column(id) < 0 {
@@ -89,8 +125,17 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 }
 
 func (w *World) despawnAll(c *queryCache) {
+	if c.hasSparse {
+		for _, e := range w.matchedEntities(c) {
+			w.despawn(e, w.entities.at(e.index))
+		}
+		return
+	}
 	for _, t := range c.tables {
 		for _, e := range t.entities {
+			for _, s := range w.sparse {
+				s.remove(e)
+			}
 			w.entities.release(e.index, w.entities.at(e.index))
 		}
 		t.clearRows()

@@ -125,6 +125,14 @@ func (w *World) apply(c *command) {
 		}
 		s := &w.cmds.staging[c.id]
 		src := s.col.at(c.slot)
+		if sp := s.col.info.sparse; sp != nil {
+			p := sp.get(c.e)
+			if p == nil {
+				p = sp.add(c.e)
+			}
+			s.col.copyValue(p, src)
+			return
+		}
 		if col := r.table.column(c.id); col >= 0 {
 			s.col.info.copyN(r.table.columns[col].at(r.row), src, 1)
 			return

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // Map is a cached handle for reading and writing one component type T: the
@@ -16,15 +17,17 @@ import (
 // at another entity's value or at a discarded array (seed 001's
 // stale-pointer trap). Do not keep them across structural changes.
 type Map[T any] struct {
-	w    *World
-	id   componentID
-	info *componentInfo
+	w      *World
+	id     componentID
+	info   *componentInfo
+	sparse *sparseSet // the type's sparse set, nil for table storage
 }
 
 // NewMap returns the handle for component type T in w.
 func NewMap[T any](w *World) *Map[T] {
 	id := idOf[T](&w.reg)
-	return &Map[T]{w: w, id: id, info: w.reg.infos[id]}
+	info := w.reg.infos[id]
+	return &Map[T]{w: w, id: id, info: info, sparse: info.sparse}
 }
 
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if
@@ -34,6 +37,13 @@ func (m *Map[T]) Get(e Entity) *T {
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		m.panicDead("Get", e)
+	}
+	if m.sparse != nil {
+		p := m.sparse.get(e)
+		if p == nil {
+			m.panicMissing("Get", e)
+		}
+		return (*T)(p)
 	}
 	c := r.table.column(m.id)
 	if c < 0 {
@@ -50,6 +60,10 @@ func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 	if r == nil {
 		return nil, false
 	}
+	if m.sparse != nil {
+		p := m.sparse.get(e)
+		return (*T)(p), p != nil
+	}
 	c := r.table.column(m.id)
 	if c < 0 {
 		return nil, false
@@ -61,6 +75,9 @@ func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 // Has reports whether e is alive and has a T. Complexity: O(1).
 func (m *Map[T]) Has(e Entity) bool {
 	r := m.w.entities.lookup(e)
+	if m.sparse != nil {
+		return r != nil && m.sparse.has(e)
+	}
 	return r != nil && r.table.column(m.id) >= 0
 }
 
@@ -71,7 +88,7 @@ func (m *Map[T]) Has(e Entity) bool {
 // Complexity: O(number of e's components).
 func (m *Map[T]) Add(e Entity, v T) {
 	r := m.w.checkAlive("Add", e, m.info)
-	if r.table.column(m.id) >= 0 {
+	if m.w.hasComponent(e, r, m.info) {
 		panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component; use Set to overwrite", m.info.typ, e))
 	}
 	m.add(e, r, v)
@@ -85,7 +102,12 @@ func (m *Map[T]) Add(e Entity, v T) {
 // add.
 func (m *Map[T]) Set(e Entity, v T) {
 	r := m.w.checkAlive("Set", e, m.info)
-	if c := r.table.column(m.id); c >= 0 {
+	if m.sparse != nil {
+		if p := m.sparse.get(e); p != nil {
+			*(*T)(p) = v
+			return
+		}
+	} else if c := r.table.column(m.id); c >= 0 {
 		// SAFETY: as in Get.
 		*(*T)(r.table.columns[c].at(r.row)) = v
 		return
@@ -97,6 +119,10 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 	w := m.w
 	if w.lock > 0 {
 		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
+		return
+	}
+	if m.sparse != nil {
+		*(*T)(m.sparse.add(e)) = v
 		return
 	}
 	dst := w.withComponent(r.table, m.id)
@@ -119,6 +145,10 @@ func (m *Map[T]) Remove(e Entity) {
 }
 
 func (w *World) removeComponent(e Entity, r *record, id componentID) {
+	if s := w.reg.infos[id].sparse; s != nil {
+		s.remove(e)
+		return
+	}
 	if r.table.column(id) < 0 {
 		return
 	}
@@ -154,14 +184,19 @@ func missingComponent(op string, e Entity, info *componentInfo) string {
 // those types, with their infos and their columns in it, in the order of ids.
 func (w *World) spawnTable(op string, ids []componentID) (*table, []*componentInfo, []int32) {
 	checkDistinct(w, op, ids)
-	sorted := slices.Clone(ids)
+	var sorted []componentID
+	for _, id := range ids {
+		if w.reg.infos[id].sparse == nil {
+			sorted = append(sorted, id)
+		}
+	}
 	slices.Sort(sorted)
 	t := w.tableFor(sorted)
 	infos := make([]*componentInfo, len(ids))
 	cols := make([]int32, len(ids))
 	for i, id := range ids {
 		infos[i] = w.reg.infos[id]
-		cols[i] = t.colOf[id]
+		cols[i] = t.column(id)
 	}
 	return t, infos, cols
 }
@@ -187,4 +222,36 @@ func fill[T any](s []T, v T) {
 	for i := range s {
 		s[i] = v
 	}
+}
+
+// hasComponent reports whether the live entity e (record r) has the
+// component info describes, in either storage.
+func (w *World) hasComponent(e Entity, r *record, info *componentInfo) bool {
+	if info.sparse != nil {
+		return info.sparse.has(e)
+	}
+	return r.table.column(info.id) >= 0
+}
+
+// spawnSlot returns where to write the value of a component of a just
+// spawned entity e (row of t): its column when col >= 0, otherwise a new
+// slot in the type's sparse set.
+func spawnSlot(e Entity, t *table, row uint32, col int32, info *componentInfo) unsafe.Pointer {
+	if col >= 0 {
+		return t.columns[col].at(row)
+	}
+	return info.sparse.add(e)
+}
+
+// componentAt returns the address of the live entity e's component of the
+// type info describes, or panics naming op, the type and e.
+func componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
+	if info.sparse != nil {
+		if p := info.sparse.get(e); p != nil {
+			return p
+		}
+	} else if c := r.table.column(info.id); c >= 0 {
+		return r.table.columns[c].at(r.row)
+	}
+	panic(missingComponent(op, e, info))
 }

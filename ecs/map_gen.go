@@ -44,9 +44,9 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	return e
 }
 
@@ -66,10 +66,24 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -97,8 +111,18 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1)
 	}
 }
 
@@ -107,15 +131,8 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [2]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -124,8 +141,8 @@ func (m *Map2[A, B]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -138,9 +155,9 @@ func (m *Map2[A, B]) Has(e Entity) bool {
 func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -148,13 +165,18 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
 }
 
 func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
@@ -176,8 +198,10 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -223,10 +247,10 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	return e
 }
 
@@ -246,11 +270,33 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -279,8 +325,23 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2)
 	}
 }
 
@@ -289,15 +350,8 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [3]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -306,8 +360,8 @@ func (m *Map3[A, B, C]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -320,9 +374,9 @@ func (m *Map3[A, B, C]) Has(e Entity) bool {
 func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -330,14 +384,19 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
 }
 
 func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
@@ -360,8 +419,10 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -407,11 +468,11 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
-	*(*D)(t.columns[m.cols[3]].at(row)) = vD
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	return e
 }
 
@@ -431,12 +492,42 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
-	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -466,8 +557,28 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3)
 	}
 }
 
@@ -476,15 +587,8 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [4]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row)), (*D)(t.columns[cols[3]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -493,8 +597,8 @@ func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -507,9 +611,9 @@ func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -517,15 +621,20 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
-	*(*D)(dst.columns[dst.colOf[m.ids[3]]].at(row)) = vD
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
 }
 
 func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
@@ -549,8 +658,10 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -596,12 +707,12 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
-	*(*D)(t.columns[m.cols[3]].at(row)) = vD
-	*(*E)(t.columns[m.cols[4]].at(row)) = vE
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	return e
 }
 
@@ -621,13 +732,51 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
-	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
-	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -658,8 +807,33 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4)
 	}
 }
 
@@ -668,15 +842,8 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [5]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row)), (*D)(t.columns[cols[3]].at(r.row)), (*E)(t.columns[cols[4]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -685,8 +852,8 @@ func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -699,9 +866,9 @@ func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -709,16 +876,21 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
-	*(*D)(dst.columns[dst.colOf[m.ids[3]]].at(row)) = vD
-	*(*E)(dst.columns[dst.colOf[m.ids[4]]].at(row)) = vE
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
 }
 
 func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E) {
@@ -743,8 +915,10 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -790,13 +964,13 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
-	*(*D)(t.columns[m.cols[3]].at(row)) = vD
-	*(*E)(t.columns[m.cols[4]].at(row)) = vE
-	*(*F)(t.columns[m.cols[5]].at(row)) = vF
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	return e
 }
 
@@ -816,14 +990,60 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
-	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
-	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
-	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -855,8 +1075,38 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5)
 	}
 }
 
@@ -865,15 +1115,8 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [6]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row)), (*D)(t.columns[cols[3]].at(r.row)), (*E)(t.columns[cols[4]].at(r.row)), (*F)(t.columns[cols[5]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -882,8 +1125,8 @@ func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -896,9 +1139,9 @@ func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -906,17 +1149,22 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
-	*(*D)(dst.columns[dst.colOf[m.ids[3]]].at(row)) = vD
-	*(*E)(dst.columns[dst.colOf[m.ids[4]]].at(row)) = vE
-	*(*F)(dst.columns[dst.colOf[m.ids[5]]].at(row)) = vF
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
 }
 
 func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
@@ -942,8 +1190,10 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -989,14 +1239,14 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
-	*(*D)(t.columns[m.cols[3]].at(row)) = vD
-	*(*E)(t.columns[m.cols[4]].at(row)) = vE
-	*(*F)(t.columns[m.cols[5]].at(row)) = vF
-	*(*G)(t.columns[m.cols[6]].at(row)) = vG
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
 	return e
 }
 
@@ -1016,15 +1266,69 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
-	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
-	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
-	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
-	fill(unsafe.Slice((*G)(t.columns[m.cols[6]].at(start)), n), vG)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1057,8 +1361,43 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6)
 	}
 }
 
@@ -1067,15 +1406,8 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [7]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row)), (*D)(t.columns[cols[3]].at(r.row)), (*E)(t.columns[cols[4]].at(r.row)), (*F)(t.columns[cols[5]].at(r.row)), (*G)(t.columns[cols[6]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1084,8 +1416,8 @@ func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -1098,9 +1430,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -1108,18 +1440,23 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
-	*(*D)(dst.columns[dst.colOf[m.ids[3]]].at(row)) = vD
-	*(*E)(dst.columns[dst.colOf[m.ids[4]]].at(row)) = vE
-	*(*F)(dst.columns[dst.colOf[m.ids[5]]].at(row)) = vF
-	*(*G)(dst.columns[dst.colOf[m.ids[6]]].at(row)) = vG
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
 }
 
 func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
@@ -1146,8 +1483,10 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
@@ -1193,15 +1532,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: m.cols[i] is the column of type i in t, and row is e's new row.
-	*(*A)(t.columns[m.cols[0]].at(row)) = vA
-	*(*B)(t.columns[m.cols[1]].at(row)) = vB
-	*(*C)(t.columns[m.cols[2]].at(row)) = vC
-	*(*D)(t.columns[m.cols[3]].at(row)) = vD
-	*(*E)(t.columns[m.cols[4]].at(row)) = vE
-	*(*F)(t.columns[m.cols[5]].at(row)) = vF
-	*(*G)(t.columns[m.cols[6]].at(row)) = vG
-	*(*H)(t.columns[m.cols[7]].at(row)) = vH
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
 	return e
 }
 
@@ -1221,16 +1560,78 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-	// m.cols[i] stores values of type i.
-	fill(unsafe.Slice((*A)(t.columns[m.cols[0]].at(start)), n), vA)
-	fill(unsafe.Slice((*B)(t.columns[m.cols[1]].at(start)), n), vB)
-	fill(unsafe.Slice((*C)(t.columns[m.cols[2]].at(start)), n), vC)
-	fill(unsafe.Slice((*D)(t.columns[m.cols[3]].at(start)), n), vD)
-	fill(unsafe.Slice((*E)(t.columns[m.cols[4]].at(start)), n), vE)
-	fill(unsafe.Slice((*F)(t.columns[m.cols[5]].at(start)), n), vF)
-	fill(unsafe.Slice((*G)(t.columns[m.cols[6]].at(start)), n), vG)
-	fill(unsafe.Slice((*H)(t.columns[m.cols[7]].at(start)), n), vH)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
+	if c := m.cols[7]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*H)(m.infos[7].sparse.add(e)) = vH
+		}
+	}
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1264,8 +1665,48 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 	t.clearColumns(start, n)
 	for i := range uint32(n) {
 		row := start + i
-		// SAFETY: as in SpawnBatch.
-		init(t.entities[row], (*A)(t.columns[m.cols[0]].at(row)), (*B)(t.columns[m.cols[1]].at(row)), (*C)(t.columns[m.cols[2]].at(row)), (*D)(t.columns[m.cols[3]].at(row)), (*E)(t.columns[m.cols[4]].at(row)), (*F)(t.columns[m.cols[5]].at(row)), (*G)(t.columns[m.cols[6]].at(row)), (*H)(t.columns[m.cols[7]].at(row)))
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+		if m.cols[7] < 0 {
+			var zero H
+			*p7 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
 	}
 }
 
@@ -1274,15 +1715,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
 	r := m.w.checkAlive("Get", e, m.infos[0])
-	t := r.table
-	var cols [8]int32
-	for i, id := range m.ids {
-		if cols[i] = t.column(id); cols[i] < 0 {
-			panic(missingComponent("Get", e, m.infos[i]))
-		}
-	}
-	// SAFETY: cols[i] is the column of type i in e's table; r.row is e's row.
-	return (*A)(t.columns[cols[0]].at(r.row)), (*B)(t.columns[cols[1]].at(r.row)), (*C)(t.columns[cols[2]].at(r.row)), (*D)(t.columns[cols[3]].at(r.row)), (*E)(t.columns[cols[4]].at(r.row)), (*F)(t.columns[cols[5]].at(r.row)), (*G)(t.columns[cols[6]].at(r.row)), (*H)(t.columns[cols[7]].at(r.row))
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1291,8 +1725,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 	if r == nil {
 		return false
 	}
-	for _, id := range m.ids {
-		if r.table.column(id) < 0 {
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
 			return false
 		}
 	}
@@ -1305,9 +1739,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for i, id := range m.ids {
-		if r.table.column(id) >= 0 {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", m.infos[i].typ, e))
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
 		}
 	}
 	if w.lock > 0 {
@@ -1315,19 +1749,24 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		dst = w.withComponent(dst, id)
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
 	}
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for each of the types; row is e's new row.
-	*(*A)(dst.columns[dst.colOf[m.ids[0]]].at(row)) = vA
-	*(*B)(dst.columns[dst.colOf[m.ids[1]]].at(row)) = vB
-	*(*C)(dst.columns[dst.colOf[m.ids[2]]].at(row)) = vC
-	*(*D)(dst.columns[dst.colOf[m.ids[3]]].at(row)) = vD
-	*(*E)(dst.columns[dst.colOf[m.ids[4]]].at(row)) = vE
-	*(*F)(dst.columns[dst.colOf[m.ids[5]]].at(row)) = vF
-	*(*G)(dst.columns[dst.colOf[m.ids[6]]].at(row)) = vG
-	*(*H)(dst.columns[dst.colOf[m.ids[7]]].at(row)) = vH
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
 }
 
 func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
@@ -1355,8 +1794,10 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		return
 	}
 	dst := r.table
-	for _, id := range m.ids {
-		if dst.column(id) >= 0 {
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
 			dst = w.withoutComponent(dst, id)
 		}
 	}

@@ -21,13 +21,22 @@ type queryCache struct {
 	anyOf    []bitset
 
 	tables []*table
-	cols   []int32 // per matched table, the column of each term (-1: absent optional)
+	cols   []int32 // per matched table, the column of each term (-1: absent optional or sparse)
+	slotOf []int32 // table id -> index in tables, -1 when the table does not match
+
+	// Sparse parts: checked per entity, since sparse types are not part of
+	// the archetype.
+	hasSparse   bool
+	sparseTerms []*sparseSet   // per term; nil for a table term
+	sparseAll   []*sparseSet   // required: non-optional sparse terms and With
+	sparseNone  []*sparseSet   // excluded
+	anyOfSparse [][]*sparseSet // per AnyOf group, its sparse members
 }
 
 // newQueryCache builds and registers the cache of a query over terms.
 // Panics if a filter is invalid; op names the constructor for the message.
 func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *queryCache {
-	q := &queryCache{w: w, terms: terms, optional: make([]bool, len(terms))}
+	q := &queryCache{w: w, terms: terms, optional: make([]bool, len(terms)), sparseTerms: make([]*sparseSet, len(terms))}
 	for _, f := range filters {
 		ids := make([]componentID, len(f.types))
 		for i, ct := range f.types {
@@ -39,21 +48,31 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 		switch f.kind {
 		case filterWith:
 			for _, id := range ids {
-				q.all.set(id)
+				q.require(id)
 			}
 		case filterWithout:
 			for _, id := range ids {
-				q.none.set(id)
+				if sp := w.reg.infos[id].sparse; sp != nil {
+					q.sparseNone = append(q.sparseNone, sp)
+				} else {
+					q.none.set(id)
+				}
 			}
 		case filterAnyOf:
 			if len(ids) == 0 {
 				panic(fmt.Sprintf("ecs: %s: AnyOf needs at least one component type", op))
 			}
 			var b bitset
+			var sps []*sparseSet
 			for _, id := range ids {
-				b.set(id)
+				if sp := w.reg.infos[id].sparse; sp != nil {
+					sps = append(sps, sp)
+				} else {
+					b.set(id)
+				}
 			}
 			q.anyOf = append(q.anyOf, b)
+			q.anyOfSparse = append(q.anyOfSparse, sps)
 		case filterOptional:
 			for i, id := range ids {
 				k := slices.Index(terms, id)
@@ -66,14 +85,24 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 		}
 	}
 	for i, id := range terms {
+		q.sparseTerms[i] = w.reg.infos[id].sparse
 		if !q.optional[i] {
-			q.all.set(id)
+			q.require(id)
+		}
+	}
+	q.hasSparse = len(q.sparseAll) > 0 || len(q.sparseNone) > 0 || slices.ContainsFunc(q.sparseTerms, func(s *sparseSet) bool { return s != nil })
+	for _, g := range q.anyOfSparse {
+		q.hasSparse = q.hasSparse || len(g) > 0
+	}
+	for _, s := range q.sparseAll {
+		if slices.Contains(q.sparseNone, s) {
+			panic(fmt.Sprintf("ecs: %s: a component type is both required and excluded (Without)", op))
 		}
 	}
 	if q.all.intersects(q.none) {
 		panic(fmt.Sprintf("ecs: %s: a component type is both required and excluded (Without)", op))
 	}
-	if q.all.empty() && len(q.anyOf) == 0 {
+	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 {
 		panic(fmt.Sprintf("ecs: %s: every term is optional; require at least one component", op))
 	}
 	for _, t := range w.tables {
@@ -83,12 +112,50 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 	return q
 }
 
+// require adds id to the required types, table or sparse.
+func (q *queryCache) require(id componentID) {
+	if sp := q.w.reg.infos[id].sparse; sp != nil {
+		if !slices.Contains(q.sparseAll, sp) {
+			q.sparseAll = append(q.sparseAll, sp)
+		}
+		return
+	}
+	q.all.set(id)
+}
+
+// matches reports whether the entities of t may match: the table part of
+// the terms. An AnyOf group with sparse members is left to the per-entity
+// check when the table has none of its table members.
 func (q *queryCache) matches(t *table) bool {
 	if !t.mask.containsAll(q.all) || t.mask.intersects(q.none) {
 		return false
 	}
-	for _, b := range q.anyOf {
-		if !t.mask.intersects(b) {
+	for i, b := range q.anyOf {
+		if !t.mask.intersects(b) && len(q.anyOfSparse[i]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// entityMatches checks the sparse part of the terms for e, an entity of a
+// matching table t.
+func (q *queryCache) entityMatches(e Entity, t *table) bool {
+	for _, s := range q.sparseAll {
+		if !s.has(e) {
+			return false
+		}
+	}
+	for _, s := range q.sparseNone {
+		if s.has(e) {
+			return false
+		}
+	}
+	for i, g := range q.anyOfSparse {
+		if len(g) == 0 || t.mask.intersects(q.anyOf[i]) {
+			continue
+		}
+		if !slices.ContainsFunc(g, func(s *sparseSet) bool { return s.has(e) }) {
 			return false
 		}
 	}
@@ -97,9 +164,13 @@ func (q *queryCache) matches(t *table) bool {
 
 // consider adds t to the matched tables when it matches.
 func (q *queryCache) consider(t *table) {
+	for len(q.slotOf) <= t.id {
+		q.slotOf = append(q.slotOf, -1)
+	}
 	if !q.matches(t) {
 		return
 	}
+	q.slotOf[t.id] = int32(len(q.tables))
 	q.tables = append(q.tables, t)
 	for _, id := range q.terms {
 		q.cols = append(q.cols, t.column(id))
@@ -107,8 +178,17 @@ func (q *queryCache) consider(t *table) {
 }
 
 // count returns the number of entities the query matches. Complexity:
-// O(matched tables).
+// O(matched tables), or O(visited entities) with sparse terms.
 func (q *queryCache) count() int {
+	if q.hasSparse {
+		var it sparseIter
+		it.start(q)
+		n := 0
+		for it.next() {
+			n++
+		}
+		return n
+	}
 	n := 0
 	for _, t := range q.tables {
 		n += len(t.entities)
@@ -123,14 +203,13 @@ type Matcher interface {
 	cache() *queryCache
 }
 
-// termBase returns the base and stride of column col of t, or nil and 0
-// for an absent optional column.
-func termBase(t *table, col int32) (unsafe.Pointer, uintptr) {
+// termBase returns the base of column col of t, or nil for an absent
+// optional column.
+func termBase(t *table, col int32) unsafe.Pointer {
 	if col < 0 {
-		return nil, 0
+		return nil
 	}
-	c := &t.columns[col]
-	return c.base, c.size
+	return t.columns[col].base
 }
 
 // columnSlice returns column col of t as a []T of n rows, or nil when absent.
@@ -151,21 +230,12 @@ func checkDistinct(w *World, op string, ids []componentID) {
 	}
 }
 
-// rowPointer returns the address of row i of a column with the given base
-// and stride, or nil for an absent optional column (nil base). The test must
-// be explicit: the compiler assumes unsafe.Add never yields nil and folds a
-// caller's nil test away.
-func rowPointer[T any](base unsafe.Pointer, i int, stride uintptr) *T {
-	if base == nil {
-		return nil
-	}
-	// SAFETY: base points to a live column with more than i rows.
-	return (*T)(unsafe.Add(base, uintptr(i)*stride))
-}
-
-// cursorPointer is rowPointer with the stride taken from T itself, which is
-// a constant in each instantiation: a shift instead of a load and a
-// multiply on the cursor's hot path.
+// cursorPointer returns the address of row i of a column of T values at
+// base, or nil for an absent optional column (nil base). The stride comes
+// from T itself, a constant in each instantiation: a shift instead of a load
+// and a multiply on the cursor's hot path. The nil test must be explicit:
+// the compiler assumes unsafe.Add never yields nil and would fold a caller's
+// nil test away.
 func cursorPointer[T any](base unsafe.Pointer, i int) *T {
 	if base == nil {
 		return nil

@@ -72,26 +72,28 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 	return func(yield func(Row1[A]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row1[A]{it.e, (*A)(it.ptr[0])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
-				p0, s0 := termBase(t, cols[0])
-				for i, e := range ents {
-					if !yield(Row1[A]{e, rowPointer[A](p0, i, s0)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
@@ -109,7 +111,8 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk1] each, in creation order. The inner loop over a
+// have rows, one [Chunk1] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -120,6 +123,17 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk1[A]{Entities: it.entities(), A: oneSlice[A](it.ptr[0])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -153,7 +167,8 @@ type Cursor1[A any] struct {
 	ents  []Entity
 	p0    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -162,7 +177,11 @@ type Cursor1[A any] struct {
 func (q *Query1[A]) Iter() Cursor1[A] {
 	w := q.c.w
 	w.lock++
-	return Cursor1[A]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor1[A]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -181,6 +200,17 @@ func (it *Cursor1[A]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -194,7 +224,7 @@ func (it *Cursor1[A]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*1 : it.ti*1+1 : it.ti*1+1]
-		it.p0, _ = termBase(t, cols[0])
+		it.p0 = termBase(t, cols[0])
 		return true
 	}
 }
@@ -288,27 +318,28 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 	return func(yield func(Row2[A, B]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row2[A, B]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				for i, e := range ents {
-					if !yield(Row2[A, B]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
@@ -328,7 +359,8 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk2] each, in creation order. The inner loop over a
+// have rows, one [Chunk2] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -339,6 +371,17 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk2[A, B]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -373,7 +416,8 @@ type Cursor2[A, B any] struct {
 	p0    unsafe.Pointer
 	p1    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -382,7 +426,11 @@ type Cursor2[A, B any] struct {
 func (q *Query2[A, B]) Iter() Cursor2[A, B] {
 	w := q.c.w
 	w.lock++
-	return Cursor2[A, B]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor2[A, B]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -401,6 +449,18 @@ func (it *Cursor2[A, B]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -414,8 +474,8 @@ func (it *Cursor2[A, B]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*2 : it.ti*2+2 : it.ti*2+2]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
 		return true
 	}
 }
@@ -511,28 +571,28 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 	return func(yield func(Row3[A, B, C]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row3[A, B, C]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				for i, e := range ents {
-					if !yield(Row3[A, B, C]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
@@ -554,7 +614,8 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk3] each, in creation order. The inner loop over a
+// have rows, one [Chunk3] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -565,6 +626,17 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk3[A, B, C]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -600,7 +672,8 @@ type Cursor3[A, B, C any] struct {
 	p1    unsafe.Pointer
 	p2    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -609,7 +682,11 @@ type Cursor3[A, B, C any] struct {
 func (q *Query3[A, B, C]) Iter() Cursor3[A, B, C] {
 	w := q.c.w
 	w.lock++
-	return Cursor3[A, B, C]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor3[A, B, C]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -628,6 +705,19 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -641,9 +731,9 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*3 : it.ti*3+3 : it.ti*3+3]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
 		return true
 	}
 }
@@ -741,29 +831,28 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 	return func(yield func(Row4[A, B, C, D]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row4[A, B, C, D]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				p3, s3 := termBase(t, cols[3])
-				for i, e := range ents {
-					if !yield(Row4[A, B, C, D]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
@@ -787,7 +876,8 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk4] each, in creation order. The inner loop over a
+// have rows, one [Chunk4] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -798,6 +888,17 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk4[A, B, C, D]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -834,7 +935,8 @@ type Cursor4[A, B, C, D any] struct {
 	p2    unsafe.Pointer
 	p3    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -843,7 +945,11 @@ type Cursor4[A, B, C, D any] struct {
 func (q *Query4[A, B, C, D]) Iter() Cursor4[A, B, C, D] {
 	w := q.c.w
 	w.lock++
-	return Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -862,6 +968,20 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		it.p3 = it.sp.ptr[3]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -875,10 +995,10 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*4 : it.ti*4+4 : it.ti*4+4]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
-		it.p3, _ = termBase(t, cols[3])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
+		it.p3 = termBase(t, cols[3])
 		return true
 	}
 }
@@ -978,30 +1098,28 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 	return func(yield func(Row5[A, B, C, D, E]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row5[A, B, C, D, E]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				p3, s3 := termBase(t, cols[3])
-				p4, s4 := termBase(t, cols[4])
-				for i, e := range ents {
-					if !yield(Row5[A, B, C, D, E]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
@@ -1027,7 +1145,8 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk5] each, in creation order. The inner loop over a
+// have rows, one [Chunk5] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -1038,6 +1157,17 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk5[A, B, C, D, E]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -1075,7 +1205,8 @@ type Cursor5[A, B, C, D, E any] struct {
 	p3    unsafe.Pointer
 	p4    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1084,7 +1215,11 @@ type Cursor5[A, B, C, D, E any] struct {
 func (q *Query5[A, B, C, D, E]) Iter() Cursor5[A, B, C, D, E] {
 	w := q.c.w
 	w.lock++
-	return Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1103,6 +1238,21 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		it.p3 = it.sp.ptr[3]
+		it.p4 = it.sp.ptr[4]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -1116,11 +1266,11 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*5 : it.ti*5+5 : it.ti*5+5]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
-		it.p3, _ = termBase(t, cols[3])
-		it.p4, _ = termBase(t, cols[4])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
+		it.p3 = termBase(t, cols[3])
+		it.p4 = termBase(t, cols[4])
 		return true
 	}
 }
@@ -1222,31 +1372,28 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 	return func(yield func(Row6[A, B, C, D, E, F]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row6[A, B, C, D, E, F]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				p3, s3 := termBase(t, cols[3])
-				p4, s4 := termBase(t, cols[4])
-				p5, s5 := termBase(t, cols[5])
-				for i, e := range ents {
-					if !yield(Row6[A, B, C, D, E, F]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
@@ -1274,7 +1421,8 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk6] each, in creation order. The inner loop over a
+// have rows, one [Chunk6] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -1285,6 +1433,17 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk6[A, B, C, D, E, F]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -1323,7 +1482,8 @@ type Cursor6[A, B, C, D, E, F any] struct {
 	p4    unsafe.Pointer
 	p5    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1332,7 +1492,11 @@ type Cursor6[A, B, C, D, E, F any] struct {
 func (q *Query6[A, B, C, D, E, F]) Iter() Cursor6[A, B, C, D, E, F] {
 	w := q.c.w
 	w.lock++
-	return Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1351,6 +1515,22 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		it.p3 = it.sp.ptr[3]
+		it.p4 = it.sp.ptr[4]
+		it.p5 = it.sp.ptr[5]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -1364,12 +1544,12 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*6 : it.ti*6+6 : it.ti*6+6]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
-		it.p3, _ = termBase(t, cols[3])
-		it.p4, _ = termBase(t, cols[4])
-		it.p5, _ = termBase(t, cols[5])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
+		it.p3 = termBase(t, cols[3])
+		it.p4 = termBase(t, cols[4])
+		it.p5 = termBase(t, cols[5])
 		return true
 	}
 }
@@ -1473,32 +1653,28 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 	return func(yield func(Row7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row7[A, B, C, D, E, F, G]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				p3, s3 := termBase(t, cols[3])
-				p4, s4 := termBase(t, cols[4])
-				p5, s5 := termBase(t, cols[5])
-				p6, s6 := termBase(t, cols[6])
-				for i, e := range ents {
-					if !yield(Row7[A, B, C, D, E, F, G]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5), rowPointer[G](p6, i, s6)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
@@ -1528,7 +1704,8 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk7] each, in creation order. The inner loop over a
+// have rows, one [Chunk7] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -1539,6 +1716,17 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk7[A, B, C, D, E, F, G]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -1578,7 +1766,8 @@ type Cursor7[A, B, C, D, E, F, G any] struct {
 	p5    unsafe.Pointer
 	p6    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1587,7 +1776,11 @@ type Cursor7[A, B, C, D, E, F, G any] struct {
 func (q *Query7[A, B, C, D, E, F, G]) Iter() Cursor7[A, B, C, D, E, F, G] {
 	w := q.c.w
 	w.lock++
-	return Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1606,6 +1799,23 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		it.p3 = it.sp.ptr[3]
+		it.p4 = it.sp.ptr[4]
+		it.p5 = it.sp.ptr[5]
+		it.p6 = it.sp.ptr[6]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -1619,13 +1829,13 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*7 : it.ti*7+7 : it.ti*7+7]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
-		it.p3, _ = termBase(t, cols[3])
-		it.p4, _ = termBase(t, cols[4])
-		it.p5, _ = termBase(t, cols[5])
-		it.p6, _ = termBase(t, cols[6])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
+		it.p3 = termBase(t, cols[3])
+		it.p4 = termBase(t, cols[4])
+		it.p5 = termBase(t, cols[5])
+		it.p6 = termBase(t, cols[6])
 		return true
 	}
 }
@@ -1731,33 +1941,28 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 	return func(yield func(Row8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
 		w.lock++
+		if c.hasSparse || c.anyOpt {
+			// Sparse or optional terms: a sparseIter does the per-entity
+			// work. It is stepped here, never handed yield: passing yield
+			// to a call that is not inlined would keep the range-over-func
+			// state in memory and slow every query down, and a second loop
+			// written out here would push this closure over the inlining
+			// budget.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Row8[A, B, C, D, E, F, G, H]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6]), (*H)(it.ptr[7])}) {
+					w.unlock()
+					return
+				}
+			}
+			w.unlock()
+			return
+		}
 		for ti, t := range c.tables {
 			ents := t.entities
 			n := len(ents)
 			if n == 0 {
-				continue
-			}
-			if c.anyOpt {
-				// Optional terms: a missing column has a nil base, and
-				// rowPointer gives nil for it. Written out here rather
-				// than in a helper: passing yield to a call that is not inlined
-				// would keep the range-over-func state in memory and slow
-				// every query down.
-				cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
-				p0, s0 := termBase(t, cols[0])
-				p1, s1 := termBase(t, cols[1])
-				p2, s2 := termBase(t, cols[2])
-				p3, s3 := termBase(t, cols[3])
-				p4, s4 := termBase(t, cols[4])
-				p5, s5 := termBase(t, cols[5])
-				p6, s6 := termBase(t, cols[6])
-				p7, s7 := termBase(t, cols[7])
-				for i, e := range ents {
-					if !yield(Row8[A, B, C, D, E, F, G, H]{e, rowPointer[A](p0, i, s0), rowPointer[B](p1, i, s1), rowPointer[C](p2, i, s2), rowPointer[D](p3, i, s3), rowPointer[E](p4, i, s4), rowPointer[F](p5, i, s5), rowPointer[G](p6, i, s6), rowPointer[H](p7, i, s7)}) {
-						w.unlock()
-						return
-					}
-				}
 				continue
 			}
 			cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
@@ -1789,7 +1994,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 }
 
 // Chunks returns a range-over-func iterator over the matching tables that
-// have rows, one [Chunk8] each, in creation order. The inner loop over a
+// have rows, one [Chunk8] each, in creation order. For a query with
+// sparse component types (see [Register]) each chunk holds one entity. The inner loop over a
 // chunk's slices is a plain Go slice loop, the fastest way to visit entities.
 // A panic in the loop body leaves the world consistent and applies the
 // deferred changes (this form uses defer, which costs once per pass).
@@ -1800,6 +2006,17 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 		w := c.w
 		w.lock++
 		defer w.unlock()
+		if c.hasSparse {
+			// Sparse terms: one chunk per matching entity.
+			var it sparseIter
+			it.start(c)
+			for it.next() {
+				if !yield(Chunk8[A, B, C, D, E, F, G, H]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6]), H: oneSlice[H](it.ptr[7])}) {
+					return
+				}
+			}
+			return
+		}
 		for ti, t := range c.tables {
 			n := len(t.entities)
 			if n == 0 {
@@ -1840,7 +2057,8 @@ type Cursor8[A, B, C, D, E, F, G, H any] struct {
 	p6    unsafe.Pointer
 	p7    unsafe.Pointer
 	open  bool
-	epoch uint32 // World.epoch when the cursor opened
+	epoch uint32     // World.epoch when the cursor opened
+	sp    sparseIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1849,7 +2067,11 @@ type Cursor8[A, B, C, D, E, F, G, H any] struct {
 func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Cursor8[A, B, C, D, E, F, G, H] {
 	w := q.c.w
 	w.lock++
-	return Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	if q.c.hasSparse {
+		it.sp.start(q.c)
+	}
+	return it
 }
 
 // Next advances to the next entity and reports whether there is one. When it
@@ -1868,6 +2090,24 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 		return false
 	}
 	c := it.c
+	if c.hasSparse {
+		// One entity at a time: n stays 0 so every Next comes here, and
+		// row 0 of the one-entity "table" is the current entity.
+		if !it.sp.next() {
+			it.Close()
+			return false
+		}
+		it.ents, it.n, it.row = it.sp.entities(), 0, 0
+		it.p0 = it.sp.ptr[0]
+		it.p1 = it.sp.ptr[1]
+		it.p2 = it.sp.ptr[2]
+		it.p3 = it.sp.ptr[3]
+		it.p4 = it.sp.ptr[4]
+		it.p5 = it.sp.ptr[5]
+		it.p6 = it.sp.ptr[6]
+		it.p7 = it.sp.ptr[7]
+		return true
+	}
 	for {
 		it.ti++
 		if it.ti >= len(c.tables) {
@@ -1881,14 +2121,14 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
 		cols := c.cols[it.ti*8 : it.ti*8+8 : it.ti*8+8]
-		it.p0, _ = termBase(t, cols[0])
-		it.p1, _ = termBase(t, cols[1])
-		it.p2, _ = termBase(t, cols[2])
-		it.p3, _ = termBase(t, cols[3])
-		it.p4, _ = termBase(t, cols[4])
-		it.p5, _ = termBase(t, cols[5])
-		it.p6, _ = termBase(t, cols[6])
-		it.p7, _ = termBase(t, cols[7])
+		it.p0 = termBase(t, cols[0])
+		it.p1 = termBase(t, cols[1])
+		it.p2 = termBase(t, cols[2])
+		it.p3 = termBase(t, cols[3])
+		it.p4 = termBase(t, cols[4])
+		it.p5 = termBase(t, cols[5])
+		it.p6 = termBase(t, cols[6])
+		it.p7 = termBase(t, cols[7])
 		return true
 	}
 }

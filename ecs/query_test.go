@@ -16,8 +16,23 @@ type (
 // filterWorld spawns one entity per combination of Position, Velocity, Red,
 // Blue and Green (32 archetypes) and returns them keyed by a bitmask:
 // 1 Position, 2 Velocity, 4 Red, 8 Blue, 16 Green.
-func filterWorld() (*ecs.World, map[int]ecs.Entity) {
-	w := ecs.NewWorld()
+func filterWorld() (*ecs.World, map[int]ecs.Entity) { return filterWorldIn(ecs.NewWorld()) }
+
+// storages lists world set-ups for tests that must hold whatever the storage
+// of the component types: all in tables, or Velocity, Red and Green in
+// sparse sets.
+var storages = map[string]func() *ecs.World{
+	"table": ecs.NewWorld,
+	"sparse": func() *ecs.World {
+		w := ecs.NewWorld()
+		ecs.Register[Velocity](w, ecs.Sparse())
+		ecs.Register[Red](w, ecs.Sparse())
+		ecs.Register[Green](w, ecs.Sparse(), ecs.CapacityHint(64))
+		return w
+	},
+}
+
+func filterWorldIn(w *ecs.World) (*ecs.World, map[int]ecs.Entity) {
 	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
 	red, blue, green := ecs.NewMap[Red](w), ecs.NewMap[Blue](w), ecs.NewMap[Green](w)
 	es := map[int]ecs.Entity{}
@@ -109,19 +124,27 @@ func TestQueryFilters(t *testing.T) {
 		{"all kinds", []ecs.Filter{ecs.With(ecs.C[Velocity]()), ecs.Without(ecs.C[Green]()), ecs.AnyOf(ecs.C[Red](), ecs.C[Blue]())},
 			func(m int) bool { return m&3 == 3 && m&16 == 0 && m&12 != 0 }},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			w, es := filterWorld()
-			got := visitedMasks(t, es, ecs.NewQuery1[Position](w, c.filters...))
-			if want := masksWhere(c.keep); !slices.Equal(got, want) {
-				t.Fatalf("visited %v, want %v", got, want)
-			}
-		})
+	for storage, newWorld := range storages {
+		for _, c := range cases {
+			t.Run(storage+"/"+c.name, func(t *testing.T) {
+				w, es := filterWorldIn(newWorld())
+				got := visitedMasks(t, es, ecs.NewQuery1[Position](w, c.filters...))
+				if want := masksWhere(c.keep); !slices.Equal(got, want) {
+					t.Fatalf("visited %v, want %v", got, want)
+				}
+			})
+		}
 	}
 }
 
 func TestQueryOptional(t *testing.T) {
-	w, es := filterWorld()
+	for storage, newWorld := range storages {
+		t.Run(storage, func(t *testing.T) { testQueryOptional(t, newWorld()) })
+	}
+}
+
+func testQueryOptional(t *testing.T, w *ecs.World) {
+	w, es := filterWorldIn(w)
 	q := ecs.NewQuery2[Position, Velocity](w, ecs.Optional(ecs.C[Velocity]()), ecs.With(ecs.C[Red]()))
 	want := masksWhere(func(m int) bool { return m&5 == 5 })
 	check := func(form string, e ecs.Entity, p *Position, v *Velocity) {
@@ -139,7 +162,7 @@ func TestQueryOptional(t *testing.T) {
 		got = append(got, int(r.A.X))
 	}
 	for c := range q.Chunks() {
-		if (c.B == nil) == (int(c.A[0].X)&2 != 0) {
+		if (c.B == nil) == (int(c.A[0].X)&2 != 0) || (c.B != nil && len(c.B) != len(c.A)) {
 			t.Fatal("chunks: Velocity column presence is wrong")
 		}
 		for i, e := range c.Entities {
@@ -218,7 +241,13 @@ func TestIterationOrderIsDeterministic(t *testing.T) {
 }
 
 func TestBatchOperations(t *testing.T) {
-	w, es := filterWorld()
+	for storage, newWorld := range storages {
+		t.Run(storage, func(t *testing.T) { testBatchOperations(t, newWorld()) })
+	}
+}
+
+func testBatchOperations(t *testing.T, w *ecs.World) {
+	w, es := filterWorldIn(w)
 	mass := ecs.NewMap[Mass](w)
 	red := ecs.NewMap[Red](w)
 	redQ := ecs.NewQuery1[Red](w)

@@ -30,6 +30,12 @@ type componentInfo struct {
 	fillN func(dst unsafe.Pointer, n int, v unsafe.Pointer)
 	// clearN zeroes n values at p.
 	clearN func(p unsafe.Pointer, n int)
+
+	// sparse is the type's sparse set when it uses sparse storage, nil for
+	// table storage.
+	sparse *sparseSet
+	// hint is the capacity hint of Register's CapacityHint option.
+	hint int
 }
 
 // registry gives component types their ids, on first use and without any

@@ -18,12 +18,15 @@ type World struct {
 	empty      *table
 
 	queries []*queryCache
+	sparse  []*sparseSet // the sparse sets, in registration order
 
 	// lock counts the iterations in progress. While it is above zero,
 	// structural changes go to cmds and are applied when it drops to zero.
 	lock  int32
 	epoch uint32 // bumped by Recover, which ends every open iteration
 	cmds  commandBuffer
+
+	scratch []Entity // reused by batch operations that go entity by entity
 
 	resources map[reflect.Type]any
 }
@@ -68,6 +71,9 @@ func (w *World) Despawn(e Entity) {
 }
 
 func (w *World) despawn(e Entity, r *record) {
+	for _, s := range w.sparse {
+		s.remove(e)
+	}
 	t := r.table
 	if moved := t.removeRow(r.row); !moved.IsZero() {
 		w.entities.at(moved.index).row = r.row
@@ -132,11 +138,14 @@ func (w *World) tableFor(ids []componentID) *table {
 		t.colOf[i] = -1
 	}
 	t.columns = make([]column, len(ids))
+	hint := 0
 	for i, id := range ids {
 		info := w.reg.infos[id]
 		t.columns[i] = newColumn(info, 0)
 		t.colOf[id] = int32(i)
+		hint = max(hint, info.hint)
 	}
+	t.reserve(uint32(hint))
 	w.tables = append(w.tables, t)
 	w.tableByKey[key] = t
 	for _, q := range w.queries {

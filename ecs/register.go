@@ -1,0 +1,65 @@
+package ecs
+
+import "fmt"
+
+// Storage says where a component type's values live.
+type Storage uint8
+
+const (
+	// TableStorage, the default, keeps the type in the archetype tables:
+	// one column per table, the fastest to iterate. Adding or removing the
+	// type moves the entity's row to another table.
+	TableStorage Storage = iota
+	// SparseStorage keeps the type in a paged sparse set of its own. Adding
+	// and removing it never moves table rows, so it suits components that
+	// come and go often, and rare ones; iterating it costs a lookup per
+	// entity.
+	SparseStorage
+)
+
+// String returns "table" or "sparse".
+func (s Storage) String() string {
+	if s == SparseStorage {
+		return "sparse"
+	}
+	return "table"
+}
+
+// ComponentOption configures a component type in [Register].
+type ComponentOption func(*componentOptions)
+
+type componentOptions struct {
+	storage Storage
+	hint    int
+}
+
+// Sparse selects [SparseStorage] for the type.
+func Sparse() ComponentOption { return func(o *componentOptions) { o.storage = SparseStorage } }
+
+// CapacityHint says how many entities will hold the type, so its storage is
+// allocated once up front: the dense arrays of a sparse type, the columns of
+// the tables a table type creates. Seed 003 learned that memory has to be
+// planned per component type. Values below 1 mean no hint.
+func CapacityHint(n int) ComponentOption { return func(o *componentOptions) { o.hint = n } }
+
+// Register configures component type T in w. It is optional: types need no
+// registration unless they want non-default options. It must come before
+// any other use of T in w (a Map, a query, a filter), since the storage of a
+// type cannot change once values may exist; otherwise it panics.
+func Register[T any](w *World, opts ...ComponentOption) {
+	var o componentOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	before := len(w.reg.infos)
+	id := idOf[T](&w.reg)
+	info := w.reg.infos[id]
+	if len(w.reg.infos) == before {
+		panic(fmt.Sprintf("ecs: Register[%v]: the type is already in use in this world; register it before its first use", info.typ))
+	}
+	info.hint = max(o.hint, 0)
+	if o.storage == SparseStorage {
+		info.sparse = newSparseSet(info, info.hint)
+		w.sparse = append(w.sparse, info.sparse)
+	}
+}
