@@ -74,6 +74,15 @@ func (w *World) unlock() {
 	}
 }
 
+// unlockPass ends an iteration that began at the given epoch. After a
+// Recover (a new epoch) the iteration was already ended, so this does
+// nothing.
+func (w *World) unlockPass(epoch uint32) {
+	if w.epoch == epoch {
+		w.unlock()
+	}
+}
+
 // Recover makes w usable again after a panic escaped the body of a
 // per-entity (range) or cursor loop and was recovered: those two forms do not
 // use defer (it would stop the compiler from inlining the loop body, see the

@@ -298,3 +298,74 @@ func TestCloseAfterRecoverKeepsTheLockBalanced(t *testing.T) {
 		t.Fatalf("Len %d, iterating %v", f.w.Len(), f.w.IsIterating())
 	}
 }
+
+func TestSpawnBatchOfZeroOnAFullTable(t *testing.T) {
+	w := ecs.NewWorld()
+	pv := ecs.NewMap2[Position, Velocity](w)
+	pv.SpawnBatch(8, Position{}, Velocity{}) // fills the first allocation exactly
+	pv.SpawnBatch(0, Position{}, Velocity{}) // under -race, checkptr rejects a past-the-end address
+	pv.SpawnBatchFunc(0, func(ecs.Entity, *Position, *Velocity) { t.Fatal("init called for an empty batch") })
+	ecs.NewMap[Position](w).SpawnBatch(0, Position{})
+	if w.Len() != 8 {
+		t.Fatalf("Len = %d", w.Len())
+	}
+}
+
+func TestCursorGetAfterTheEndIsNil(t *testing.T) {
+	f := newDeferredFixture()
+	it := f.q.Iter()
+	for it.Next() {
+	}
+	if p, v := it.Get(); p != nil || v != nil {
+		t.Fatal("Get after the end returned an address")
+	}
+	it = f.q.Iter()
+	it.Next()
+	it.Close()
+	if p, _ := it.Get(); p != nil {
+		t.Fatal("Get after Close returned an address")
+	}
+}
+
+func TestSpawnBatchFuncInitDefersStructuralChanges(t *testing.T) {
+	f := newDeferredFixture()
+	pv := ecs.NewMap2[Position, Velocity](f.w)
+	var made []ecs.Entity
+	pv.SpawnBatchFunc(3, func(e ecs.Entity, p *Position, _ *Velocity) {
+		if !f.w.IsIterating() {
+			t.Fatal("init runs with structural changes immediate")
+		}
+		made = append(made, e)
+		f.w.Despawn(e)                   // deferred until the batch ends
+		pv.Spawn(Position{}, Velocity{}) // likewise
+		p.X = 42                         // still lands in the right row
+		f.mass.AddAll(f.q, Mass{1})      // likewise
+	})
+	for _, e := range made {
+		if f.w.Alive(e) {
+			t.Fatal("despawn inside init lost")
+		}
+	}
+	if f.q.Count() != 6 || f.mass.Has(made[0]) {
+		t.Fatalf("Count = %d after the batch", f.q.Count())
+	}
+}
+
+func TestRecoverInsideALiveLoopKeepsTheCountBalanced(t *testing.T) {
+	f := newDeferredFixture()
+	for range f.q.Chunks() {
+		f.w.Recover() // misuse: the loop is still running
+	}
+	for range f.q.All() {
+		f.w.Recover()
+	}
+	for r := range f.q.All() {
+		f.w.Despawn(r.Entity)
+		if !f.w.Alive(r.Entity) {
+			t.Fatal("the iteration count went negative: despawn not deferred")
+		}
+	}
+	if f.w.Len() != 0 {
+		t.Fatalf("Len = %d", f.w.Len())
+	}
+}

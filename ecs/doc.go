@@ -1,8 +1,7 @@
 // Package ecs is the core of Tessera, an Entity Component System: the data
 // layer of games and simulations. An entity is an id; a component is a plain
 // Go value attached to it; a query visits every entity that has a set of
-// components; a system is a function that runs queries every tick (package
-// sched schedules systems).
+// components; a system is a function that runs queries every tick.
 //
 // # Entities
 //
@@ -134,7 +133,7 @@
 // world still counts the loop as running: structural changes keep being
 // recorded, in order, and nothing is lost. Call [World.Recover] in the
 // recovering function to end the open iterations and apply the recorded
-// changes. The scheduler in package sched does this for its systems.
+// changes.
 //
 // # Batch operations
 //
@@ -150,7 +149,10 @@
 //
 // # Concurrency
 //
-// A World is not safe for concurrent use. Reading and writing components of
-// distinct entities from several goroutines is safe when no structural
-// change runs at the same time; package sched organises that.
+// A World is not safe for concurrent use. Every call must come from one
+// goroutine at a time, iterations included: starting and ending a loop
+// updates the world's count of running iterations. To work on a world in
+// parallel, take the per-table chunks of one pass on one goroutine and hand
+// the slices to workers; the slices of different tables, and different
+// ranges of one slice, may be written concurrently.
 package ecs

@@ -65,8 +65,8 @@ func (x *entityIndex) lookup(e Entity) *record {
 // alloc hands out an entity index, preferring a recycled one. The caller
 // sets the record's table and row.
 func (x *entityIndex) alloc() (Entity, *record) {
-	x.alive++
 	if n := len(x.free); n > 0 {
+		x.alive++
 		i := x.free[n-1]
 		x.free = x.free[:n-1]
 		r := x.at(i)
@@ -77,6 +77,7 @@ func (x *entityIndex) alloc() (Entity, *record) {
 		panic("ecs: Spawn: the entity index is full (2^32-1 indices)")
 	}
 	x.next++
+	x.alive++
 	if i&(recordPageSize-1) == 0 {
 		x.ensure(uint64(i) + 1)
 	}

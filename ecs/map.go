@@ -21,13 +21,60 @@ type Map[T any] struct {
 	id     componentID
 	info   *componentInfo
 	sparse *sparseSet // the type's sparse set, nil for table storage
+	table  *table     // the table of T alone, for Spawn (nil when sparse)
+	col    int32      // T's column in table
 }
 
 // NewMap returns the handle for component type T in w.
 func NewMap[T any](w *World) *Map[T] {
 	id := idOf[T](&w.reg)
 	info := w.reg.infos[id]
-	return &Map[T]{w: w, id: id, info: info, sparse: info.sparse}
+	m := &Map[T]{w: w, id: id, info: info, sparse: info.sparse}
+	if m.sparse == nil {
+		m.table = w.tableFor([]componentID{id})
+		m.col = m.table.colOf[id]
+	}
+	return m
+}
+
+// Spawn creates an entity with the single component v and returns it, in
+// one step rather than a Spawn and an Add. Inside an iteration the entity is
+// created at once and v is added when the iteration ends.
+// Complexity: O(1) amortised.
+func (m *Map[T]) Spawn(v T) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse != nil {
+		e := w.Spawn()
+		m.add(e, w.entities.at(e.index), v)
+		return e
+	}
+	e, r := w.entities.alloc()
+	r.table, r.row = m.table, m.table.pushEntity(e)
+	// SAFETY: column m.col of m.table stores T values; r.row is e's row.
+	*(*T)(m.table.columns[m.col].at(r.row)) = v
+	return e
+}
+
+// SpawnBatch creates n entities that all start with the single component v,
+// growing the storage once. Panics if n < 0. Complexity: O(n).
+func (m *Map[T]) SpawnBatch(n int, v T) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch[%v]: negative count %d", m.info.typ, n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 || m.sparse != nil {
+		for range n {
+			m.Spawn(v)
+		}
+		return
+	}
+	start := w.spawnRows(m.table, n)
+	// SAFETY: spawnRows made rows [start, start+n) of m.table, whose column
+	// m.col stores T values.
+	fill(unsafe.Slice((*T)(m.table.columns[m.col].at(start)), n), v)
 }
 
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if

@@ -58,6 +58,9 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB)
@@ -88,13 +91,17 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -109,6 +116,10 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -262,6 +273,9 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC)
@@ -301,13 +315,17 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -323,6 +341,10 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -484,6 +506,9 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC, vD)
@@ -532,13 +557,17 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -555,6 +584,10 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -724,6 +757,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC, vD, vE)
@@ -781,13 +817,17 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -805,6 +845,10 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -982,6 +1026,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC, vD, vE, vF)
@@ -1048,13 +1095,17 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -1073,6 +1124,10 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -1258,6 +1313,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC, vD, vE, vF, vG)
@@ -1333,13 +1391,17 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -1359,6 +1421,10 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]
@@ -1552,6 +1618,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
 	}
+	if n == 0 {
+		return
+	}
 	if w.lock > 0 {
 		for range n {
 			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH)
@@ -1636,13 +1705,17 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 
 // SpawnBatchFunc creates n entities with zero components of these types and
 // calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. Panics if n < 0. Inside an iteration init
-// writes to staged values that are added when the iteration ends.
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
 // Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
 	}
 	if w.lock > 0 {
 		for range n {
@@ -1663,6 +1736,10 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 	t := m.table
 	start := w.spawnRows(t, n)
 	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
 	for i := range uint32(n) {
 		row := start + i
 		e := t.entities[row]

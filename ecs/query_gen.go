@@ -72,6 +72,7 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 	return func(yield func(Row1[A]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -83,11 +84,11 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row1[A]{it.e, (*A)(it.ptr[0])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -101,12 +102,12 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 			as := unsafe.Slice((*A)(t.columns[cols[0]].base), n)
 			for i := range ents {
 				if !yield(Row1[A]{ents[i], &as[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -122,7 +123,7 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 	return func(yield func(Chunk1[A]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -242,7 +243,10 @@ func (it *Cursor1[A]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor1[A]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -318,6 +322,7 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 	return func(yield func(Row2[A, B]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -329,11 +334,11 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row2[A, B]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -349,12 +354,12 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			bs := unsafe.Slice((*B)(t.columns[cols[1]].base), n)
 			for i := range ents {
 				if !yield(Row2[A, B]{ents[i], &as[i], &bs[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -370,7 +375,7 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 	return func(yield func(Chunk2[A, B]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -493,7 +498,11 @@ func (it *Cursor2[A, B]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor2[A, B]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -571,6 +580,7 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 	return func(yield func(Row3[A, B, C]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -582,11 +592,11 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row3[A, B, C]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -604,12 +614,12 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			cs := unsafe.Slice((*C)(t.columns[cols[2]].base), n)
 			for i := range ents {
 				if !yield(Row3[A, B, C]{ents[i], &as[i], &bs[i], &cs[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -625,7 +635,7 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 	return func(yield func(Chunk3[A, B, C]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -751,7 +761,12 @@ func (it *Cursor3[A, B, C]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor3[A, B, C]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -831,6 +846,7 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 	return func(yield func(Row4[A, B, C, D]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -842,11 +858,11 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row4[A, B, C, D]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -866,12 +882,12 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			ds := unsafe.Slice((*D)(t.columns[cols[3]].base), n)
 			for i := range ents {
 				if !yield(Row4[A, B, C, D]{ents[i], &as[i], &bs[i], &cs[i], &ds[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -887,7 +903,7 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 	return func(yield func(Chunk4[A, B, C, D]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1016,7 +1032,13 @@ func (it *Cursor4[A, B, C, D]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor4[A, B, C, D]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
+	it.p3 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1098,6 +1120,7 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 	return func(yield func(Row5[A, B, C, D, E]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1109,11 +1132,11 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row5[A, B, C, D, E]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1135,12 +1158,12 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			es := unsafe.Slice((*E)(t.columns[cols[4]].base), n)
 			for i := range ents {
 				if !yield(Row5[A, B, C, D, E]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -1156,7 +1179,7 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 	return func(yield func(Chunk5[A, B, C, D, E]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1288,7 +1311,14 @@ func (it *Cursor5[A, B, C, D, E]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor5[A, B, C, D, E]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
+	it.p3 = nil
+	it.p4 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1372,6 +1402,7 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 	return func(yield func(Row6[A, B, C, D, E, F]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1383,11 +1414,11 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row6[A, B, C, D, E, F]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1411,12 +1442,12 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			fs := unsafe.Slice((*F)(t.columns[cols[5]].base), n)
 			for i := range ents {
 				if !yield(Row6[A, B, C, D, E, F]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -1432,7 +1463,7 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 	return func(yield func(Chunk6[A, B, C, D, E, F]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1567,7 +1598,15 @@ func (it *Cursor6[A, B, C, D, E, F]) Entity() Entity { return it.ents[it.row] }
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor6[A, B, C, D, E, F]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
+	it.p3 = nil
+	it.p4 = nil
+	it.p5 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1653,6 +1692,7 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 	return func(yield func(Row7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1664,11 +1704,11 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			it.start(c)
 			for it.next() {
 				if !yield(Row7[A, B, C, D, E, F, G]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1694,12 +1734,12 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			gs := unsafe.Slice((*G)(t.columns[cols[6]].base), n)
 			for i := range ents {
 				if !yield(Row7[A, B, C, D, E, F, G]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -1715,7 +1755,7 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 	return func(yield func(Chunk7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1853,7 +1893,16 @@ func (it *Cursor7[A, B, C, D, E, F, G]) Entity() Entity { return it.ents[it.row]
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor7[A, B, C, D, E, F, G]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
+	it.p3 = nil
+	it.p4 = nil
+	it.p5 = nil
+	it.p6 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {
@@ -1941,6 +1990,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 	return func(yield func(Row8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
 		w.lock++
+		epoch := w.epoch
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1952,11 +2002,11 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			it.start(c)
 			for it.next() {
 				if !yield(Row8[A, B, C, D, E, F, G, H]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6]), (*H)(it.ptr[7])}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
-			w.unlock()
+			w.unlockPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1984,12 +2034,12 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			hs := unsafe.Slice((*H)(t.columns[cols[7]].base), n)
 			for i := range ents {
 				if !yield(Row8[A, B, C, D, E, F, G, H]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i], &hs[i]}) {
-					w.unlock()
+					w.unlockPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 
@@ -2005,7 +2055,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 	return func(yield func(Chunk8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
 		w.lock++
-		defer w.unlock()
+		defer w.unlockPass(w.epoch)
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -2146,7 +2196,17 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) Entity() Entity { return it.ents[it.r
 // the outermost one. Closing twice, after Next returned false, or after
 // [World.Recover] ended the iteration does nothing.
 func (it *Cursor8[A, B, C, D, E, F, G, H]) Close() {
-	it.n = 0 // Next must not go on through the current table
+	// Next must not go on through the current table, and Get after the end
+	// must return nil rather than an address past the column.
+	it.n, it.ents = 0, nil
+	it.p0 = nil
+	it.p1 = nil
+	it.p2 = nil
+	it.p3 = nil
+	it.p4 = nil
+	it.p5 = nil
+	it.p6 = nil
+	it.p7 = nil
 	if it.open {
 		it.open = false
 		if w := it.c.w; w.epoch == it.epoch {

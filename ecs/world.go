@@ -7,8 +7,8 @@ import (
 
 // World owns entities, their components, the archetype tables, the cached
 // queries, the resources and the deferred command buffer. A World is not safe
-// for concurrent use: structural changes must come from one goroutine at a
-// time (the scheduler in package sched hands out the parallelism safely).
+// for concurrent use: every call, iteration included (an iteration updates
+// the world's iteration count), must come from one goroutine at a time.
 type World struct {
 	entities entityIndex
 	reg      registry

@@ -189,3 +189,31 @@ func TestResources(t *testing.T) {
 		t.Fatal("RemoveResource")
 	}
 }
+
+func TestMapSpawn(t *testing.T) {
+	for storage, newWorld := range storages {
+		t.Run(storage, func(t *testing.T) {
+			w := newWorld()
+			vel := ecs.NewMap[Velocity](w)
+			e := vel.Spawn(Velocity{1, 2})
+			vel.SpawnBatch(3, Velocity{3, 4})
+			mustPanic(t, func() { vel.SpawnBatch(-1, Velocity{}) }, "negative")
+			q := ecs.NewQuery1[Velocity](w)
+			if q.Count() != 4 || *vel.Get(e) != (Velocity{1, 2}) {
+				t.Fatalf("Count %d, Get %v", q.Count(), *vel.Get(e))
+			}
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = vel.Spawn(Velocity{9, 9})
+					if vel.Has(inLoop) || !w.Alive(inLoop) {
+						t.Fatal("Spawn inside a loop is not deferred")
+					}
+				}
+			}
+			if *vel.Get(inLoop) != (Velocity{9, 9}) || q.Count() != 5 {
+				t.Fatal("deferred Spawn not applied")
+			}
+		})
+	}
+}
