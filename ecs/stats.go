@@ -1,0 +1,165 @@
+package ecs
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// Stats is a snapshot of a world's memory use, from [World.Stats]. Bytes
+// count the memory the world holds for each structure (capacity, not only
+// what is in use), so they show what [World.Shrink] can give back.
+type Stats struct {
+	Entities    int              // living entities
+	EntityIndex EntityIndexStats // the paged entity index
+	Components  []ComponentStats // one per component type, in id order (first use)
+	Tables      []TableStats     // one per archetype table, in creation order
+	TotalBytes  int              // entity index + tables + sparse sets
+}
+
+// EntityIndexStats describes the entity index.
+type EntityIndexStats struct {
+	Pages    int // pages of 4096 records
+	Capacity int // records in those pages
+	Free     int // despawned indices waiting to be recycled
+	Bytes    int // pages and free list
+}
+
+// ComponentStats describes the storage of one component type.
+type ComponentStats struct {
+	Type     reflect.Type
+	Storage  Storage
+	Count    int // entities that have the component
+	Capacity int // values the storage holds room for
+	Bytes    int // value memory; for sparse storage also its dense entity array and pages
+	Pages    int // sparse storage: pages of 1024 entries in use (pooled ones not counted)
+	Pooled   int // sparse storage: empty pages kept for reuse
+}
+
+// TableStats describes one archetype table.
+type TableStats struct {
+	Components []reflect.Type // the table's component types, in id order
+	Rows       int
+	Capacity   int
+	Bytes      int // the entity column and every component column, at capacity
+}
+
+var (
+	recordSize      = int(unsafe.Sizeof(record{}))
+	entitySize      = int(unsafe.Sizeof(Entity{}))
+	sparsePageBytes = int(unsafe.Sizeof(sparsePage{}))
+)
+
+// Stats reports the world's memory use per component type, per table and
+// for the entity index, with totals. Complexity: O(tables x their component
+// types + component types).
+func (w *World) Stats() Stats {
+	st := Stats{Entities: w.Len()}
+	x := &w.entities
+	st.EntityIndex = EntityIndexStats{
+		Pages:    len(x.pages),
+		Capacity: len(x.pages) * recordPageSize,
+		Free:     len(x.free),
+		Bytes:    len(x.pages)*recordPageSize*recordSize + cap(x.free)*4,
+	}
+	st.Components = make([]ComponentStats, len(w.reg.infos))
+	for i, info := range w.reg.infos {
+		cs := &st.Components[i]
+		cs.Type = info.typ
+		if s := info.sparse; s != nil {
+			cs.Storage = SparseStorage
+			cs.Count, cs.Capacity = s.len(), int(s.capacity)
+			for _, p := range s.pages {
+				if p != nil {
+					cs.Pages++
+				}
+			}
+			cs.Pooled = len(s.pool)
+			cs.Bytes = cs.Capacity*(int(info.size)+entitySize) + (cs.Pages+cs.Pooled)*sparsePageBytes + len(s.pages)*8
+		}
+	}
+	for _, t := range w.tables {
+		ts := TableStats{Rows: len(t.entities), Capacity: int(t.capacity)}
+		ts.Bytes = ts.Capacity * entitySize
+		for _, col := range t.columns {
+			ts.Components = append(ts.Components, col.info.typ)
+			cs := &st.Components[col.id]
+			cs.Count += ts.Rows
+			cs.Capacity += ts.Capacity
+			cs.Bytes += ts.Capacity * int(col.size)
+			ts.Bytes += ts.Capacity * int(col.size)
+		}
+		st.Tables = append(st.Tables, ts)
+		st.TotalBytes += ts.Bytes
+	}
+	st.TotalBytes += st.EntityIndex.Bytes
+	for _, cs := range st.Components {
+		if cs.Storage == SparseStorage {
+			st.TotalBytes += cs.Bytes
+		}
+	}
+	return st
+}
+
+// Shrink gives back memory the world holds but does not use: table columns
+// and sparse arrays are cut to their length (empty ones are freed), pooled
+// sparse pages are dropped, and the buffers of deferred changes are
+// released. The entity index keeps its pages and free list: they hold the
+// generations that keep stale handles dead. Like any reallocation, Shrink
+// invalidates pointers to components.
+// Panics inside an iteration. Complexity: O(stored values).
+func (w *World) Shrink() {
+	if w.lock > 0 {
+		panic("ecs: Shrink: called inside an iteration")
+	}
+	for _, t := range w.tables {
+		t.shrink()
+	}
+	for _, s := range w.sparse {
+		s.shrink()
+	}
+	w.cmds = commandBuffer{}
+	w.scratch = nil
+	x := &w.entities
+	x.free = exactCopy(x.free)
+}
+
+// exactCopy returns a copy of s whose capacity is its length.
+func exactCopy[T any](s []T) []T {
+	c := make([]T, len(s))
+	copy(c, s)
+	return c
+}
+
+// shrink reallocates t's columns to exactly its row count.
+func (t *table) shrink() {
+	n := uint32(len(t.entities))
+	if n == t.capacity {
+		return
+	}
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size == 0 {
+			continue
+		}
+		nb := col.info.alloc(int(n))
+		col.info.copyN(nb, col.base, int(n))
+		col.base = nb
+	}
+	t.entities = exactCopy(t.entities)
+	t.capacity = n
+}
+
+// shrink reallocates s's dense arrays to exactly its length and drops the
+// page pool.
+func (s *sparseSet) shrink() {
+	s.pool = nil
+	n := uint32(len(s.dense))
+	if n == s.capacity {
+		return
+	}
+	nb := s.info.alloc(int(n))
+	s.info.copyN(nb, s.values.base, int(n))
+	s.values.base = nb
+	s.dense = exactCopy(s.dense)
+	s.capacity = n
+}
