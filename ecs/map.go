@@ -81,16 +81,15 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 // e is not alive or has no T; [Map.TryGet] is the checking twin.
 // Complexity: O(1), no allocation.
 func (m *Map[T]) Get(e Entity) *T {
+	if m.sparse != nil {
+		if p := m.sparse.get(e); p != nil {
+			return (*T)(p)
+		}
+		m.panicAbsent("Get", e)
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		m.panicDead("Get", e)
-	}
-	if m.sparse != nil {
-		p := m.sparse.get(e)
-		if p == nil {
-			m.panicMissing("Get", e)
-		}
-		return (*T)(p)
 	}
 	c := r.table.column(m.id)
 	if c < 0 {
@@ -103,13 +102,13 @@ func (m *Map[T]) Get(e Entity) *T {
 // TryGet returns a pointer to e's T and true, or nil and false when e is not
 // alive or has no T. Complexity: O(1), no allocation.
 func (m *Map[T]) TryGet(e Entity) (*T, bool) {
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, false
-	}
 	if m.sparse != nil {
 		p := m.sparse.get(e)
 		return (*T)(p), p != nil
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, false
 	}
 	c := r.table.column(m.id)
 	if c < 0 {
@@ -121,10 +120,10 @@ func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 
 // Has reports whether e is alive and has a T. Complexity: O(1).
 func (m *Map[T]) Has(e Entity) bool {
-	r := m.w.entities.lookup(e)
 	if m.sparse != nil {
-		return r != nil && m.sparse.has(e)
+		return m.sparse.has(e)
 	}
+	r := m.w.entities.lookup(e)
 	return r != nil && r.table.column(m.id) >= 0
 }
 
@@ -134,9 +133,18 @@ func (m *Map[T]) Has(e Entity) bool {
 // deferred change gives e a T first, this one overwrites it.
 // Complexity: O(number of e's components).
 func (m *Map[T]) Add(e Entity, v T) {
+	if m.sparse != nil && m.w.lock == 0 {
+		m.w.checkAlive("Add", e, m.info)
+		p, added := m.sparse.insert(e)
+		if !added {
+			m.panicPresent(e)
+		}
+		*(*T)(p) = v
+		return
+	}
 	r := m.w.checkAlive("Add", e, m.info)
 	if m.w.hasComponent(e, r, m.info) {
-		panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component; use Set to overwrite", m.info.typ, e))
+		m.panicPresent(e)
 	}
 	m.add(e, r, v)
 }
@@ -148,16 +156,19 @@ func (m *Map[T]) Add(e Entity, v T) {
 // applies when the iteration ends. A Set on a component e lacks is a deferred
 // add.
 func (m *Map[T]) Set(e Entity, v T) {
-	r := m.w.checkAlive("Set", e, m.info)
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
 			*(*T)(p) = v
 			return
 		}
-	} else if c := r.table.column(m.id); c >= 0 {
-		// SAFETY: as in Get.
-		*(*T)(r.table.columns[c].at(r.row)) = v
-		return
+	}
+	r := m.w.checkAlive("Set", e, m.info)
+	if m.sparse == nil {
+		if c := r.table.column(m.id); c >= 0 {
+			// SAFETY: as in Get.
+			*(*T)(r.table.columns[c].at(r.row)) = v
+			return
+		}
 	}
 	m.add(e, r, v)
 }
@@ -183,6 +194,12 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 // the removal is deferred. Complexity: O(number of e's components).
 func (m *Map[T]) Remove(e Entity) {
 	w := m.w
+	if m.sparse != nil && w.lock == 0 {
+		if !m.sparse.remove(e) {
+			w.checkAlive("Remove", e, m.info) // absent is fine; dead is not
+		}
+		return
+	}
 	r := w.checkAlive("Remove", e, m.info)
 	if w.lock > 0 {
 		w.cmds.push(command{kind: cmdRemove, e: e, id: m.id})
@@ -204,6 +221,18 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 
 func (m *Map[T]) panicDead(op string, e Entity) {
 	panic(deadEntity(op, e, m.info))
+}
+
+// panicAbsent panics for an entity that is dead or lacks T.
+func (m *Map[T]) panicAbsent(op string, e Entity) {
+	if m.w.entities.lookup(e) == nil {
+		m.panicDead(op, e)
+	}
+	m.panicMissing(op, e)
+}
+
+func (m *Map[T]) panicPresent(e Entity) {
+	panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component; use Set to overwrite", m.info.typ, e))
 }
 
 func (m *Map[T]) panicMissing(op string, e Entity) {

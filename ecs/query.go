@@ -27,10 +27,14 @@ type queryCache struct {
 	// Sparse parts: checked per entity, since sparse types are not part of
 	// the archetype.
 	hasSparse   bool
-	sparseTerms []*sparseSet   // per term; nil for a table term
-	sparseAll   []*sparseSet   // required: non-optional sparse terms and With
-	sparseNone  []*sparseSet   // excluded
-	anyOfSparse [][]*sparseSet // per AnyOf group, its sparse members
+	sparseTerms []*sparseSet // per term; nil for a table term
+	sparseAll   []*sparseSet // required: non-optional sparse terms and With
+	sparseWith  []*sparseSet // the required sparse sets that are not terms
+	// sparseFilters is set when sparseWith, sparseNone or anyOfSparse has
+	// anything to check.
+	sparseFilters bool
+	sparseNone    []*sparseSet   // excluded
+	anyOfSparse   [][]*sparseSet // per AnyOf group, its sparse members
 }
 
 // newQueryCache builds and registers the cache of a query over terms.
@@ -90,6 +94,15 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			q.require(id)
 		}
 	}
+	for _, sp := range q.sparseAll {
+		if !slices.Contains(q.sparseTerms, sp) {
+			q.sparseWith = append(q.sparseWith, sp)
+		}
+	}
+	q.sparseFilters = len(q.sparseWith) > 0 || len(q.sparseNone) > 0
+	for _, g := range q.anyOfSparse {
+		q.sparseFilters = q.sparseFilters || len(g) > 0
+	}
 	q.hasSparse = len(q.sparseAll) > 0 || len(q.sparseNone) > 0 || slices.ContainsFunc(q.sparseTerms, func(s *sparseSet) bool { return s != nil })
 	for _, g := range q.anyOfSparse {
 		q.hasSparse = q.hasSparse || len(g) > 0
@@ -138,24 +151,22 @@ func (q *queryCache) matches(t *table) bool {
 	return true
 }
 
-// entityMatches checks the sparse part of the terms for e, an entity of a
-// matching table t.
-func (q *queryCache) entityMatches(e Entity, t *table) bool {
-	for _, s := range q.sparseAll {
-		if !s.has(e) {
-			return false
-		}
-	}
-	for _, s := range q.sparseNone {
-		if s.has(e) {
-			return false
-		}
-	}
+// anyOfSparseMatch checks the AnyOf groups that have sparse members for e,
+// an entity of the matching table t: a group the table satisfies needs no
+// lookup.
+func (q *queryCache) anyOfSparseMatch(e Entity, t *table) bool {
 	for i, g := range q.anyOfSparse {
 		if len(g) == 0 || t.mask.intersects(q.anyOf[i]) {
 			continue
 		}
-		if !slices.ContainsFunc(g, func(s *sparseSet) bool { return s.has(e) }) {
+		found := false
+		for _, sp := range g {
+			if sp.has(e) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}

@@ -37,7 +37,9 @@ func newSparseSet(info *componentInfo, hint int) *sparseSet {
 	return s
 }
 
-// slotOf returns e's dense slot, or -1 when e has no value here.
+// slotOf returns e's dense slot, or -1 when e has no value here. The dense
+// entry must equal e, generation included; since despawning removes an
+// entity's sparse values, a slot found here also proves e is alive.
 func (s *sparseSet) slotOf(e Entity) int {
 	p := int(e.index >> sparsePageBits)
 	if p >= len(s.pages) || s.pages[p] == nil {
@@ -80,6 +82,14 @@ func (s *sparseSet) grow(n uint32) {
 // add appends a slot for e, which must not have one, and returns the address
 // of its value (zero or stale: the caller writes it).
 func (s *sparseSet) add(e Entity) unsafe.Pointer {
+	p, _ := s.insert(e)
+	return p
+}
+
+// insert returns the address of e's value, adding a slot for it (zero or
+// stale: the caller writes it) when it has none, and reports whether it
+// added one. One walk of the pages serves the test and the insertion.
+func (s *sparseSet) insert(e Entity) (unsafe.Pointer, bool) {
 	p := int(e.index >> sparsePageBits)
 	for len(s.pages) <= p {
 		s.pages = append(s.pages, nil)
@@ -94,21 +104,28 @@ func (s *sparseSet) add(e Entity) unsafe.Pointer {
 		}
 		s.pages[p] = page
 	}
+	entry := &page.slot[e.index&(sparsePageSize-1)]
+	if *entry != 0 {
+		// Entries exist only for living entities (despawn removes them),
+		// so an entry at e's index is e's own.
+		return s.values.at(*entry - 1), false
+	}
 	i := uint32(len(s.dense))
 	if i == s.capacity {
 		s.grow(i + 1)
 	}
 	s.dense = append(s.dense, e)
-	page.slot[e.index&(sparsePageSize-1)] = i + 1
+	*entry = i + 1
 	page.used++
-	return s.values.at(i)
+	return s.values.at(i), true
 }
 
-// remove drops e's value, if any, by moving the last value into its slot.
-func (s *sparseSet) remove(e Entity) {
+// remove drops e's value, if any, by moving the last value into its slot,
+// and reports whether there was one.
+func (s *sparseSet) remove(e Entity) bool {
 	i := s.slotOf(e)
 	if i < 0 {
-		return
+		return false
 	}
 	last := len(s.dense) - 1
 	if i != last {
@@ -128,4 +145,5 @@ func (s *sparseSet) remove(e Entity) {
 		s.pages[p] = nil
 		s.pool = append(s.pool, page)
 	}
+	return true
 }

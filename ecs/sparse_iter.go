@@ -63,22 +63,49 @@ func (it *sparseIter) next() bool {
 			slot = it.ti
 			it.t, it.trow, it.e = t, uint32(it.row), t.entities[it.row]
 		}
-		if !c.entityMatches(it.e, it.t) {
-			continue
+		if it.fill(slot) {
+			return true
 		}
-		k := len(c.terms)
-		for i, col := range c.cols[slot*k : slot*k+k] {
-			switch {
-			case c.sparseTerms[i] != nil:
-				it.ptr[i] = c.sparseTerms[i].get(it.e)
-			case col >= 0:
-				it.ptr[i] = it.t.columns[col].at(it.trow)
-			default:
-				it.ptr[i] = nil
+	}
+}
+
+// fill checks the sparse part of the terms for the current entity and
+// records its component addresses, one sparse lookup per term: a required
+// sparse term whose value is missing rejects the entity. The driving set's
+// value is read from its dense slot directly.
+func (it *sparseIter) fill(slot int) bool {
+	c := it.c
+	e := it.e
+	k := len(c.terms)
+	cols := c.cols[slot*k : slot*k+k]
+	for i, sp := range c.sparseTerms {
+		var p unsafe.Pointer
+		switch {
+		case sp == it.driver && sp != nil:
+			p = sp.values.at(uint32(it.row))
+		case sp != nil:
+			if p = sp.get(e); p == nil && !c.optional[i] {
+				return false
 			}
+		case cols[i] >= 0:
+			p = it.t.columns[cols[i]].at(it.trow)
 		}
+		it.ptr[i] = p
+	}
+	if !c.sparseFilters {
 		return true
 	}
+	for _, sp := range c.sparseWith {
+		if sp != it.driver && !sp.has(e) {
+			return false
+		}
+	}
+	for _, sp := range c.sparseNone {
+		if sp.has(e) {
+			return false
+		}
+	}
+	return c.anyOfSparseMatch(e, it.t)
 }
 
 // entities returns the current entity as a one-element slice of its table's
