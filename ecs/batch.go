@@ -76,18 +76,31 @@ func (w *World) matchedEntities(c *queryCache) []Entity {
 }
 
 func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
-	if c.hasSparse || info.sparse != nil {
+	// Hooks' structural changes wait for the whole batch.
+	w.lock++
+	defer w.unlock()
+	if c.hasSparse || info.sparse != nil || info.hooks != nil {
 		for _, e := range w.matchedEntities(c) {
 			r := w.entities.at(e.index)
-			switch {
-			case w.hasComponent(e, r, info):
-				info.copy1(componentAt("AddAll", e, r, info), v)
-			case info.sparse != nil:
-				info.copy1(info.sparse.add(e), v)
-			default:
+			if w.hasComponent(e, r, info) {
+				p := componentAt("AddAll", e, r, info)
+				info.copy1(p, v)
+				if h := info.hooks; h != nil {
+					w.run(h.onSet, e, p)
+				}
+				continue
+			}
+			var p unsafe.Pointer
+			if info.sparse != nil {
+				p = info.sparse.add(e)
+			} else {
 				dst := w.withComponent(r.table, info.id)
 				row := w.move(e, r, dst)
-				info.copy1(dst.columns[dst.colOf[info.id]].at(row), v)
+				p = dst.columns[dst.colOf[info.id]].at(row)
+			}
+			info.copy1(p, v)
+			if h := info.hooks; h != nil {
+				w.run(h.onAdd, e, p)
 			}
 		}
 		return
@@ -109,7 +122,9 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 }
 
 func (w *World) removeAll(c *queryCache, id componentID) {
-	if c.hasSparse || w.reg.infos[id].sparse != nil {
+	w.lock++
+	defer w.unlock()
+	if c.hasSparse || w.reg.infos[id].sparse != nil || w.reg.infos[id].hooks != nil {
 		for _, e := range w.matchedEntities(c) {
 			w.removeComponent(e, w.entities.at(e.index), id)
 		}
@@ -125,7 +140,9 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 }
 
 func (w *World) despawnAll(c *queryCache) {
-	if c.hasSparse {
+	w.lock++
+	defer w.unlock()
+	if c.hasSparse || w.hooked {
 		for _, e := range w.matchedEntities(c) {
 			w.despawn(e, w.entities.at(e.index))
 		}

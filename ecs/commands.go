@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // cmdKind names a deferred structural change.
 type cmdKind uint8
 
@@ -69,7 +71,7 @@ func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
 // unlock ends one iteration; the outermost one applies the deferred changes.
 func (w *World) unlock() {
 	w.lock--
-	if w.lock == 0 && len(w.cmds.cmds) != 0 {
+	if w.lock == 0 && len(w.cmds.cmds) != 0 && !w.flushing {
 		w.flush()
 	}
 }
@@ -106,6 +108,10 @@ func (w *World) Recover() {
 // flush applies the deferred changes in order. It runs with w unlocked, so
 // each change applies immediately.
 func (w *World) flush() {
+	// Hooks fired by the changes may record more changes: they join the
+	// end of this flush rather than start another.
+	w.flushing = true
+	defer func() { w.flushing = false }()
 	for i := 0; i < len(w.cmds.cmds); i++ {
 		w.apply(&w.cmds.cmds[i])
 	}
@@ -134,21 +140,23 @@ func (w *World) apply(c *command) {
 		}
 		s := &w.cmds.staging[c.id]
 		src := s.col.at(c.slot)
-		if sp := s.col.info.sparse; sp != nil {
-			p := sp.get(c.e)
-			if p == nil {
-				p = sp.add(c.e)
-			}
-			s.col.copyValue(p, src)
+		info := s.col.info
+		if w.hasComponent(c.e, r, info) {
+			p := componentAt("Add", c.e, r, info)
+			info.copy1(p, src)
+			w.overwritten(info, c.e, p)
 			return
 		}
-		if col := r.table.column(c.id); col >= 0 {
-			s.col.info.copyN(r.table.columns[col].at(r.row), src, 1)
-			return
+		var p unsafe.Pointer
+		if sp := info.sparse; sp != nil {
+			p = sp.add(c.e)
+		} else {
+			dst := w.withComponent(r.table, c.id)
+			row := w.move(c.e, r, dst)
+			p = dst.columns[dst.colOf[c.id]].at(row)
 		}
-		dst := w.withComponent(r.table, c.id)
-		row := w.move(c.e, r, dst)
-		s.col.info.copyN(dst.columns[dst.colOf[c.id]].at(row), src, 1)
+		info.copy1(p, src)
+		w.added(info, c.e, p)
 	case cmdRemove:
 		if r := w.entities.lookup(c.e); r != nil {
 			w.removeComponent(c.e, r, c.id)

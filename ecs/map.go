@@ -50,8 +50,10 @@ func (m *Map[T]) Spawn(v T) Entity {
 	}
 	e, r := w.entities.alloc()
 	r.table, r.row = m.table, m.table.pushEntity(e)
+	p := m.table.columns[m.col].at(r.row)
 	// SAFETY: column m.col of m.table stores T values; r.row is e's row.
-	*(*T)(m.table.columns[m.col].at(r.row)) = v
+	*(*T)(p) = v
+	w.added(m.info, e, p)
 	return e
 }
 
@@ -75,6 +77,26 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 	// SAFETY: spawnRows made rows [start, start+n) of m.table, whose column
 	// m.col stores T values.
 	fill(unsafe.Slice((*T)(m.table.columns[m.col].at(start)), n), v)
+	w.addedRows(m.table, start, []*componentInfo{m.info})
+}
+
+// addedRows fires the OnAdd hooks of infos for rows [start, len) of t, the
+// rows a batch just made, with the world locked for the whole batch.
+func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
+	if !w.hooked {
+		return
+	}
+	w.lock++
+	for i := start; i < t.len(); i++ {
+		e := t.entities[i]
+		r := w.entities.at(e.index)
+		for _, info := range infos {
+			if h := info.hooks; h != nil && len(h.onAdd) > 0 {
+				w.run(h.onAdd, e, componentAt("SpawnBatch", e, r, info))
+			}
+		}
+	}
+	w.unlock()
 }
 
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if
@@ -140,6 +162,7 @@ func (m *Map[T]) Add(e Entity, v T) {
 			m.panicPresent(e)
 		}
 		*(*T)(p) = v
+		m.w.added(m.info, e, p)
 		return
 	}
 	r := m.w.checkAlive("Add", e, m.info)
@@ -159,14 +182,17 @@ func (m *Map[T]) Set(e Entity, v T) {
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
 			*(*T)(p) = v
+			m.w.overwritten(m.info, e, p)
 			return
 		}
 	}
 	r := m.w.checkAlive("Set", e, m.info)
 	if m.sparse == nil {
 		if c := r.table.column(m.id); c >= 0 {
+			p := r.table.columns[c].at(r.row)
 			// SAFETY: as in Get.
-			*(*T)(r.table.columns[c].at(r.row)) = v
+			*(*T)(p) = v
+			m.w.overwritten(m.info, e, p)
 			return
 		}
 	}
@@ -179,14 +205,17 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
 		return
 	}
+	var p unsafe.Pointer
 	if m.sparse != nil {
-		*(*T)(m.sparse.add(e)) = v
-		return
+		p = m.sparse.add(e)
+	} else {
+		dst := w.withComponent(r.table, m.id)
+		row := w.move(e, r, dst)
+		p = dst.columns[dst.colOf[m.id]].at(row)
 	}
-	dst := w.withComponent(r.table, m.id)
-	row := w.move(e, r, dst)
-	// SAFETY: dst has a column for T and row is the row just made for e.
-	*(*T)(dst.columns[dst.colOf[m.id]].at(row)) = v
+	// SAFETY: p is the slot for e's T, just made.
+	*(*T)(p) = v
+	w.added(m.info, e, p)
 }
 
 // Remove takes T away from e, moving e to the table of its new archetype. It
@@ -194,7 +223,7 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 // the removal is deferred. Complexity: O(number of e's components).
 func (m *Map[T]) Remove(e Entity) {
 	w := m.w
-	if m.sparse != nil && w.lock == 0 {
+	if m.sparse != nil && w.lock == 0 && m.info.hooks == nil {
 		if !m.sparse.remove(e) {
 			w.checkAlive("Remove", e, m.info) // absent is fine; dead is not
 		}
@@ -209,7 +238,12 @@ func (m *Map[T]) Remove(e Entity) {
 }
 
 func (w *World) removeComponent(e Entity, r *record, id componentID) {
-	if s := w.reg.infos[id].sparse; s != nil {
+	info := w.reg.infos[id]
+	if info.hooks != nil {
+		w.removeHooked(e, r, info)
+		return
+	}
+	if s := info.sparse; s != nil {
 		s.remove(e)
 		return
 	}
@@ -217,6 +251,23 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 		return
 	}
 	w.move(e, r, w.withoutComponent(r.table, id))
+}
+
+// removeHooked is removeComponent for a type with hooks: OnRemove runs
+// first, and changes it makes wait for the removal.
+func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
+	if !w.hasComponent(e, r, info) {
+		return
+	}
+	locked := w.removing(info, e, componentAt("Remove", e, r, info))
+	if s := info.sparse; s != nil {
+		s.remove(e)
+	} else {
+		w.move(e, r, w.withoutComponent(r.table, info.id))
+	}
+	if locked {
+		w.unlock()
+	}
 }
 
 func (m *Map[T]) panicDead(op string, e Entity) {

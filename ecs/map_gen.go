@@ -47,6 +47,9 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 	// SAFETY: spawnSlot returns a slot that stores values of type i.
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -87,6 +90,7 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -135,6 +139,7 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 		}
 		init(e, p0, p1)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -188,6 +193,9 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	// SAFETY: spawnSlot returns a slot that stores values of type i.
 	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
@@ -205,6 +213,13 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -262,6 +277,9 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -311,6 +329,7 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -365,6 +384,7 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 		}
 		init(e, p0, p1, p2)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -419,6 +439,9 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
@@ -437,6 +460,13 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -495,6 +525,9 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -553,6 +586,7 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -613,6 +647,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 		}
 		init(e, p0, p1, p2, p3)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -668,6 +703,9 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
@@ -687,6 +725,13 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -746,6 +791,9 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -813,6 +861,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -879,6 +928,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 		}
 		init(e, p0, p1, p2, p3, p4)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -935,6 +985,9 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E) {
@@ -955,6 +1008,13 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -1015,6 +1075,9 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -1091,6 +1154,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 			*(*F)(m.infos[5].sparse.add(e)) = vF
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1163,6 +1227,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 		}
 		init(e, p0, p1, p2, p3, p4, p5)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1220,6 +1285,9 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
@@ -1241,6 +1309,13 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -1302,6 +1377,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -1387,6 +1465,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 			*(*G)(m.infos[6].sparse.add(e)) = vG
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1465,6 +1544,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 		}
 		init(e, p0, p1, p2, p3, p4, p5, p6)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1523,6 +1603,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
 	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
@@ -1545,6 +1628,13 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}
@@ -1607,6 +1697,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
 	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 	return e
 }
 
@@ -1701,6 +1794,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 			*(*H)(m.infos[7].sparse.add(e)) = vH
 		}
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1785,6 +1879,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 		}
 		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
 	}
+	w.addedRows(t, start, m.infos[:])
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1844,6 +1939,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
 	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
 	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	if w.hooked {
+		w.addedAll(e, m.infos[:])
+	}
 }
 
 func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
@@ -1867,6 +1965,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	if w.lock > 0 {
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would.
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
 		}
 		return
 	}

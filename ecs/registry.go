@@ -36,6 +36,8 @@ type componentInfo struct {
 	sparse *sparseSet
 	// hint is the capacity hint of Register's CapacityHint option.
 	hint int
+	// hooks are the type's OnAdd, OnSet and OnRemove hooks, nil when none.
+	hooks *componentHooks
 }
 
 // registry gives component types their ids, on first use and without any

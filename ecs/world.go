@@ -28,6 +28,9 @@ type World struct {
 
 	scratch []Entity // reused by batch operations that go entity by entity
 
+	hooked   bool // some component type has hooks
+	flushing bool // flush is applying deferred changes
+
 	resources map[reflect.Type]any
 }
 
@@ -71,6 +74,7 @@ func (w *World) Despawn(e Entity) {
 }
 
 func (w *World) despawn(e Entity, r *record) {
+	locked := w.hooked && w.despawning(e, r)
 	for _, s := range w.sparse {
 		s.remove(e)
 	}
@@ -79,6 +83,9 @@ func (w *World) despawn(e Entity, r *record) {
 		w.entities.at(moved.index).row = r.row
 	}
 	w.entities.release(e.index, r)
+	if locked {
+		w.unlock()
+	}
 }
 
 // Alive reports whether e is a living entity of this world. The zero Entity

@@ -1,0 +1,135 @@
+package ecs
+
+import "unsafe"
+
+// hookFunc is a hook with its component type erased.
+type hookFunc func(e Entity, v unsafe.Pointer)
+
+// componentHooks holds the hooks of one component type, in registration
+// order.
+type componentHooks struct {
+	onAdd, onSet, onRemove []hookFunc
+}
+
+// OnAdd registers fn to run whenever an entity gains a T, by any path:
+// Add, a Set that adds, spawning with T, a batch, or a deferred change
+// being applied. fn receives the entity and its new value, already written.
+//
+// Hooks run in registration order. Like loop bodies, they may make
+// structural changes, which are deferred until the operation that fired the
+// hook (a whole batch, or the whole set of deferred changes being applied)
+// is complete. Complexity of firing: O(hooks) per added component; a type
+// without hooks pays one nil test. (Observers: flecs' OnAdd, EnTT's
+// on_construct; seed 000's onManagedEntityAdded.)
+func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
+	h := w.hooksOf(idOf[T](&w.reg))
+	h.onAdd = append(h.onAdd, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
+}
+
+// OnSet registers fn to run whenever Set (or a deferred add, or AddAll)
+// overwrites the T an entity already has. Writes through pointers are not
+// seen. Rules as for [OnAdd].
+func OnSet[T any](w *World, fn func(e Entity, v *T)) {
+	h := w.hooksOf(idOf[T](&w.reg))
+	h.onSet = append(h.onSet, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
+}
+
+// OnRemove registers fn to run whenever an entity loses its T, by any path:
+// Remove, despawning the entity (which fires OnRemove for each component it
+// has), a batch, or a deferred change being applied. fn runs before the
+// removal, so the value and the entity's other components can still be read.
+// Rules as for [OnAdd].
+func OnRemove[T any](w *World, fn func(e Entity, v *T)) {
+	h := w.hooksOf(idOf[T](&w.reg))
+	h.onRemove = append(h.onRemove, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
+}
+
+func (w *World) hooksOf(id componentID) *componentHooks {
+	info := w.reg.infos[id]
+	if info.hooks == nil {
+		info.hooks = new(componentHooks)
+	}
+	w.hooked = true
+	return info.hooks
+}
+
+// run calls hooks with e and v as a loop body runs: structural changes they
+// make are deferred. The caller ends the hook section with unlock once the
+// operation that fired them is complete.
+func (w *World) run(hooks []hookFunc, e Entity, v unsafe.Pointer) {
+	for _, f := range hooks {
+		f(e, v)
+	}
+}
+
+// added fires the OnAdd hooks of info for e's value at v.
+func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
+	if h := info.hooks; h != nil && len(h.onAdd) > 0 {
+		w.lock++
+		w.run(h.onAdd, e, v)
+		w.unlock()
+	}
+}
+
+// overwritten fires the OnSet hooks of info for e's value at v.
+func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
+	if h := info.hooks; h != nil && len(h.onSet) > 0 {
+		w.lock++
+		w.run(h.onSet, e, v)
+		w.unlock()
+	}
+}
+
+// removing fires the OnRemove hooks of info for e's value at v. It leaves
+// the world locked when it returns true: the caller removes the component
+// and then calls unlock, so changes the hooks made wait for the removal.
+func (w *World) removing(info *componentInfo, e Entity, v unsafe.Pointer) bool {
+	h := info.hooks
+	if h == nil || len(h.onRemove) == 0 {
+		return false
+	}
+	w.lock++
+	w.run(h.onRemove, e, v)
+	return true
+}
+
+// despawning fires OnRemove for every component of the live entity e
+// (record r). It leaves the world locked when it returns true, like
+// removing.
+func (w *World) despawning(e Entity, r *record) bool {
+	locked := false
+	for _, col := range r.table.columns {
+		if h := col.info.hooks; h != nil && len(h.onRemove) > 0 {
+			if !locked {
+				w.lock++
+				locked = true
+			}
+			w.run(h.onRemove, e, col.at(r.row))
+		}
+	}
+	for _, s := range w.sparse {
+		if h := s.info.hooks; h != nil && len(h.onRemove) > 0 {
+			if p := s.get(e); p != nil {
+				if !locked {
+					w.lock++
+					locked = true
+				}
+				w.run(h.onRemove, e, p)
+			}
+		}
+	}
+	return locked
+}
+
+// addedAll fires the OnAdd hooks of each of infos for the live entity e,
+// which just gained all of them, in the order given.
+func (w *World) addedAll(e Entity, infos []*componentInfo) {
+	w.lock++
+	r := w.entities.at(e.index)
+	for _, info := range infos {
+		if h := info.hooks; h != nil && len(h.onAdd) > 0 {
+			w.run(h.onAdd, e, componentAt("Spawn", e, r, info))
+		}
+	}
+	w.unlock()
+}
