@@ -150,6 +150,7 @@ func (w *World) despawnAll(c *queryCache) {
 	}
 	for _, t := range c.tables {
 		for _, e := range t.entities {
+			w.touch(e)
 			for _, s := range w.sparse {
 				s.remove(e)
 			}
@@ -179,6 +180,7 @@ func (w *World) moveAll(src, dst *table) uint32 {
 		r := w.entities.at(e.index)
 		r.table = dst
 		r.row = start + uint32(i)
+		w.touch(e)
 	}
 	src.clearRows()
 	return start

@@ -60,3 +60,14 @@ func (b bitset) key() string {
 	}
 	return string(buf)
 }
+
+func (b bitset) test(i componentID) bool {
+	w := int(i >> 6)
+	return w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
+func (b bitset) unset(i componentID) {
+	if w := int(i >> 6); w < len(b) {
+		b[w] &^= 1 << (i & 63)
+	}
+}

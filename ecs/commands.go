@@ -71,9 +71,18 @@ func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
 // unlock ends one iteration; the outermost one applies the deferred changes.
 func (w *World) unlock() {
 	w.lock--
-	if w.lock == 0 && len(w.cmds.cmds) != 0 && !w.flushing {
+	if w.lock == 0 && (len(w.cmds.cmds) != 0 || len(w.touched) != 0) {
+		w.unlocked()
+	}
+}
+
+// unlocked applies the deferred changes and settles enter/leave observers
+// once no iteration runs.
+func (w *World) unlocked() {
+	if len(w.cmds.cmds) != 0 && !w.flushing {
 		w.flush()
 	}
+	w.settle()
 }
 
 // unlockPass ends an iteration that began at the given epoch. After a
@@ -103,6 +112,7 @@ func (w *World) Recover() {
 	w.lock = 0
 	w.epoch++ // cursors opened before now must not unlock again
 	w.flush()
+	w.settle()
 }
 
 // flush applies the deferred changes in order. It runs with w unlocked, so

@@ -49,7 +49,7 @@ func (w *World) hooksOf(id componentID) *componentHooks {
 	if info.hooks == nil {
 		info.hooks = new(componentHooks)
 	}
-	w.hooked = true
+	w.hooked, w.notify = true, true
 	return info.hooks
 }
 
@@ -119,6 +119,16 @@ func (w *World) despawning(e Entity, r *record) bool {
 		}
 	}
 	return locked
+}
+
+// spawned tells the listeners that e was spawned into its table with the
+// components infos describe: enter/leave observers, then OnAdd hooks.
+func (w *World) spawned(e Entity, infos []*componentInfo) {
+	w.touch(e)
+	if w.hooked {
+		w.addedAll(e, infos)
+	}
+	w.settle()
 }
 
 // addedAll fires the OnAdd hooks of each of infos for the live entity e,

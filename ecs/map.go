@@ -53,7 +53,9 @@ func (m *Map[T]) Spawn(v T) Entity {
 	p := m.table.columns[m.col].at(r.row)
 	// SAFETY: column m.col of m.table stores T values; r.row is e's row.
 	*(*T)(p) = v
-	w.added(m.info, e, p)
+	if w.notify {
+		w.spawned(e, []*componentInfo{m.info})
+	}
 	return e
 }
 
@@ -78,6 +80,7 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 	// m.col stores T values.
 	fill(unsafe.Slice((*T)(m.table.columns[m.col].at(start)), n), v)
 	w.addedRows(m.table, start, []*componentInfo{m.info})
+	w.settle()
 }
 
 // addedRows fires the OnAdd hooks of infos for rows [start, len) of t, the
@@ -163,6 +166,7 @@ func (m *Map[T]) Add(e Entity, v T) {
 		}
 		*(*T)(p) = v
 		m.w.added(m.info, e, p)
+		m.w.settle()
 		return
 	}
 	r := m.w.checkAlive("Add", e, m.info)
@@ -215,7 +219,10 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 	}
 	// SAFETY: p is the slot for e's T, just made.
 	*(*T)(p) = v
-	w.added(m.info, e, p)
+	if w.notify {
+		w.added(m.info, e, p)
+		w.settle()
+	}
 }
 
 // Remove takes T away from e, moving e to the table of its new archetype. It
@@ -227,6 +234,7 @@ func (m *Map[T]) Remove(e Entity) {
 		if !m.sparse.remove(e) {
 			w.checkAlive("Remove", e, m.info) // absent is fine; dead is not
 		}
+		w.settle()
 		return
 	}
 	r := w.checkAlive("Remove", e, m.info)
@@ -235,6 +243,7 @@ func (m *Map[T]) Remove(e Entity) {
 		return
 	}
 	w.removeComponent(e, r, m.id)
+	w.settle()
 }
 
 func (w *World) removeComponent(e Entity, r *record, id componentID) {
@@ -340,6 +349,7 @@ func (w *World) spawnRows(t *table, n int) uint32 {
 		e, r := w.entities.alloc()
 		t.entities[start+i] = e
 		r.table, r.row = t, start+i
+		w.touch(e)
 	}
 	return start
 }

@@ -47,8 +47,8 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 	// SAFETY: spawnSlot returns a slot that stores values of type i.
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -91,6 +91,7 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -140,6 +141,7 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 		init(e, p0, p1)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -193,8 +195,8 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	// SAFETY: spawnSlot returns a slot that stores values of type i.
 	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -221,6 +223,7 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -234,6 +237,7 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map3 is a cached handle for 3 component types at once: it spawns
@@ -277,8 +281,8 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -330,6 +334,7 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -385,6 +390,7 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 		init(e, p0, p1, p2)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -439,8 +445,8 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -468,6 +474,7 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -481,6 +488,7 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map4 is a cached handle for 4 component types at once: it spawns
@@ -525,8 +533,8 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -587,6 +595,7 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -648,6 +657,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 		init(e, p0, p1, p2, p3)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -703,8 +713,8 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -733,6 +743,7 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -746,6 +757,7 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map5 is a cached handle for 5 component types at once: it spawns
@@ -791,8 +803,8 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -862,6 +874,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -929,6 +942,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 		init(e, p0, p1, p2, p3, p4)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -985,8 +999,8 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -1016,6 +1030,7 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -1029,6 +1044,7 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map6 is a cached handle for 6 component types at once: it spawns
@@ -1075,8 +1091,8 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -1155,6 +1171,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1228,6 +1245,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 		init(e, p0, p1, p2, p3, p4, p5)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1285,8 +1303,8 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -1317,6 +1335,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -1330,6 +1349,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map7 is a cached handle for 7 component types at once: it spawns
@@ -1377,8 +1397,8 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -1466,6 +1486,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1545,6 +1566,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 		init(e, p0, p1, p2, p3, p4, p5, p6)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1603,8 +1625,8 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
 	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -1636,6 +1658,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -1649,6 +1672,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }
 
 // Map8 is a cached handle for 8 component types at once: it spawns
@@ -1697,8 +1721,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
 	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 	return e
 }
@@ -1795,6 +1819,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 		}
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1880,6 +1905,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
 	}
 	w.addedRows(t, start, m.infos[:])
+	w.settle()
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1939,8 +1965,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
 	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
 	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
-	if w.hooked {
-		w.addedAll(e, m.infos[:])
+	if w.notify {
+		w.spawned(e, m.infos[:])
 	}
 }
 
@@ -1973,6 +1999,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
+		w.settle()
 		return
 	}
 	dst := r.table
@@ -1986,4 +2013,5 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	if dst != r.table {
 		w.move(e, r, dst)
 	}
+	w.settle()
 }

@@ -35,6 +35,8 @@ type queryCache struct {
 	sparseFilters bool
 	sparseNone    []*sparseSet   // excluded
 	anyOfSparse   [][]*sparseSet // per AnyOf group, its sparse members
+
+	sub *subscription // enter/leave observers, nil when none
 }
 
 // newQueryCache builds and registers the cache of a query over terms.

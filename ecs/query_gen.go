@@ -40,6 +40,21 @@ func (q *Query1[A]) cache() *queryCache { return q.c }
 // Complexity: O(matching tables).
 func (q *Query1[A]) Count() int { return q.c.count() }
 
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query1.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query1[A]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query1.OnEnter].
+func (q *Query1[A]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
+
 // Row1 is one entity visited by [Query1.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
 // component).
@@ -287,6 +302,21 @@ func (q *Query2[A, B]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query2[A, B]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query2.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query2[A, B]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query2.OnEnter].
+func (q *Query2[A, B]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row2 is one entity visited by [Query2.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -543,6 +573,21 @@ func (q *Query3[A, B, C]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query3[A, B, C]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query3.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query3[A, B, C]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query3.OnEnter].
+func (q *Query3[A, B, C]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row3 is one entity visited by [Query3.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -807,6 +852,21 @@ func (q *Query4[A, B, C, D]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query4[A, B, C, D]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query4.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query4[A, B, C, D]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query4.OnEnter].
+func (q *Query4[A, B, C, D]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row4 is one entity visited by [Query4.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -1079,6 +1139,21 @@ func (q *Query5[A, B, C, D, E]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query5[A, B, C, D, E]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query5.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query5[A, B, C, D, E]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query5.OnEnter].
+func (q *Query5[A, B, C, D, E]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row5 is one entity visited by [Query5.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -1359,6 +1434,21 @@ func (q *Query6[A, B, C, D, E, F]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query6[A, B, C, D, E, F]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query6.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query6[A, B, C, D, E, F]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query6.OnEnter].
+func (q *Query6[A, B, C, D, E, F]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row6 is one entity visited by [Query6.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -1647,6 +1737,21 @@ func (q *Query7[A, B, C, D, E, F, G]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query7[A, B, C, D, E, F, G]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query7.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query7[A, B, C, D, E, F, G]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query7.OnEnter].
+func (q *Query7[A, B, C, D, E, F, G]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row7 is one entity visited by [Query7.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional
@@ -1943,6 +2048,21 @@ func (q *Query8[A, B, C, D, E, F, G, H]) cache() *queryCache { return q.c }
 // Count returns the number of entities the query matches now.
 // Complexity: O(matching tables).
 func (q *Query8[A, B, C, D, E, F, G, H]) Count() int { return q.c.count() }
+
+// OnEnter registers fn to run whenever an entity starts matching the query,
+// and [Query8.OnLeave] whenever one stops matching (despawning included).
+// Membership is settled once per touched entity when the operation, batch
+// or set of deferred changes that touched it is complete (seed 004's delayed
+// subscriptions): an entity that gains and loses a component within one set
+// of deferred changes fires neither. Observers run in registration order
+// and, like loop bodies, their structural changes are deferred. Entities
+// that match when the first observer is registered count as members and
+// fire nothing. Panics inside an iteration.
+func (q *Query8[A, B, C, D, E, F, G, H]) OnEnter(fn func(e Entity)) { q.c.w.observe(q.c, true, fn) }
+
+// OnLeave registers fn to run whenever an entity stops matching the query;
+// see [Query8.OnEnter].
+func (q *Query8[A, B, C, D, E, F, G, H]) OnLeave(fn func(e Entity)) { q.c.w.observe(q.c, false, fn) }
 
 // Row8 is one entity visited by [Query8.All]: the entity and pointers
 // to its components, valid during the loop body (nil for a missing optional

@@ -59,7 +59,7 @@ func Register[T any](w *World, opts ...ComponentOption) {
 	}
 	info.hint = max(o.hint, 0)
 	if o.storage == SparseStorage {
-		info.sparse = newSparseSet(info, info.hint)
+		info.sparse = newSparseSet(w, info, info.hint)
 		w.sparse = append(w.sparse, info.sparse)
 	}
 }

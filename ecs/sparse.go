@@ -21,6 +21,7 @@ type sparsePage struct {
 // where entities have the component, and emptied pages are kept in a pool
 // for reuse. Adding or removing never moves a table row.
 type sparseSet struct {
+	w        *World // told of every entity that gains or loses a value
 	info     *componentInfo
 	pages    []*sparsePage
 	pool     []*sparsePage
@@ -29,8 +30,8 @@ type sparseSet struct {
 	capacity uint32
 }
 
-func newSparseSet(info *componentInfo, hint int) *sparseSet {
-	s := &sparseSet{info: info, values: newColumn(info, 0)}
+func newSparseSet(w *World, info *componentInfo, hint int) *sparseSet {
+	s := &sparseSet{w: w, info: info, values: newColumn(info, 0)}
 	if hint > 0 {
 		s.grow(uint32(hint))
 	}
@@ -117,6 +118,7 @@ func (s *sparseSet) insert(e Entity) (unsafe.Pointer, bool) {
 	s.dense = append(s.dense, e)
 	*entry = i + 1
 	page.used++
+	s.w.touch(e)
 	return s.values.at(i), true
 }
 
@@ -127,6 +129,7 @@ func (s *sparseSet) remove(e Entity) bool {
 	if i < 0 {
 		return false
 	}
+	s.w.touch(e)
 	last := len(s.dense) - 1
 	if i != last {
 		s.values.copyValue(s.values.at(uint32(i)), s.values.at(uint32(last)))

@@ -28,8 +28,14 @@ type World struct {
 
 	scratch []Entity // reused by batch operations that go entity by entity
 
+	notify   bool // hooked or observed: structural changes have listeners
 	hooked   bool // some component type has hooks
 	flushing bool // flush is applying deferred changes
+
+	observed []*queryCache       // queries with enter/leave observers
+	touched  []Entity            // entities changed since the last settle
+	seen     map[Entity]struct{} // settle's duplicate filter, reused
+	settling bool
 
 	resources map[reflect.Type]any
 }
@@ -71,10 +77,15 @@ func (w *World) Despawn(e Entity) {
 		return
 	}
 	w.despawn(e, r)
+	w.settle()
 }
 
 func (w *World) despawn(e Entity, r *record) {
-	locked := w.hooked && w.despawning(e, r)
+	locked := false
+	if w.notify {
+		locked = w.hooked && w.despawning(e, r)
+		w.touch(e)
+	}
 	for _, s := range w.sparse {
 		s.remove(e)
 	}
@@ -233,5 +244,8 @@ func (w *World) move(e Entity, r *record, dst *table) uint32 {
 	}
 	r.table = dst
 	r.row = row
+	if w.notify {
+		w.touch(e)
+	}
 	return row
 }

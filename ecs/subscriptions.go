@@ -1,0 +1,127 @@
+package ecs
+
+// Enter and leave observers on queries (seed 000's onManagedEntityAdded and
+// onManagedEntityRemoved, Artemis' subscription listeners), with seed 004's
+// delayed subscriptions: membership is not re-evaluated inside structural
+// operations but once per touched entity when a top-level operation, a
+// batch, or the application of deferred changes is complete. An entity that
+// gains and loses a component inside one batch of deferred changes fires
+// neither event.
+//
+// Each observed query keeps its members in a bitset indexed by entity index
+// (seed 004's active set). Structural operations record the entities they
+// touch only while some query is observed, so worlds without observers pay
+// one flag test.
+
+// subscription is the observer state of one query.
+type subscription struct {
+	onEnter, onLeave []func(Entity)
+	members          bitset // entity index -> member
+}
+
+// observe registers fn as an enter (enter true) or leave observer of c.
+func (w *World) observe(c *queryCache, enter bool, fn func(Entity)) {
+	if w.lock > 0 {
+		panic("ecs: OnEnter/OnLeave: called inside an iteration")
+	}
+	if c.sub == nil {
+		c.sub = &subscription{}
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			c.sub.members.set(componentID(it.e.index))
+		}
+		w.observed = append(w.observed, c)
+		w.notify = true
+	}
+	if enter {
+		c.sub.onEnter = append(c.sub.onEnter, fn)
+	} else {
+		c.sub.onLeave = append(c.sub.onLeave, fn)
+	}
+}
+
+// touch records that e's components changed.
+func (w *World) touch(e Entity) {
+	if len(w.observed) > 0 {
+		w.touched = append(w.touched, e)
+	}
+}
+
+// settle fires enter and leave events for the entities touched since the
+// last settle, once each, in the order they were first touched. Observers
+// run like loop bodies; the changes they make are applied afterwards and
+// settled in turn.
+func (w *World) settle() {
+	if len(w.touched) != 0 {
+		w.settleTouched()
+	}
+}
+
+func (w *World) settleTouched() {
+	if w.lock > 0 || w.settling || w.flushing {
+		return
+	}
+	w.settling = true
+	defer func() { w.settling = false }()
+	for len(w.touched) > 0 {
+		touched := w.touched
+		w.touched = nil
+		clear(w.seen)
+		if w.seen == nil {
+			w.seen = make(map[Entity]struct{})
+		}
+		w.lock++
+		for _, e := range touched {
+			if _, dup := w.seen[e]; dup {
+				continue
+			}
+			w.seen[e] = struct{}{}
+			r := w.entities.lookup(e)
+			for _, c := range w.observed {
+				now := r != nil && c.matchesEntity(e, r)
+				if was := c.sub.members.test(componentID(e.index)); was == now {
+					continue
+				}
+				if now {
+					c.sub.members.set(componentID(e.index))
+					for _, f := range c.sub.onEnter {
+						f(e)
+					}
+				} else {
+					c.sub.members.unset(componentID(e.index))
+					for _, f := range c.sub.onLeave {
+						f(e)
+					}
+				}
+			}
+		}
+		w.lock--
+		if w.lock == 0 && len(w.cmds.cmds) != 0 {
+			w.flush()
+		}
+	}
+}
+
+// matchesEntity reports whether the live entity e (record r) matches c.
+func (c *queryCache) matchesEntity(e Entity, r *record) bool {
+	if int(r.table.id) >= len(c.slotOf) || c.slotOf[r.table.id] < 0 {
+		return false
+	}
+	for i, sp := range c.sparseTerms {
+		if sp != nil && !c.optional[i] && !sp.has(e) {
+			return false
+		}
+	}
+	for _, sp := range c.sparseWith {
+		if !sp.has(e) {
+			return false
+		}
+	}
+	for _, sp := range c.sparseNone {
+		if sp.has(e) {
+			return false
+		}
+	}
+	return c.anyOfSparseMatch(e, r.table)
+}
