@@ -77,6 +77,28 @@
 // span, so a component spread thinly over many entities is smaller in a
 // table. [CapacityHint] sizes a type's storage up front.
 //
+// # Observers
+//
+// Hooks run when a component type is added, overwritten or removed, by any
+// path (single calls, spawning, despawning, batches, deferred changes):
+//
+//	ecs.OnAdd(w, func(e ecs.Entity, h *Health) { ... })
+//	ecs.OnSet(w, func(e ecs.Entity, h *Health) { ... })
+//	ecs.OnRemove(w, func(e ecs.Entity, h *Health) { ... }) // before removal
+//
+// Queries report entities that start or stop matching them:
+//
+//	q.OnEnter(func(e ecs.Entity) { ... })
+//	q.OnLeave(func(e ecs.Entity) { ... })
+//
+// Enter and leave are settled once per touched entity when the operation,
+// batch, or application of deferred changes that touched it is complete
+// (seed 004's delayed subscriptions): an entity that gains and loses a
+// component within one loop's deferred changes fires neither. Hooks and
+// observers run in registration order and, like loop bodies, the
+// structural changes they make are deferred until the operation that fired
+// them is complete. A world without hooks or observers pays a flag test.
+//
 // # Memory
 //
 // [World.Stats] reports memory per component type, per table and for the
