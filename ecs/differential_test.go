@@ -14,6 +14,20 @@ package ecs_test
 // SpawnBatch, which returns no handles, runs only outside iterations, where a
 // query finds the entities it made; SpawnBatchFunc runs everywhere.
 //
+// Each harness world first chooses, from the same chooser, a storage per
+// component kind (see chooseStorage): half of the worlds keep every kind in
+// the archetype tables, in the others each kind is sparse (ecs.Register with
+// ecs.Sparse) with probability one half, so the same queries, handles and
+// batch operations run over mixed storages. Sparse storage may change the
+// order of visits and cut Chunks into one-entity chunks, so queries are
+// compared as sets of visited entities, never by order or chunk size; the
+// entities a SpawnBatch made are told apart by handle, not by position.
+// Pointers from Get, TryGet and query rows are also kept across later
+// operations and read again while the pointer-stability rule says they are
+// valid (checkPins), and World.Stats and World.Shrink are checked against the
+// model. TestDifferential counts the sparse situations its seeds reach
+// (diffCovNames) and fails if one of them is never exercised.
+//
 // Replay a failure of TestDifferential with the subtest name it prints, for
 // example: go test ./ecs -run 'TestDifferential/seed=7$'.
 // Replay a fuzz failure with: go test ./ecs -run 'FuzzDifferential/<name>'.
@@ -21,11 +35,13 @@ package ecs_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -56,6 +72,19 @@ const (
 
 var diffCT = [numKinds]ecs.ComponentType{
 	ecs.C[diffPos](), ecs.C[diffVel](), ecs.C[diffName](), ecs.C[diffTags](), ecs.C[diffRef](), ecs.C[diffTag](),
+}
+
+var diffKindNames = [numKinds]string{"Pos", "Vel", "Name", "Tags", "Ref", "Tag"}
+
+var diffTypesOf = [numKinds]reflect.Type{
+	reflect.TypeFor[diffPos](), reflect.TypeFor[diffVel](), reflect.TypeFor[diffName](),
+	reflect.TypeFor[diffTags](), reflect.TypeFor[diffRef](), reflect.TypeFor[diffTag](),
+}
+
+// diffRegisters registers the type of each kind in a world.
+var diffRegisters = [numKinds]func(*ecs.World, ...ecs.ComponentOption){
+	ecs.Register[diffPos], ecs.Register[diffVel], ecs.Register[diffName],
+	ecs.Register[diffTags], ecs.Register[diffRef], ecs.Register[diffTag],
 }
 
 func diffKindOf[T any]() int {
@@ -214,6 +243,55 @@ type diffHarness struct {
 	step   int
 	log    [32]diffLogEntry
 	logN   int
+
+	sparse  [numKinds]bool // the kinds registered with ecs.Sparse
+	storage string         // the storage choices, for failure messages
+	cov     [diffCovN]int  // how often each sparse situation was reached
+
+	pins         []diffPin                    // pointers kept across top-level operations
+	snapA, snapB map[refmodel.EntityID]uint16 // storage signatures (see checkPins)
+}
+
+// Sparse situations the harness counts (TestDifferential requires each one
+// to be reached by some seed).
+const (
+	covChunksSparse          = iota // an entity visited by Chunks of a query naming a sparse type
+	covAllSparse                    // ... by All
+	covIterSparse                   // ... by Iter
+	covMixedTerms                   // ... by a query whose terms mix table and sparse types
+	covWithSparse                   // ... by a query with With on a sparse type
+	covWithoutSparse                // ... by a query with Without on a sparse type
+	covAnyOfMixed                   // ... by a query with an AnyOf group mixing storages
+	covOptSparseNil                 // an Optional sparse term absent from the visited entity
+	covOptSparseSet                 // an Optional sparse term present on it
+	covNestedIterSparse             // a nested iteration (depth >= 2) visiting through a sparse query
+	covNestedDeferSparse            // a deferred add or remove of a sparse type at depth >= 2
+	covMapMixed                     // a MapN operation on a handle mixing storages
+	covMapAllSparse                 // a MapN operation on a handle of sparse types only
+	covAddAllSparseComp             // AddAll of a sparse type over a non-empty match
+	covAddAllSparseQuery            // AddAll over a non-empty match of a query naming a sparse type
+	covRemoveAllSparseComp          // RemoveAll of a sparse type ...
+	covRemoveAllSparseQuery         // RemoveAll with a query naming a sparse type ...
+	covDespawnAllSparseQuery        // DespawnAll with a query naming a sparse type ...
+	covSparseRef                    // a world with the pointer-holding Ref kind sparse
+	covSparseTag                    // a world with the zero-size Tag kind sparse
+	covSpreadIndices                // a world whose entity indices span several sparse pages
+	covPinSparse                    // a sparse pin read after a structural change of other storage
+	covPinShared                    // a table pin read after a sparse change of an entity of its table
+	diffCovN
+)
+
+var diffCovNames = [diffCovN]string{
+	"Chunks over a sparse query", "All over a sparse query", "Iter over a sparse query",
+	"a query mixing table and sparse terms", "With on a sparse type", "Without on a sparse type",
+	"AnyOf mixing storages", "an absent Optional sparse term", "a present Optional sparse term",
+	"a nested iteration over a sparse query", "a deferred sparse change at depth >= 2",
+	"a MapN handle mixing storages", "a MapN handle of sparse types only",
+	"AddAll of a sparse type", "AddAll with a sparse query", "RemoveAll of a sparse type",
+	"RemoveAll with a sparse query", "DespawnAll with a sparse query",
+	"a sparse pointer-holding kind (Ref)", "a sparse zero-size kind (Tag)",
+	"entity indices spread over several sparse pages",
+	"a sparse pointer kept across a structural change", "a table pointer kept across a sparse change in its table",
 }
 
 const (
@@ -227,7 +305,10 @@ func newDiffHarness(src diffChooser) *diffHarness {
 		w:     ecs.NewWorld(),
 		m:     refmodel.NewWorld(),
 		byEnt: make(map[ecs.Entity]refmodel.EntityID),
+		snapA: make(map[refmodel.EntityID]uint16),
+		snapB: make(map[refmodel.EntityID]uint16),
 	}
+	h.chooseStorage() // before any use of the types
 	pos := newDiffKind(h, kPos, "Pos", mkPos, eqComparable[diffPos])
 	vel := newDiffKind(h, kVel, "Vel", mkVel, eqComparable[diffVel])
 	name := newDiffKind(h, kName, "Name", mkName, eqComparable[diffName])
@@ -278,9 +359,284 @@ func newDiffHarness(src diffChooser) *diffHarness {
 			diffQ3(h, "Q3[Name,Tags,Ref]", name, tags, ref, diffSpec{}),
 			diffQ3(h, "Q3[Tag,Vel,Name]", tag, vel, name, diffSpec{}),
 			diffQ2(h, "Q2[Ref,Tag]", ref, tag, diffSpec{}),
+			// Filters over every kind, so any mixed choice of storages
+			// gives them groups and terms of both storages.
+			diffQ3(h, "Q3[Ref,Vel,Tag] Optional(Ref,Vel) With(Tags) AnyOf(Pos,Tag,Name)", ref, vel, tag,
+				diffSpec{opt: []int{kRef, kVel}, with: []int{kTags}, anyOf: [][]int{{kPos, kTag, kName}}}),
+			diffQ2(h, "Q2[Tag,Name] Optional(Name) AnyOf(Pos,Vel,Tags,Ref) Without(Ref)", tag, name,
+				diffSpec{opt: []int{kName}, anyOf: [][]int{{kPos, kVel, kTags, kRef}}, without: []int{kRef}}),
+			diffQ2(h, "Q2[Pos,Ref] Optional(Pos,Ref) AnyOf(Ref,Tag)", pos, ref,
+				diffSpec{opt: []int{kPos, kRef}, anyOf: [][]int{{kRef, kTag}}}),
+			diffQ2(h, "Q2[Vel,Tags] Without(Tag) Without(Name) With(Ref)", vel, tags,
+				diffSpec{without: []int{kTag, kName}, with: []int{kRef}, split: true}),
 		)
 	}
 	return h
+}
+
+// chooseStorage picks a storage for each kind and registers the types, as
+// ecs.Register requires, before their first use: half of the worlds keep
+// every kind in tables, in the others each kind is sparse with probability
+// one half. Each type is registered or not (table
+// storage needs no registration), with or without a capacity hint (one
+// below 1 means none).
+func (h *diffHarness) chooseStorage() {
+	mask := 0
+	if h.src.intn(4) >= 2 {
+		for k := range numKinds {
+			mask |= h.src.intn(2) << k
+		}
+	}
+	desc := make([]string, numKinds)
+	for k := range numKinds {
+		h.sparse[k] = mask>>k&1 == 1
+		var opts []ecs.ComponentOption
+		desc[k] = diffKindNames[k] + ":table"
+		if h.sparse[k] {
+			opts = append(opts, ecs.Sparse())
+			desc[k] = diffKindNames[k] + ":sparse"
+		}
+		register := h.sparse[k]
+		switch h.src.intn(4) {
+		case 1:
+			register = true
+		case 2:
+			register = true
+			hint := h.src.intn(130) - 10
+			if h.src.intn(2) == 0 {
+				opts = append(opts, ecs.CapacityHint(hint))
+			} else {
+				opts = append([]ecs.ComponentOption{ecs.CapacityHint(hint)}, opts...)
+			}
+			desc[k] += fmt.Sprintf("(hint %d)", hint)
+		}
+		if register {
+			diffRegisters[k](h.w, opts...)
+		}
+	}
+	h.storage = strings.Join(desc, " ")
+	if h.sparse[kRef] {
+		h.cov[covSparseRef]++
+	}
+	if h.sparse[kTag] {
+		h.cov[covSparseTag]++
+	}
+}
+
+// spreadIndices sometimes spawns and despawns, in Tessera only, a thousand
+// or two entities, some with components, in a shuffled order: the entity
+// index recycles indices last-in first-out, so the entities of the run then
+// get indices spread over several sparse pages, which fill, empty into the
+// page pool and come back from it. The model never sees these entities.
+func (h *diffHarness) spreadIndices() {
+	if h.src.intn(2) != 0 {
+		return
+	}
+	es := make([]ecs.Entity, 1000+h.src.intn(1200))
+	for i := range es {
+		es[i] = h.w.Spawn()
+		if i%3 == 0 {
+			h.kinds[i/3%numKinds].junk(es[i], i)
+		}
+	}
+	r := rand.New(rand.NewPCG(uint64(h.src.intn(1<<16)), 0x5ca77e2))
+	r.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	for _, e := range es {
+		h.w.Despawn(e)
+	}
+	if h.w.Len() != 0 {
+		h.failf("Len after despawning every entity: %d", h.w.Len())
+	}
+	for _, k := range h.sparse {
+		if k {
+			h.cov[covSpreadIndices]++
+			break
+		}
+	}
+}
+
+// sparseIn reports whether any of the kinds is sparse, and whether any is
+// in tables.
+func (h *diffHarness) sparseIn(ks ...int) (sparse, table bool) {
+	for _, k := range ks {
+		if h.sparse[k] {
+			sparse = true
+		} else {
+			table = true
+		}
+	}
+	return sparse, table
+}
+
+// covMap counts a MapN operation over the kinds ks.
+func (h *diffHarness) covMap(ks ...int) {
+	switch sp, tb := h.sparseIn(ks...); {
+	case sp && tb:
+		h.cov[covMapMixed]++
+	case sp:
+		h.cov[covMapAllSparse]++
+	}
+}
+
+// ---- pointer stability ----
+
+// A pin is a pointer to a component, from Map.Get, Map.TryGet or a query
+// row, kept across later top-level operations. By the package's pointer
+// stability rule it stays valid until the next structural change of the
+// table (or, for a sparse type, the sparse set) that holds the value: a
+// spawn into it, or an add, remove or despawn that moves a value in or out
+// of it, or a Shrink. While that has not happened, reading through the pin
+// must give the model's current value.
+type diffPin struct {
+	p   diffPair
+	k   int
+	sig uint16 // the entity's storage signature when pinned
+	ptr any    // *T
+	how string
+}
+
+// sigOf returns the storage signature of a living model entity: bits 0-5
+// are the table kinds it has (which name its table), bits 8-13 the sparse
+// kinds it has.
+func (h *diffHarness) sigOf(id refmodel.EntityID) uint16 {
+	var sig uint16
+	for k := range numKinds {
+		if h.m.HasKind(id, refmodel.Kind(k)) {
+			if h.sparse[k] {
+				sig |= 1 << (8 + k)
+			} else {
+				sig |= 1 << k
+			}
+		}
+	}
+	return sig
+}
+
+// snapshot records the signature of every living entity in snap.
+func (h *diffHarness) snapshot(snap map[refmodel.EntityID]uint16) {
+	clear(snap)
+	for _, p := range h.live {
+		if h.m.Alive(p.id) {
+			snap[p.id] = h.sigOf(p.id)
+		}
+	}
+}
+
+// addPin keeps ptr, e's pointer to its kind k.
+func (h *diffHarness) addPin(p diffPair, id refmodel.EntityID, k int, ptr any, how string) {
+	if len(h.pins) == 0 {
+		h.snapshot(h.snapA) // the state the pins are taken in
+	}
+	h.pins = append(h.pins, diffPin{p, k, h.sigOf(id), ptr, how})
+}
+
+// pinSome pins a few components of random living entities.
+func (h *diffHarness) pinSome() {
+	for n := 1 + h.src.intn(3); n > 0 && len(h.live) > 0; n-- {
+		p := h.pickLive()
+		k := h.src.intn(numKinds)
+		if ptr, how := h.kinds[k].pin(h, p); ptr != nil {
+			h.addPin(p, p.id, k, ptr, how)
+		}
+	}
+}
+
+// checkPins reads through the pins that the last top-level operation left
+// valid, and forgets the others. exact says the operation's changes can be
+// told from the signatures before and after it; otherwise (nested deferred
+// changes may pass through tables no signature shows) every pin is dropped.
+func (h *diffHarness) checkPins(exact bool) {
+	if len(h.pins) == 0 {
+		return
+	}
+	if !exact {
+		h.pins = h.pins[:0]
+		return
+	}
+	h.snapshot(h.snapB)
+	var tables [1 << numKinds]bool // tables changed, by their table kinds
+	var sets uint16                // sparse sets changed, as signature bits
+	for id, b := range h.snapA {
+		switch a, ok := h.snapB[id]; {
+		case !ok: // despawned
+			tables[b&0xff] = true
+			sets |= b
+		case a != b:
+			if a&0xff != b&0xff {
+				tables[a&0xff], tables[b&0xff] = true, true
+			}
+			sets |= a ^ b
+		}
+	}
+	for id, a := range h.snapB {
+		if _, ok := h.snapA[id]; !ok { // spawned
+			tables[a&0xff] = true
+			sets |= a
+		}
+	}
+	kept := h.pins[:0]
+	for _, pin := range h.pins {
+		if h.sparse[pin.k] && sets&(1<<(8+pin.k)) != 0 || !h.sparse[pin.k] && tables[pin.sig&0xff] {
+			continue
+		}
+		h.kinds[pin.k].checkPin(h, pin)
+		kept = append(kept, pin)
+		if h.sparse[pin.k] && (sets != 0 || slices.Contains(tables[:], true)) {
+			h.cov[covPinSparse]++
+		}
+		if !h.sparse[pin.k] && h.touchedSetIn(pin.sig&0xff) {
+			h.cov[covPinShared]++
+		}
+	}
+	clear(h.pins[len(kept):])
+	h.pins = kept
+	h.snapA, h.snapB = h.snapB, h.snapA
+}
+
+// touchedSetIn reports whether an entity of the table of the given table
+// kinds changed its sparse components in the last operation.
+func (h *diffHarness) touchedSetIn(table uint16) bool {
+	for id, b := range h.snapA {
+		if a, ok := h.snapB[id]; ok && a != b && a&0xff == table && b&0xff == table {
+			return true
+		}
+	}
+	return false
+}
+
+// statsAndShrink compares World.Stats with the model and the storage
+// choices, then sometimes calls Shrink, which must change nothing visible
+// (checkAll follows) and leave no unused capacity.
+func (h *diffHarness) statsAndShrink() {
+	h.note("Stats", diffPair{}, 0)
+	h.checkStats(false)
+	if h.src.intn(2) == 0 {
+		h.note("Shrink", diffPair{}, 0)
+		h.w.Shrink()
+		h.checkStats(true)
+	}
+}
+
+func (h *diffHarness) checkStats(shrunk bool) {
+	st := h.w.Stats()
+	if st.Entities != h.m.Len() {
+		h.failf("Stats.Entities = %d, model %d", st.Entities, h.m.Len())
+	}
+	for _, cs := range st.Components {
+		k := slices.Index(diffTypesOf[:], cs.Type)
+		if k < 0 {
+			h.failf("Stats lists component type %v", cs.Type)
+		}
+		if want := h.kinds[k].len(); cs.Count != want {
+			h.failf("Stats: %d entities have %s, model %d", cs.Count, diffKindNames[k], want)
+		}
+		if (cs.Storage == ecs.SparseStorage) != h.sparse[k] {
+			h.failf("Stats: %s has %v storage, registered sparse %v", diffKindNames[k], cs.Storage, h.sparse[k])
+		}
+		if shrunk && (cs.Capacity != cs.Count || cs.Pooled != 0) {
+			h.failf("after Shrink, %s: capacity %d for %d values, %d pooled pages", diffKindNames[k], cs.Capacity, cs.Count, cs.Pooled)
+		}
+	}
 }
 
 func (h *diffHarness) failf(format string, args ...any) {
@@ -314,9 +670,10 @@ func (h *diffHarness) run(maxOps int) (failure string) {
 		if !ok {
 			msg.msg = fmt.Sprintf("unexpected panic: %v\n%s", r, debug.Stack())
 		}
-		failure = fmt.Sprintf("step %d (op %d, depth %d): %s\nrecent operations, oldest first:\n%s",
-			h.step, h.ops, h.depth, msg.msg, h.recent())
+		failure = fmt.Sprintf("step %d (op %d, depth %d): %s\nstorage: %s\nrecent operations, oldest first:\n%s",
+			h.step, h.ops, h.depth, msg.msg, h.storage, h.recent())
 	}()
+	h.spreadIndices()
 	h.checkAll()
 	for h.ops < maxOps && !h.src.exhausted() {
 		h.step++
@@ -326,8 +683,9 @@ func (h *diffHarness) run(maxOps int) (failure string) {
 		if h.step%4096 == 0 {
 			runtime.GC()
 		}
-		h.topOp()
+		exact := h.topOp()
 		h.checkAll()
+		h.checkPins(exact)
 	}
 	return ""
 }
@@ -452,6 +810,13 @@ type diffComp interface {
 	checkRow(h *diffHarness, r *diffRow, id refmodel.EntityID, optional bool)
 	writeRow(h *diffHarness, r *diffRow, id refmodel.EntityID, x int) bool
 	checkDead(h *diffHarness, p diffPair, misuse int)
+	junk(e ecs.Entity, x int) // Tessera only: for entities the model never sees
+	newQuery(h *diffHarness, spec diffSpec)
+	pin(h *diffHarness, p diffPair) (ptr any, how string) // nil if p lacks the kind
+	checkPin(h *diffHarness, pin diffPin)
+	len() int
+	spawn1(h *diffHarness)
+	spawnBatch1(h *diffHarness, n int) // outside iterations only
 }
 
 type diffKind[T any] struct {
@@ -461,18 +826,103 @@ type diffKind[T any] struct {
 	ms   *refmodel.Store[T]
 	mk   func(int) T
 	eq   func(a, b T) bool
+	disc *ecs.Query1[T] // finds the entities of a Map.SpawnBatch
 }
 
 func newDiffKind[T any](h *diffHarness, k int, name string, mk func(int) T, eq func(a, b T) bool) *diffKind[T] {
-	c := &diffKind[T]{k: k, name: name, tm: ecs.NewMap[T](h.w), ms: refmodel.NewStore[T](h.m, name), mk: mk, eq: eq}
+	c := &diffKind[T]{k: k, name: name, tm: ecs.NewMap[T](h.w), ms: refmodel.NewStore[T](h.m, name), mk: mk, eq: eq,
+		disc: ecs.NewQuery1[T](h.w)}
 	if int(c.ms.Kind()) != k || diffKindOf[T]() != k {
 		panic("differential harness: kinds out of order")
 	}
 	return c
 }
 
+func (c *diffKind[T]) junk(e ecs.Entity, x int) { c.tm.Set(e, c.mk(x)) }
+
+func (c *diffKind[T]) len() int { return c.ms.Len() }
+
+func (c *diffKind[T]) pin(h *diffHarness, p diffPair) (any, string) {
+	if !c.ms.Has(p.id) {
+		return nil, ""
+	}
+	if h.src.intn(2) == 0 {
+		return c.tm.Get(p.e), "Get"
+	}
+	tp, _ := c.tm.TryGet(p.e)
+	return tp, "TryGet"
+}
+
+func (c *diffKind[T]) checkPin(h *diffHarness, pin diffPin) {
+	tp := pin.ptr.(*T)
+	mv, ok := c.ms.Get(pin.p.id)
+	if !ok {
+		h.failf("a %s pin of %v (from %s) is still valid, but the model entity %d has no %s", c.name, pin.p.e, pin.how, pin.p.id, c.name)
+	}
+	if !c.eq(*tp, mv) {
+		h.failf("pointer stability: %s of %v from %s (%s storage, signature %#x), with no structural change of its storage since, reads %s; model %s",
+			c.name, pin.p.e, pin.how, map[bool]string{false: "table", true: "sparse"}[h.sparse[c.k]], pin.sig, showValue(*tp), showValue(mv))
+	}
+}
+
+// spawn1 spawns an entity with this one component, with Map.Spawn.
+func (c *diffKind[T]) spawn1(h *diffHarness) {
+	x := h.val()
+	e := c.tm.Spawn(c.mk(x))
+	id := h.m.Spawn()
+	c.ms.Add(id, c.mk(x))
+	h.pair(id, e)
+	h.note("Map.Spawn["+c.name+"]", diffPair{id, e}, x)
+}
+
+// spawnBatch1 spawns n entities with Map.SpawnBatch and finds them with a
+// query, as diffMap2.spawnBatch does.
+func (c *diffKind[T]) spawnBatch1(h *diffHarness, n int) {
+	x := h.val()
+	h.note("Map.SpawnBatch["+c.name+"]", diffPair{}, n)
+	c.tm.SpawnBatch(n, c.mk(x))
+	var news []ecs.Entity
+	for ch := range c.disc.Chunks() {
+		news = h.appendUnpaired(news, ch.Entities)
+	}
+	if len(news) != n {
+		h.failf("Map.SpawnBatch(%d) made %d entities", n, len(news))
+	}
+	for _, e := range news {
+		id := h.m.Spawn()
+		c.ms.Add(id, c.mk(x))
+		h.pair(id, e)
+	}
+}
+
+func (c *diffKind[T]) newQuery(h *diffHarness, spec diffSpec) {
+	ecs.NewQuery1[T](h.w, spec.filters()...)
+}
+
+// covNested counts a structural change of this kind at depth >= 2.
+func (c *diffKind[T]) covNested(h *diffHarness) {
+	if h.depth >= 2 && h.sparse[c.k] {
+		h.cov[covNestedDeferSparse]++
+	}
+}
+
+// covBatch counts a batch operation of this kind over q, when q matches
+// something.
+func (c *diffKind[T]) covBatch(h *diffHarness, q *diffQuery, comp, query int) {
+	if (!h.sparse[c.k] && !q.sparse) || h.m.Count(q.mq) == 0 {
+		return
+	}
+	if h.sparse[c.k] {
+		h.cov[comp]++
+	}
+	if q.sparse {
+		h.cov[query]++
+	}
+}
+
 func (c *diffKind[T]) add(h *diffHarness, p diffPair, x int) {
 	h.note("Add["+c.name+"]", p, x)
+	c.covNested(h)
 	if c.ms.Has(p.id) {
 		h.expectPanic("Tessera Map.Add of a present "+c.name, func() { c.tm.Add(p.e, c.mk(x)) })
 		h.expectPanic("model Add of a present "+c.name, func() { c.ms.Add(p.id, c.mk(x)) })
@@ -484,6 +934,7 @@ func (c *diffKind[T]) add(h *diffHarness, p diffPair, x int) {
 
 func (c *diffKind[T]) set(h *diffHarness, p diffPair, x int) {
 	h.note("Set["+c.name+"]", p, x)
+	c.covNested(h)
 	c.tm.Set(p.e, c.mk(x))
 	c.ms.Set(p.id, c.mk(x))
 }
@@ -501,18 +952,21 @@ func (c *diffKind[T]) writeGet(h *diffHarness, p diffPair, x int) {
 
 func (c *diffKind[T]) remove(h *diffHarness, p diffPair) {
 	h.note("Remove["+c.name+"]", p, 0)
+	c.covNested(h)
 	c.tm.Remove(p.e)
 	c.ms.Remove(p.id)
 }
 
 func (c *diffKind[T]) addAll(h *diffHarness, q *diffQuery, x int) {
 	h.note("AddAll["+c.name+"] "+q.name, diffPair{}, x)
+	c.covBatch(h, q, covAddAllSparseComp, covAddAllSparseQuery)
 	c.tm.AddAll(q.tq, c.mk(x))
 	c.ms.AddAll(q.mq, c.mk(x))
 }
 
 func (c *diffKind[T]) removeAll(h *diffHarness, q *diffQuery) {
 	h.note("RemoveAll["+c.name+"] "+q.name, diffPair{}, 0)
+	c.covBatch(h, q, covRemoveAllSparseComp, covRemoveAllSparseQuery)
 	c.tm.RemoveAll(q.tq)
 	c.ms.RemoveAll(q.mq)
 }
@@ -601,6 +1055,7 @@ func newDiffMap2[A, B any](h *diffHarness, a *diffKind[A], b *diffKind[B]) *diff
 }
 
 func (m *diffMap2[A, B]) spawn(h *diffHarness) {
+	h.covMap(m.a.k, m.b.k)
 	xa, xb := h.val(), h.val()
 	e := m.tm.Spawn(m.a.mk(xa), m.b.mk(xb))
 	id := h.m.Spawn()
@@ -611,6 +1066,7 @@ func (m *diffMap2[A, B]) spawn(h *diffHarness) {
 }
 
 func (m *diffMap2[A, B]) spawnBatch(h *diffHarness, n int) {
+	h.covMap(m.a.k, m.b.k)
 	xa, xb := h.val(), h.val()
 	h.note("Map2.SpawnBatch "+m.a.name+","+m.b.name, diffPair{}, n)
 	m.tm.SpawnBatch(n, m.a.mk(xa), m.b.mk(xb))
@@ -630,6 +1086,7 @@ func (m *diffMap2[A, B]) spawnBatch(h *diffHarness, n int) {
 }
 
 func (m *diffMap2[A, B]) spawnBatchFunc(h *diffHarness, n int) {
+	h.covMap(m.a.k, m.b.k)
 	h.note("Map2.SpawnBatchFunc "+m.a.name+","+m.b.name, diffPair{}, n)
 	calls := 0
 	m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B) {
@@ -645,6 +1102,7 @@ func (m *diffMap2[A, B]) spawnBatchFunc(h *diffHarness, n int) {
 }
 
 func (m *diffMap2[A, B]) add(h *diffHarness, p diffPair) {
+	h.covMap(m.a.k, m.b.k)
 	xa, xb := h.val(), h.val()
 	h.note("Map2.Add "+m.a.name+","+m.b.name, p, xa)
 	if m.a.ms.Has(p.id) || m.b.ms.Has(p.id) {
@@ -657,6 +1115,7 @@ func (m *diffMap2[A, B]) add(h *diffHarness, p diffPair) {
 }
 
 func (m *diffMap2[A, B]) remove(h *diffHarness, p diffPair) {
+	h.covMap(m.a.k, m.b.k)
 	h.note("Map2.Remove "+m.a.name+","+m.b.name, p, 0)
 	m.tm.Remove(p.e)
 	m.a.ms.Remove(p.id)
@@ -710,6 +1169,7 @@ func newDiffMap3[A, B, C any](h *diffHarness, a *diffKind[A], b *diffKind[B], c 
 func (m *diffMap3[A, B, C]) names() string { return m.a.name + "," + m.b.name + "," + m.c.name }
 
 func (m *diffMap3[A, B, C]) spawn(h *diffHarness) {
+	h.covMap(m.a.k, m.b.k, m.c.k)
 	xa, xb, xc := h.val(), h.val(), h.val()
 	e := m.tm.Spawn(m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
 	id := h.m.Spawn()
@@ -721,6 +1181,7 @@ func (m *diffMap3[A, B, C]) spawn(h *diffHarness) {
 }
 
 func (m *diffMap3[A, B, C]) spawnBatch(h *diffHarness, n int) {
+	h.covMap(m.a.k, m.b.k, m.c.k)
 	xa, xb, xc := h.val(), h.val(), h.val()
 	h.note("Map3.SpawnBatch "+m.names(), diffPair{}, n)
 	m.tm.SpawnBatch(n, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
@@ -741,6 +1202,7 @@ func (m *diffMap3[A, B, C]) spawnBatch(h *diffHarness, n int) {
 }
 
 func (m *diffMap3[A, B, C]) spawnBatchFunc(h *diffHarness, n int) {
+	h.covMap(m.a.k, m.b.k, m.c.k)
 	h.note("Map3.SpawnBatchFunc "+m.names(), diffPair{}, n)
 	calls := 0
 	m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B, pc *C) {
@@ -757,6 +1219,7 @@ func (m *diffMap3[A, B, C]) spawnBatchFunc(h *diffHarness, n int) {
 }
 
 func (m *diffMap3[A, B, C]) add(h *diffHarness, p diffPair) {
+	h.covMap(m.a.k, m.b.k, m.c.k)
 	xa, xb, xc := h.val(), h.val(), h.val()
 	h.note("Map3.Add "+m.names(), p, xa)
 	if m.a.ms.Has(p.id) || m.b.ms.Has(p.id) || m.c.ms.Has(p.id) {
@@ -770,6 +1233,7 @@ func (m *diffMap3[A, B, C]) add(h *diffHarness, p diffPair) {
 }
 
 func (m *diffMap3[A, B, C]) remove(h *diffHarness, p diffPair) {
+	h.covMap(m.a.k, m.b.k, m.c.k)
 	h.note("Map3.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
 	m.a.ms.Remove(p.id)
@@ -906,6 +1370,12 @@ type diffQuery struct {
 	count func() int
 	terms []int
 	opt   [numKinds]bool
+	// What the query does with sparse types (for the coverage counts).
+	sparse     bool // it names a sparse type, as a term or in a filter
+	mixedTerms bool // its terms are of both storages
+	withSparse bool // With on a sparse type
+	without    bool // Without on a sparse type
+	anyOfMixed bool // an AnyOf group of both storages
 	// forms runs the query's Chunks, All and Iter forms, calling body per
 	// entity until it returns false.
 	forms [3]func(h *diffHarness, body func(r *diffRow) bool)
@@ -925,6 +1395,16 @@ func newDiffQuery(h *diffHarness, name string, tq ecs.Matcher, count func() int,
 	}
 	for _, k := range spec.opt {
 		q.opt[k] = true
+	}
+	sp, tb := h.sparseIn(terms...)
+	q.mixedTerms = sp && tb
+	q.withSparse, _ = h.sparseIn(spec.with...)
+	q.without, _ = h.sparseIn(spec.without...)
+	q.sparse = sp || q.withSparse || q.without
+	for _, g := range spec.anyOf {
+		gs, gt := h.sparseIn(g...)
+		q.anyOfMixed = q.anyOfMixed || gs && gt
+		q.sparse = q.sparse || gs
 	}
 	return q
 }
@@ -1088,23 +1568,35 @@ func diffQ3[A, B, C any](h *diffHarness, name string, a *diffKind[A], b *diffKin
 
 // ---- operations ----
 
-// topOp performs one operation outside any iteration.
-func (h *diffHarness) topOp() {
+// topOp performs one operation outside any iteration. It reports whether
+// the operation changes every entity's storage at most once (no deferred
+// sequences), so that comparing the storage signatures before and after it
+// tells which tables and sparse sets it changed (see checkPins).
+func (h *diffHarness) topOp() (exact bool) {
 	h.ops++
-	switch h.pick(20, 4, 6, 1, 1, 1) {
+	if len(h.pins) < 4 && h.src.intn(16) == 0 {
+		h.pinSome()
+	}
+	switch h.pick(20, 4, 6, 1, 1, 1, 1) {
 	case 0:
 		h.structural(nil)
 	case 1:
 		h.iterate(false) // compare the visited entities and values only
 	case 2:
 		h.iterate(true) // with writes, structural changes and nested loops
+		return false
 	case 3:
 		h.runSystem()
 	case 4:
 		h.misuse()
 	case 5:
 		h.escapingIteration()
+		return false
+	case 6:
+		h.statsAndShrink()
+		return false
 	}
+	return true
 }
 
 // escapingIteration runs an active iteration whose loop bodies may panic out
@@ -1165,11 +1657,19 @@ func (h *diffHarness) structural(cur *diffPair) {
 		h.pair(id, e)
 		h.note("Spawn", diffPair{id, e}, 0)
 	case 1:
-		h.maps[h.src.intn(len(h.maps))].spawn(h)
+		if h.src.intn(4) == 0 {
+			h.kinds[h.src.intn(numKinds)].spawn1(h)
+		} else {
+			h.maps[h.src.intn(len(h.maps))].spawn(h)
+		}
 	case 2:
 		h.maps[h.src.intn(len(h.maps))].spawnBatchFunc(h, h.src.intn(4))
 	case 3:
-		h.maps[h.src.intn(len(h.maps))].spawnBatch(h, 1+h.src.intn(4))
+		if h.src.intn(4) == 0 {
+			h.kinds[h.src.intn(numKinds)].spawnBatch1(h, 1+h.src.intn(4))
+		} else {
+			h.maps[h.src.intn(len(h.maps))].spawnBatch(h, 1+h.src.intn(4))
+		}
 	case 4:
 		p := h.target(cur)
 		h.note("Despawn", p, 0)
@@ -1194,6 +1694,9 @@ func (h *diffHarness) structural(cur *diffPair) {
 	case 13:
 		q := h.queries[h.src.intn(len(h.queries))]
 		h.note("DespawnAll "+q.name, diffPair{}, 0)
+		if q.sparse && h.m.Count(q.mq) > 0 {
+			h.cov[covDespawnAllSparseQuery]++
+		}
 		h.w.DespawnAll(q.tq)
 		h.m.DespawnAll(q.mq)
 	}
@@ -1233,6 +1736,14 @@ func (h *diffHarness) iterate(active bool) {
 		for _, k := range q.terms {
 			h.kinds[k].checkRow(h, r, id, q.opt[k])
 		}
+		h.covVisit(q, form, id)
+		if !active && h.depth == 1 && len(h.pins) < 4 && h.src.intn(8) == 0 {
+			// A row pointer, kept after the loop (which changes nothing).
+			k := q.terms[h.src.intn(len(q.terms))]
+			if h.m.HasKind(id, refmodel.Kind(k)) {
+				h.addPin(diffPair{id, r.e}, id, k, r.p[k], "a "+diffFormNames[form]+" row of "+q.name)
+			}
+		}
 		if active {
 			for n := h.pick(10, 6, 3); n > 0; n-- {
 				h.bodyAction(q, r, diffPair{id, r.e})
@@ -1257,6 +1768,34 @@ func (h *diffHarness) iterate(active bool) {
 	}
 }
 
+// covVisit counts the sparse situations of a visit of entity id by q.
+func (h *diffHarness) covVisit(q *diffQuery, form int, id refmodel.EntityID) {
+	if !q.sparse {
+		return
+	}
+	h.cov[covChunksSparse+form]++
+	if h.depth >= 2 {
+		h.cov[covNestedIterSparse]++
+	}
+	for _, c := range [...]struct {
+		on  bool
+		cov int
+	}{{q.mixedTerms, covMixedTerms}, {q.withSparse, covWithSparse}, {q.without, covWithoutSparse}, {q.anyOfMixed, covAnyOfMixed}} {
+		if c.on {
+			h.cov[c.cov]++
+		}
+	}
+	for _, k := range q.terms {
+		if q.opt[k] && h.sparse[k] {
+			if h.m.HasKind(id, refmodel.Kind(k)) {
+				h.cov[covOptSparseSet]++
+			} else {
+				h.cov[covOptSparseNil]++
+			}
+		}
+	}
+}
+
 func (h *diffHarness) bodyAction(q *diffQuery, r *diffRow, cur diffPair) {
 	h.ops++
 	switch h.pick(6, 10, 2, 1) {
@@ -1274,6 +1813,9 @@ func (h *diffHarness) bodyAction(q *diffQuery, r *diffRow, cur diffPair) {
 		o := h.queries[h.src.intn(len(h.queries))]
 		if got, want := o.count(), h.m.Count(o.mq); got != want {
 			h.failf("%s: Count() inside an iteration = %d, model %d", o.name, got, want)
+		}
+		if h.src.intn(8) == 0 {
+			h.expectPanic("Shrink inside an iteration", h.w.Shrink)
 		}
 	}
 }
@@ -1348,6 +1890,9 @@ func (h *diffHarness) misuse() {
 	if h.w.Alive(ecs.Entity{}) {
 		h.failf("the zero Entity is alive")
 	}
+	if h.src.intn(4) == 0 {
+		h.misuseStorage()
+	}
 	if len(h.dead) == 0 {
 		return
 	}
@@ -1360,6 +1905,37 @@ func (h *diffHarness) misuse() {
 	}
 	h.kinds[h.src.intn(numKinds)].checkDead(h, p, h.src.intn(4))
 	h.maps[h.src.intn(len(h.maps))].checkDead(h, p, h.src.intn(4))
+}
+
+// misuseStorage checks that a type cannot be registered once in use, and
+// that queries requiring and excluding the same type (of either storage) or
+// requiring nothing are refused, in both worlds alike; none of it may change
+// the world (checkAll follows).
+func (h *diffHarness) misuseStorage() {
+	k := h.src.intn(numKinds)
+	h.note("misuse Register["+diffKindNames[k]+"]", diffPair{}, 0)
+	var opts []ecs.ComponentOption
+	if h.src.intn(2) == 0 {
+		opts = append(opts, ecs.Sparse())
+	}
+	h.expectPanic("Register of a type in use", func() { diffRegisters[k](h.w, opts...) })
+	j := h.src.intn(numKinds)
+	var spec diffSpec
+	switch h.src.intn(3) {
+	case 0: // a term excluded
+		spec.without = []int{k}
+	case 1: // a With type excluded
+		spec.with, spec.without = []int{j}, []int{j}
+	case 2: // every term optional, no AnyOf
+		spec.opt = []int{k}
+	}
+	mq := &refmodel.Query{Terms: diffKinds([]int{k}), With: diffKinds(spec.with), Without: diffKinds(spec.without),
+		Optional: diffKinds(spec.opt)}
+	if mq.Validate(h.m) == nil {
+		h.failf("model accepts the invalid query %+v", *mq)
+	}
+	h.expectPanic(fmt.Sprintf("NewQuery1[%s] with an invalid filter %+v", diffKindNames[k], spec),
+		func() { h.kinds[k].newQuery(h, spec) })
 }
 
 // ---- regression tests for bugs this harness found ----
@@ -1422,6 +1998,23 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		seeds, opsPerSeed = 4, 12_500 // 50,000 operations
 	}
+	// The sparse situations the seeds reach, checked once they all passed
+	// (the parent's cleanup runs after its parallel subtests).
+	var (
+		mu     sync.Mutex
+		cov    [diffCovN]int
+		passed int
+	)
+	t.Cleanup(func() {
+		if passed != seeds {
+			return
+		}
+		for i, n := range cov {
+			if n == 0 {
+				t.Errorf("no seed exercised %s; change the seeds or the harness's weights", diffCovNames[i])
+			}
+		}
+	})
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
@@ -1431,6 +2024,13 @@ func TestDifferential(t *testing.T) {
 			}
 			if h.ops < opsPerSeed {
 				t.Fatalf("ran %d operations, want %d", h.ops, opsPerSeed)
+			}
+			t.Logf("storage: %s", h.storage)
+			mu.Lock()
+			defer mu.Unlock()
+			passed++
+			for i, n := range h.cov {
+				cov[i] += n
 			}
 		})
 	}
@@ -1449,7 +2049,11 @@ func FuzzDifferential(f *testing.F) {
 			b[i] = byte(r.Uint32())
 		}
 		f.Add(b)
+		// The same bytes with an odd first byte: some kinds sparse.
+		f.Add(append([]byte{1}, b...))
 	}
+	// Every kind sparse (mask 63 = 1 + 62), with spread entity indices.
+	f.Add([]byte("\x01\x3e\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00 sparse everywhere: spawn, add, iterate"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := newDiffHarness(&byteChooser{data: data})
 		if msg := h.run(5_000); msg != "" {
