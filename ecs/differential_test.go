@@ -250,6 +250,21 @@ type diffHarness struct {
 
 	pins         []diffPin                    // pointers kept across top-level operations
 	snapA, snapB map[refmodel.EntityID]uint16 // storage signatures (see checkPins)
+
+	// Hook and observer events of the current step (see diffHookKind and
+	// observeQuery): Tessera's, by handle, and the model's, as strings.
+	tEvents []diffTEvent
+	mEvents []string
+	gone    map[ecs.Entity]refmodel.EntityID // pairs forgotten during this step
+	events  int                              // events compared so far
+}
+
+// diffTEvent is one hook or observer call in Tessera: what fired, on which
+// entity, with which value ("" for observers).
+type diffTEvent struct {
+	what string
+	e    ecs.Entity
+	val  string
 }
 
 // Sparse situations the harness counts (TestDifferential requires each one
@@ -307,6 +322,7 @@ func newDiffHarness(src diffChooser) *diffHarness {
 		byEnt: make(map[ecs.Entity]refmodel.EntityID),
 		snapA: make(map[refmodel.EntityID]uint16),
 		snapB: make(map[refmodel.EntityID]uint16),
+		gone:  make(map[ecs.Entity]refmodel.EntityID),
 	}
 	h.chooseStorage() // before any use of the types
 	pos := newDiffKind(h, kPos, "Pos", mkPos, eqComparable[diffPos])
@@ -345,7 +361,17 @@ func newDiffHarness(src diffChooser) *diffHarness {
 			diffSpec{without: []int{kName}, opt: []int{kTag}}),
 		h.renamer,
 	)
+	// Hooks on three kinds (of whichever storages chooseStorage gave them)
+	// and observers on three queries; one more query is observed once the
+	// world is populated, so its current members must fire nothing.
+	diffHookKind(h, pos)
+	diffHookKind(h, name)
+	diffHookKind(h, ref)
+	h.observeQuery(h.physics)
+	h.observeQuery(h.queries[2]) // Q1[Name] Without(Vel)
+	h.observeQuery(h.renamer)
 	h.lateQueries = func() {
+		defer func() { h.observeQuery(h.queries[len(h.queries)-1]) }()
 		h.queries = append(h.queries,
 			diffQ1(h, "Q1[Vel] AnyOf(Name,Tags) AnyOf(Ref,Tag) Without(Pos)", vel,
 				diffSpec{anyOf: [][]int{{kName, kTags}, {kRef, kTag}}, without: []int{kPos}}),
@@ -674,7 +700,9 @@ func (h *diffHarness) run(maxOps int) (failure string) {
 			h.step, h.ops, h.depth, msg.msg, h.storage, h.recent())
 	}()
 	h.spreadIndices()
+	h.tEvents = h.tEvents[:0] // fired by entities the model never sees
 	h.checkAll()
+	h.checkEvents()
 	for h.ops < maxOps && !h.src.exhausted() {
 		h.step++
 		if h.step == 50 {
@@ -685,6 +713,7 @@ func (h *diffHarness) run(maxOps int) (failure string) {
 		}
 		exact := h.topOp()
 		h.checkAll()
+		h.checkEvents()
 		h.checkPins(exact)
 	}
 	return ""
@@ -770,6 +799,7 @@ func (h *diffHarness) checkAll() {
 			h.live[i] = h.live[len(h.live)-1]
 			h.live = h.live[:len(h.live)-1]
 			delete(h.byEnt, p.e)
+			h.gone[p.e] = p.id
 			if len(h.dead) < 32 {
 				h.dead = append(h.dead, p)
 			} else {
@@ -795,6 +825,84 @@ func (h *diffHarness) checkAll() {
 			h.failf("despawned entity alive again: tessera %v = %v, model %d = %v", p.e, h.w.Alive(p.e), p.id, h.m.Alive(p.id))
 		}
 	}
+}
+
+// ---- hooks and observers ----
+
+// diffHookKind registers recording-only OnAdd, OnSet and OnRemove hooks for
+// c's type in Tessera and in the model.
+func diffHookKind[T any](h *diffHarness, c *diffKind[T]) {
+	rec := func(what string) func(ecs.Entity, *T) {
+		what = c.name + "." + what
+		return func(e ecs.Entity, v *T) { h.tEvents = append(h.tEvents, diffTEvent{what, e, showValue(*v)}) }
+	}
+	mrec := func(what string) func(refmodel.EntityID, T) {
+		what = c.name + "." + what
+		return func(id refmodel.EntityID, v T) {
+			h.mEvents = append(h.mEvents, fmt.Sprintf("%s %d %s", what, id, showValue(v)))
+		}
+	}
+	ecs.OnAdd(h.w, rec("OnAdd"))
+	ecs.OnSet(h.w, rec("OnSet"))
+	ecs.OnRemove(h.w, rec("OnRemove"))
+	c.ms.OnAdd(mrec("OnAdd"))
+	c.ms.OnSet(mrec("OnSet"))
+	c.ms.OnRemove(mrec("OnRemove"))
+}
+
+// observeQuery registers recording-only enter and leave observers on q in
+// both worlds.
+func (h *diffHarness) observeQuery(q *diffQuery) {
+	rec := func(what string) func(ecs.Entity) {
+		what = q.name + " " + what
+		return func(e ecs.Entity) { h.tEvents = append(h.tEvents, diffTEvent{what, e, ""}) }
+	}
+	mrec := func(what string) func(refmodel.EntityID) {
+		what = q.name + " " + what
+		return func(id refmodel.EntityID) { h.mEvents = append(h.mEvents, fmt.Sprintf("%s %d ", what, id)) }
+	}
+	q.observe(rec("OnEnter"), rec("OnLeave"))
+	h.m.OnEnter(q.mq, mrec("OnEnter"))
+	h.m.OnLeave(q.mq, mrec("OnLeave"))
+}
+
+// checkEvents compares the hook and observer calls of the step just ended,
+// as multisets: within a batch Tessera fires in table and row order, which
+// the model does not know.
+func (h *diffHarness) checkEvents() {
+	got := make([]string, len(h.tEvents))
+	for i, ev := range h.tEvents {
+		id, ok := h.byEnt[ev.e]
+		if !ok {
+			if id, ok = h.gone[ev.e]; !ok {
+				h.failf("%s fired for %v, which the harness does not know", ev.what, ev.e)
+			}
+		}
+		got[i] = fmt.Sprintf("%s %d %s", ev.what, id, ev.val)
+	}
+	want := h.mEvents
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		var extra, missing []string
+		for _, g := range got {
+			if !slices.Contains(want, g) {
+				extra = append(extra, g)
+			}
+		}
+		for _, m := range want {
+			if !slices.Contains(got, m) {
+				missing = append(missing, m)
+			}
+		}
+		h.failf("hook/observer events differ\ntessera: %q\nmodel:   %q\nonly in tessera (by kind): %q\nonly in the model (by kind): %q",
+			got, want, extra, missing)
+	}
+	h.events += len(want)
+	h.tEvents = h.tEvents[:0]
+	clear(h.mEvents)
+	h.mEvents = h.mEvents[:0]
+	clear(h.gone)
 }
 
 // ---- one component type ----
@@ -869,8 +977,11 @@ func (c *diffKind[T]) checkPin(h *diffHarness, pin diffPin) {
 func (c *diffKind[T]) spawn1(h *diffHarness) {
 	x := h.val()
 	e := c.tm.Spawn(c.mk(x))
-	id := h.m.Spawn()
-	c.ms.Add(id, c.mk(x))
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		id = h.m.Spawn()
+		c.ms.Add(id, c.mk(x))
+	})
 	h.pair(id, e)
 	h.note("Map.Spawn["+c.name+"]", diffPair{id, e}, x)
 }
@@ -888,11 +999,13 @@ func (c *diffKind[T]) spawnBatch1(h *diffHarness, n int) {
 	if len(news) != n {
 		h.failf("Map.SpawnBatch(%d) made %d entities", n, len(news))
 	}
-	for _, e := range news {
-		id := h.m.Spawn()
-		c.ms.Add(id, c.mk(x))
-		h.pair(id, e)
-	}
+	h.m.Batch(func() {
+		for _, e := range news {
+			id := h.m.Spawn()
+			c.ms.Add(id, c.mk(x))
+			h.pair(id, e)
+		}
+	})
 }
 
 func (c *diffKind[T]) newQuery(h *diffHarness, spec diffSpec) {
@@ -1058,9 +1171,12 @@ func (m *diffMap2[A, B]) spawn(h *diffHarness) {
 	h.covMap(m.a.k, m.b.k)
 	xa, xb := h.val(), h.val()
 	e := m.tm.Spawn(m.a.mk(xa), m.b.mk(xb))
-	id := h.m.Spawn()
-	m.a.ms.Add(id, m.a.mk(xa))
-	m.b.ms.Add(id, m.b.mk(xb))
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		id = h.m.Spawn()
+		m.a.ms.Add(id, m.a.mk(xa))
+		m.b.ms.Add(id, m.b.mk(xb))
+	})
 	h.pair(id, e)
 	h.note("Map2.Spawn "+m.a.name+","+m.b.name, diffPair{id, e}, xa)
 }
@@ -1077,24 +1193,28 @@ func (m *diffMap2[A, B]) spawnBatch(h *diffHarness, n int) {
 	if len(news) != n {
 		h.failf("SpawnBatch(%d) made %d entities", n, len(news))
 	}
-	for _, e := range news {
-		id := h.m.Spawn()
-		m.a.ms.Add(id, m.a.mk(xa))
-		m.b.ms.Add(id, m.b.mk(xb))
-		h.pair(id, e)
-	}
+	h.m.Batch(func() {
+		for _, e := range news {
+			id := h.m.Spawn()
+			m.a.ms.Add(id, m.a.mk(xa))
+			m.b.ms.Add(id, m.b.mk(xb))
+			h.pair(id, e)
+		}
+	})
 }
 
 func (m *diffMap2[A, B]) spawnBatchFunc(h *diffHarness, n int) {
 	h.covMap(m.a.k, m.b.k)
 	h.note("Map2.SpawnBatchFunc "+m.a.name+","+m.b.name, diffPair{}, n)
 	calls := 0
-	m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B) {
-		calls++
-		id := h.m.Spawn()
-		diffInit(h, m.a, e, id, pa)
-		diffInit(h, m.b, e, id, pb)
-		h.pair(id, e)
+	h.m.Batch(func() { // the model's spawns and adds settle as one operation
+		m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B) {
+			calls++
+			id := h.m.Spawn()
+			diffInit(h, m.a, e, id, pa)
+			diffInit(h, m.b, e, id, pb)
+			h.pair(id, e)
+		})
 	})
 	if calls != n {
 		h.failf("SpawnBatchFunc(%d) called init %d times", n, calls)
@@ -1110,16 +1230,20 @@ func (m *diffMap2[A, B]) add(h *diffHarness, p diffPair) {
 		return
 	}
 	m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb))
-	m.a.ms.Add(p.id, m.a.mk(xa))
-	m.b.ms.Add(p.id, m.b.mk(xb))
+	h.m.Batch(func() {
+		m.a.ms.Add(p.id, m.a.mk(xa))
+		m.b.ms.Add(p.id, m.b.mk(xb))
+	})
 }
 
 func (m *diffMap2[A, B]) remove(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k)
 	h.note("Map2.Remove "+m.a.name+","+m.b.name, p, 0)
 	m.tm.Remove(p.e)
-	m.a.ms.Remove(p.id)
-	m.b.ms.Remove(p.id)
+	h.m.Batch(func() {
+		m.a.ms.Remove(p.id)
+		m.b.ms.Remove(p.id)
+	})
 }
 
 func (m *diffMap2[A, B]) check(h *diffHarness, p diffPair) {
@@ -1172,10 +1296,13 @@ func (m *diffMap3[A, B, C]) spawn(h *diffHarness) {
 	h.covMap(m.a.k, m.b.k, m.c.k)
 	xa, xb, xc := h.val(), h.val(), h.val()
 	e := m.tm.Spawn(m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
-	id := h.m.Spawn()
-	m.a.ms.Add(id, m.a.mk(xa))
-	m.b.ms.Add(id, m.b.mk(xb))
-	m.c.ms.Add(id, m.c.mk(xc))
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		id = h.m.Spawn()
+		m.a.ms.Add(id, m.a.mk(xa))
+		m.b.ms.Add(id, m.b.mk(xb))
+		m.c.ms.Add(id, m.c.mk(xc))
+	})
 	h.pair(id, e)
 	h.note("Map3.Spawn "+m.names(), diffPair{id, e}, xa)
 }
@@ -1192,26 +1319,30 @@ func (m *diffMap3[A, B, C]) spawnBatch(h *diffHarness, n int) {
 	if len(news) != n {
 		h.failf("SpawnBatch(%d) made %d entities", n, len(news))
 	}
-	for _, e := range news {
-		id := h.m.Spawn()
-		m.a.ms.Add(id, m.a.mk(xa))
-		m.b.ms.Add(id, m.b.mk(xb))
-		m.c.ms.Add(id, m.c.mk(xc))
-		h.pair(id, e)
-	}
+	h.m.Batch(func() {
+		for _, e := range news {
+			id := h.m.Spawn()
+			m.a.ms.Add(id, m.a.mk(xa))
+			m.b.ms.Add(id, m.b.mk(xb))
+			m.c.ms.Add(id, m.c.mk(xc))
+			h.pair(id, e)
+		}
+	})
 }
 
 func (m *diffMap3[A, B, C]) spawnBatchFunc(h *diffHarness, n int) {
 	h.covMap(m.a.k, m.b.k, m.c.k)
 	h.note("Map3.SpawnBatchFunc "+m.names(), diffPair{}, n)
 	calls := 0
-	m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B, pc *C) {
-		calls++
-		id := h.m.Spawn()
-		diffInit(h, m.a, e, id, pa)
-		diffInit(h, m.b, e, id, pb)
-		diffInit(h, m.c, e, id, pc)
-		h.pair(id, e)
+	h.m.Batch(func() { // the model's spawns and adds settle as one operation
+		m.tm.SpawnBatchFunc(n, func(e ecs.Entity, pa *A, pb *B, pc *C) {
+			calls++
+			id := h.m.Spawn()
+			diffInit(h, m.a, e, id, pa)
+			diffInit(h, m.b, e, id, pb)
+			diffInit(h, m.c, e, id, pc)
+			h.pair(id, e)
+		})
 	})
 	if calls != n {
 		h.failf("SpawnBatchFunc(%d) called init %d times", n, calls)
@@ -1227,18 +1358,22 @@ func (m *diffMap3[A, B, C]) add(h *diffHarness, p diffPair) {
 		return
 	}
 	m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
-	m.a.ms.Add(p.id, m.a.mk(xa))
-	m.b.ms.Add(p.id, m.b.mk(xb))
-	m.c.ms.Add(p.id, m.c.mk(xc))
+	h.m.Batch(func() {
+		m.a.ms.Add(p.id, m.a.mk(xa))
+		m.b.ms.Add(p.id, m.b.mk(xb))
+		m.c.ms.Add(p.id, m.c.mk(xc))
+	})
 }
 
 func (m *diffMap3[A, B, C]) remove(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k, m.c.k)
 	h.note("Map3.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
-	m.a.ms.Remove(p.id)
-	m.b.ms.Remove(p.id)
-	m.c.ms.Remove(p.id)
+	h.m.Batch(func() {
+		m.a.ms.Remove(p.id)
+		m.b.ms.Remove(p.id)
+		m.c.ms.Remove(p.id)
+	})
 }
 
 func (m *diffMap3[A, B, C]) check(h *diffHarness, p diffPair) {
@@ -1368,8 +1503,10 @@ type diffQuery struct {
 	mq    *refmodel.Query
 	tq    ecs.Matcher
 	count func() int
-	terms []int
-	opt   [numKinds]bool
+	// observe registers Tessera enter and leave observers on tq.
+	observe func(enter, leave func(ecs.Entity))
+	terms   []int
+	opt     [numKinds]bool
 	// What the query does with sparse types (for the coverage counts).
 	sparse     bool // it names a sparse type, as a term or in a filter
 	mixedTerms bool // its terms are of both storages
@@ -1444,6 +1581,7 @@ func closeCursor(h *diffHarness, early bool, close func(), next func() bool) {
 func diffQ1[A any](h *diffHarness, name string, a *diffKind[A], spec diffSpec) *diffQuery {
 	q := ecs.NewQuery1[A](h.w, spec.filters()...)
 	dq := newDiffQuery(h, name, q, q.Count, spec, a.k)
+	dq.observe = func(enter, leave func(ecs.Entity)) { q.OnEnter(enter); q.OnLeave(leave) }
 	ka := a.k
 	dq.forms[0] = func(h *diffHarness, body func(*diffRow) bool) {
 		var r diffRow
@@ -1485,6 +1623,7 @@ func diffQ1[A any](h *diffHarness, name string, a *diffKind[A], spec diffSpec) *
 func diffQ2[A, B any](h *diffHarness, name string, a *diffKind[A], b *diffKind[B], spec diffSpec) *diffQuery {
 	q := ecs.NewQuery2[A, B](h.w, spec.filters()...)
 	dq := newDiffQuery(h, name, q, q.Count, spec, a.k, b.k)
+	dq.observe = func(enter, leave func(ecs.Entity)) { q.OnEnter(enter); q.OnLeave(leave) }
 	ka, kb := a.k, b.k
 	dq.forms[0] = func(h *diffHarness, body func(*diffRow) bool) {
 		var r diffRow
@@ -1527,6 +1666,7 @@ func diffQ2[A, B any](h *diffHarness, name string, a *diffKind[A], b *diffKind[B
 func diffQ3[A, B, C any](h *diffHarness, name string, a *diffKind[A], b *diffKind[B], c *diffKind[C], spec diffSpec) *diffQuery {
 	q := ecs.NewQuery3[A, B, C](h.w, spec.filters()...)
 	dq := newDiffQuery(h, name, q, q.Count, spec, a.k, b.k, c.k)
+	dq.observe = func(enter, leave func(ecs.Entity)) { q.OnEnter(enter); q.OnLeave(leave) }
 	ka, kb, kc := a.k, b.k, c.k
 	dq.forms[0] = func(h *diffHarness, body func(*diffRow) bool) {
 		var r diffRow
@@ -1975,6 +2115,33 @@ func diffNextAfterCloseRepro() string {
 		return fmt.Sprintf("Next returned true after Close (IsIterating %v)", w.IsIterating())
 	}
 	return ""
+}
+
+// diffMapRemoveSettleRepro returns a description of the bug, or "". The
+// bug: a MapN.Remove of several types, one with an OnRemove hook, settles
+// observer membership after each type it removes instead of once when the
+// operation is complete, so a query the entity matches only between the two
+// removals sees it enter and leave.
+func diffMapRemoveSettleRepro() string {
+	w := ecs.NewWorld()
+	ecs.OnRemove(w, func(ecs.Entity, *diffName) {})
+	m := ecs.NewMap2[diffName, diffRef](w)
+	e := m.Spawn(diffName{}, diffRef{})
+	var got []string
+	q := ecs.NewQuery1[diffRef](w, ecs.Without(ecs.C[diffName]()))
+	q.OnEnter(func(ecs.Entity) { got = append(got, "enter") })
+	q.OnLeave(func(ecs.Entity) { got = append(got, "leave") })
+	m.Remove(e)
+	if len(got) != 0 {
+		return fmt.Sprintf("Map2[Name,Ref].Remove fired %v on Query1[Ref] Without(Name); want nothing", got)
+	}
+	return ""
+}
+
+func TestMapRemoveSettlesOnce(t *testing.T) {
+	if msg := diffMapRemoveSettleRepro(); msg != "" {
+		t.Error(msg)
+	}
 }
 
 func TestSpawnBatchFuncInitStartsFromZero(t *testing.T) {

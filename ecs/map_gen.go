@@ -219,11 +219,13 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -470,11 +472,13 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -739,11 +743,13 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -1026,11 +1032,13 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -1331,11 +1339,13 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -1654,11 +1664,13 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table
@@ -1995,11 +2007,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		return
 	}
 	if w.hooked {
-		// Hooks first, one type at a time, as single removals would.
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
 		for _, id := range m.ids {
 			w.removeComponent(e, r, id)
 		}
-		w.settle()
+		w.unlock()
 		return
 	}
 	dst := r.table

@@ -21,8 +21,13 @@ type World struct {
 	last    EntityID
 	alive   map[EntityID]struct{}
 	stores  []storage
-	depth   int       // iterations in progress
+	depth   int       // iterations in progress (and hook calls, see fire)
 	pending []command // changes deferred while depth > 0
+
+	observers []*observer // in registration order (see OnEnter)
+	touched   []EntityID  // entities changed since the last settling
+	batching  int         // open Batch calls
+	settling  bool        // inside done
 }
 
 // storage is the part of a Store[T] the world needs without knowing T.
@@ -31,9 +36,9 @@ type storage interface {
 	label() string
 	has(e EntityID) bool
 	size() int
-	keys() []EntityID // unsorted
-	drop(e EntityID)  // delete if present
-	put(e EntityID, v any)
+	keys() []EntityID      // unsorted
+	drop(e EntityID)       // delete if present, firing OnRemove
+	put(e EntityID, v any) // add or overwrite, firing OnAdd or OnSet
 }
 
 // NewWorld returns an empty world with no component types.
@@ -59,13 +64,16 @@ func (w *World) Despawn(e EntityID) {
 		return
 	}
 	w.despawn(e)
+	w.done()
 }
 
+// despawn fires OnRemove for each component of e, then removes them and e.
 func (w *World) despawn(e EntityID) {
 	for _, s := range w.stores {
 		s.drop(e)
 	}
 	delete(w.alive, e)
+	w.touch(e)
 }
 
 // Alive reports whether e is a living entity of w.
@@ -122,9 +130,7 @@ func (w *World) EndIteration() {
 		panic("refmodel: EndIteration: no iteration in progress")
 	}
 	w.depth--
-	if w.depth == 0 {
-		w.flush()
-	}
+	w.done()
 }
 
 // DespawnAll despawns every entity q matches. Inside an iteration it is
@@ -139,6 +145,7 @@ func (w *World) DespawnAll(q *Query) {
 	for _, e := range w.Match(q) {
 		w.despawn(e)
 	}
+	w.done()
 }
 
 // System is a system of seed 002: a plain function over the world (or, in
@@ -187,7 +194,8 @@ type command struct {
 }
 
 // flush applies the deferred changes in order. It runs with depth 0, so every
-// change applies at once.
+// change applies at once; changes that hooks fired by it make are appended
+// and applied in the same flush.
 func (w *World) flush() {
 	for i := 0; i < len(w.pending); i++ {
 		c := w.pending[i]

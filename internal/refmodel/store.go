@@ -13,6 +13,8 @@ type Store[T any] struct {
 	kind Kind
 	name string
 	m    map[EntityID]T
+
+	onAdd, onSet, onRemove []func(EntityID, T) // hooks (see OnAdd)
 }
 
 // NewStore adds a component type to w and returns its store. The name is
@@ -69,7 +71,8 @@ func (s *Store[T]) Add(e EntityID, v T) {
 func (s *Store[T]) Set(e EntityID, v T) {
 	s.w.mustBeAlive("Set["+s.name+"]", e)
 	if s.Has(e) {
-		s.m[e] = v
+		s.write(e, v)
+		s.w.done()
 		return
 	}
 	s.addOrDefer(e, v)
@@ -80,7 +83,35 @@ func (s *Store[T]) addOrDefer(e EntityID, v T) {
 		s.w.pending = append(s.w.pending, command{op: opAdd, e: e, s: s, v: v})
 		return
 	}
+	s.write(e, v)
+	s.w.done()
+}
+
+// write adds or overwrites e's T, firing OnAdd or OnSet afterwards.
+func (s *Store[T]) write(e EntityID, v T) {
+	_, had := s.m[e]
 	s.m[e] = v
+	hooks := s.onSet
+	if !had {
+		hooks = s.onAdd
+		s.w.touch(e)
+	}
+	for _, fn := range hooks {
+		s.w.fire(func() { fn(e, v) })
+	}
+}
+
+// delete removes e's T if it has one, firing OnRemove first.
+func (s *Store[T]) delete(e EntityID) {
+	v, ok := s.m[e]
+	if !ok {
+		return
+	}
+	for _, fn := range s.onRemove {
+		s.w.fire(func() { fn(e, v) })
+	}
+	delete(s.m, e)
+	s.w.touch(e)
 }
 
 // Update calls f with a pointer to a copy of e's T and stores the result, at
@@ -104,7 +135,8 @@ func (s *Store[T]) Remove(e EntityID) {
 		s.w.pending = append(s.w.pending, command{op: opRemove, e: e, s: s})
 		return
 	}
-	delete(s.m, e)
+	s.delete(e)
+	s.w.done()
 }
 
 // AddAll gives v to every entity q matches, overwriting the T of those that
@@ -117,8 +149,9 @@ func (s *Store[T]) AddAll(q *Query, v T) {
 		return
 	}
 	for _, e := range s.w.Match(q) {
-		s.m[e] = v
+		s.write(e, v)
 	}
+	s.w.done()
 }
 
 // RemoveAll takes T away from every entity q matches that has one. Inside an
@@ -131,16 +164,17 @@ func (s *Store[T]) RemoveAll(q *Query) {
 		return
 	}
 	for _, e := range s.w.Match(q) {
-		delete(s.m, e)
+		s.delete(e)
 	}
+	s.w.done()
 }
 
 func (s *Store[T]) kindOf() Kind          { return s.kind }
 func (s *Store[T]) label() string         { return s.name }
 func (s *Store[T]) has(e EntityID) bool   { return s.Has(e) }
 func (s *Store[T]) size() int             { return len(s.m) }
-func (s *Store[T]) drop(e EntityID)       { delete(s.m, e) }
-func (s *Store[T]) put(e EntityID, v any) { s.m[e] = v.(T) }
+func (s *Store[T]) drop(e EntityID)       { s.delete(e) }
+func (s *Store[T]) put(e EntityID, v any) { s.write(e, v.(T)) }
 
 func (s *Store[T]) keys() []EntityID {
 	ids := make([]EntityID, 0, len(s.m))
