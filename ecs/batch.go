@@ -90,14 +90,7 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 				}
 				continue
 			}
-			var p unsafe.Pointer
-			if info.sparse != nil {
-				p = info.sparse.add(e)
-			} else {
-				dst := w.withComponent(r.table, info.id)
-				row := w.move(e, r, dst)
-				p = dst.columns[dst.colOf[info.id]].at(row)
-			}
+			p := w.addSlot(e, r, info)
 			info.copy1(p, v)
 			if h := info.hooks; h != nil {
 				w.run(h.onAdd, e, p)

@@ -1,7 +1,5 @@
 package ecs
 
-import "unsafe"
-
 // cmdKind names a deferred structural change.
 type cmdKind uint8
 
@@ -157,14 +155,7 @@ func (w *World) apply(c *command) {
 			w.overwritten(info, c.e, p)
 			return
 		}
-		var p unsafe.Pointer
-		if sp := info.sparse; sp != nil {
-			p = sp.add(c.e)
-		} else {
-			dst := w.withComponent(r.table, c.id)
-			row := w.move(c.e, r, dst)
-			p = dst.columns[dst.colOf[c.id]].at(row)
-		}
+		p := w.addSlot(c.e, r, info)
 		info.copy1(p, src)
 		w.added(info, c.e, p)
 	case cmdRemove:

@@ -209,14 +209,7 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
 		return
 	}
-	var p unsafe.Pointer
-	if m.sparse != nil {
-		p = m.sparse.add(e)
-	} else {
-		dst := w.withComponent(r.table, m.id)
-		row := w.move(e, r, dst)
-		p = dst.columns[dst.colOf[m.id]].at(row)
-	}
+	p := w.addSlot(e, r, m.info)
 	// SAFETY: p is the slot for e's T, just made.
 	*(*T)(p) = v
 	if w.notify {
@@ -359,6 +352,19 @@ func fill[T any](s []T, v T) {
 	for i := range s {
 		s[i] = v
 	}
+}
+
+// addSlot gives the live entity e (record r), which lacks the component
+// info describes, a slot for it: a move to the table with the component, or
+// an entry in its sparse set. It returns the slot's address; the value there
+// is zero or stale and the caller writes it.
+func (w *World) addSlot(e Entity, r *record, info *componentInfo) unsafe.Pointer {
+	if info.sparse != nil {
+		return info.sparse.add(e)
+	}
+	dst := w.withComponent(r.table, info.id)
+	row := w.move(e, r, dst)
+	return dst.columns[dst.colOf[info.id]].at(row)
 }
 
 // hasComponent reports whether the live entity e (record r) has the
