@@ -86,14 +86,14 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 				p := componentAt("AddAll", e, r, info)
 				info.copy1(p, v)
 				if h := info.hooks; h != nil {
-					w.run(h.onSet, e, p)
+					runHooks(h.onSet, e, p)
 				}
 				continue
 			}
 			p := w.addSlot(e, r, info)
 			info.copy1(p, v)
 			if h := info.hooks; h != nil {
-				w.run(h.onAdd, e, p)
+				runHooks(h.onAdd, e, p)
 			}
 		}
 		return

@@ -53,10 +53,10 @@ func (w *World) hooksOf(id componentID) *componentHooks {
 	return info.hooks
 }
 
-// run calls hooks with e and v as a loop body runs: structural changes they
-// make are deferred. The caller ends the hook section with unlock once the
-// operation that fired them is complete.
-func (w *World) run(hooks []hookFunc, e Entity, v unsafe.Pointer) {
+// runHooks calls hooks in registration order with e and v. Callers raise
+// the world's iteration count around it, so structural changes the hooks
+// make are deferred until the firing operation is complete.
+func runHooks(hooks []hookFunc, e Entity, v unsafe.Pointer) {
 	for _, f := range hooks {
 		f(e, v)
 	}
@@ -66,7 +66,7 @@ func (w *World) run(hooks []hookFunc, e Entity, v unsafe.Pointer) {
 func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if h := info.hooks; h != nil && len(h.onAdd) > 0 {
 		w.lock++
-		w.run(h.onAdd, e, v)
+		runHooks(h.onAdd, e, v)
 		w.unlock()
 	}
 }
@@ -75,7 +75,7 @@ func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if h := info.hooks; h != nil && len(h.onSet) > 0 {
 		w.lock++
-		w.run(h.onSet, e, v)
+		runHooks(h.onSet, e, v)
 		w.unlock()
 	}
 }
@@ -89,7 +89,7 @@ func (w *World) removing(info *componentInfo, e Entity, v unsafe.Pointer) bool {
 		return false
 	}
 	w.lock++
-	w.run(h.onRemove, e, v)
+	runHooks(h.onRemove, e, v)
 	return true
 }
 
@@ -104,7 +104,7 @@ func (w *World) despawning(e Entity, r *record) bool {
 				w.lock++
 				locked = true
 			}
-			w.run(h.onRemove, e, col.at(r.row))
+			runHooks(h.onRemove, e, col.at(r.row))
 		}
 	}
 	for _, s := range w.sparse {
@@ -114,7 +114,7 @@ func (w *World) despawning(e Entity, r *record) bool {
 					w.lock++
 					locked = true
 				}
-				w.run(h.onRemove, e, p)
+				runHooks(h.onRemove, e, p)
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func (w *World) addedAll(e Entity, infos []*componentInfo) {
 	r := w.entities.at(e.index)
 	for _, info := range infos {
 		if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-			w.run(h.onAdd, e, componentAt("Spawn", e, r, info))
+			runHooks(h.onAdd, e, componentAt("Spawn", e, r, info))
 		}
 	}
 	w.unlock()

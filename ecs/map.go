@@ -95,7 +95,7 @@ func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
 		r := w.entities.at(e.index)
 		for _, info := range infos {
 			if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-				w.run(h.onAdd, e, componentAt("SpawnBatch", e, r, info))
+				runHooks(h.onAdd, e, componentAt("SpawnBatch", e, r, info))
 			}
 		}
 	}

@@ -68,8 +68,10 @@ func (w *World) settleTouched() {
 	w.settling = true
 	defer func() { w.settling = false }()
 	for len(w.touched) > 0 {
+		// Swap buffers: this round reads one while touches made by its
+		// observers' changes go to the other, and neither is reallocated.
 		touched := w.touched
-		w.touched = nil
+		w.touched, w.settleBuf = w.settleBuf[:0], touched
 		clear(w.seen)
 		if w.seen == nil {
 			w.seen = make(map[Entity]struct{})

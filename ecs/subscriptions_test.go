@@ -103,3 +103,24 @@ func TestObserverChangesAreDeferredAndObserved(t *testing.T) {
 	}, "inside an iteration")
 	w.Recover()
 }
+
+func TestObservedOperationsDoNotAllocate(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, red := ecs.NewMap[Position](w), ecs.NewMap[Red](w)
+	q := ecs.NewQuery1[Position](w, ecs.With(ecs.C[Red]()))
+	entered := 0
+	q.OnEnter(func(ecs.Entity) { entered++ })
+	q.OnLeave(func(ecs.Entity) { entered-- })
+	e := pos.Spawn(Position{})
+	red.Add(e, Red{}) // warm the buffers
+	red.Remove(e)
+	if a := testing.AllocsPerRun(100, func() {
+		red.Add(e, Red{})
+		red.Remove(e)
+	}); a != 0 {
+		t.Fatalf("%v allocations per observed add+remove", a)
+	}
+	if entered != 0 {
+		t.Fatalf("enter/leave out of balance: %d", entered)
+	}
+}

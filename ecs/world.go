@@ -32,10 +32,11 @@ type World struct {
 	hooked   bool // some component type has hooks
 	flushing bool // flush is applying deferred changes
 
-	observed []*queryCache       // queries with enter/leave observers
-	touched  []Entity            // entities changed since the last settle
-	seen     map[Entity]struct{} // settle's duplicate filter, reused
-	settling bool
+	observed  []*queryCache       // queries with enter/leave observers
+	touched   []Entity            // entities changed since the last settle
+	settleBuf []Entity            // settle's second buffer, swapped with touched
+	seen      map[Entity]struct{} // settle's duplicate filter, reused
+	settling  bool
 
 	resources map[reflect.Type]any
 }
