@@ -23,9 +23,17 @@ func addRemoveBurning(m *ecs.Map[Burning], es []ecs.Entity) {
 
 // BenchmarkAddRemoveSparse compares one add+remove pair per entity of a
 // sparse component with the same for a table component (BenchmarkAddRemove
-// single is the table figure; both are here to share a run).
+// single is the table figure; both are here to share a run), and with the
+// floor of a bare paged sparse set (floorSparseSet).
 func BenchmarkAddRemoveSparse(b *testing.B) {
 	const n = 1000
+	b.Run("floor", func(b *testing.B) {
+		s, es := newFloorSparseSet(n)
+		for b.Loop() {
+			addRemoveFloor(s, es)
+		}
+		perEntity(b, n)
+	})
 	for _, storage := range []string{"table", "sparse"} {
 		b.Run(storage, func(b *testing.B) {
 			w := ecs.NewWorld()

@@ -245,6 +245,7 @@ type diffHarness struct {
 	logN   int
 
 	sparse  [numKinds]bool // the kinds registered with ecs.Sparse
+	listen  int            // listenNone, listenRecording or listenActing
 	storage string         // the storage choices, for failure messages
 	cov     [diffCovN]int  // how often each sparse situation was reached
 
@@ -293,6 +294,8 @@ const (
 	covSpreadIndices                // a world whose entity indices span several sparse pages
 	covPinSparse                    // a sparse pin read after a structural change of other storage
 	covPinShared                    // a table pin read after a sparse change of an entity of its table
+	covQuietSparse                  // a world with sparse kinds and no listeners (the quiet paths)
+	covActingEvent                  // a structural change made by a hook or observer, applied
 	diffCovN
 )
 
@@ -307,6 +310,7 @@ var diffCovNames = [diffCovN]string{
 	"a sparse pointer-holding kind (Ref)", "a sparse zero-size kind (Tag)",
 	"entity indices spread over several sparse pages",
 	"a sparse pointer kept across a structural change", "a table pointer kept across a sparse change in its table",
+	"sparse kinds with no listeners", "a structural change made by a listener",
 }
 
 const (
@@ -361,17 +365,29 @@ func newDiffHarness(src diffChooser) *diffHarness {
 			diffSpec{without: []int{kName}, opt: []int{kTag}}),
 		h.renamer,
 	)
-	// Hooks on three kinds (of whichever storages chooseStorage gave them)
-	// and observers on three queries; one more query is observed once the
+	// Listeners (chooseListeners): none, so the quiet paths run; or hooks on
+	// three kinds (of whichever storages chooseStorage gave them) and
+	// observers on three queries, recording only or followed by listeners
+	// that make structural changes. One more query is observed once the
 	// world is populated, so its current members must fire nothing.
-	diffHookKind(h, pos)
-	diffHookKind(h, name)
-	diffHookKind(h, ref)
-	h.observeQuery(h.physics)
-	h.observeQuery(h.queries[2]) // Q1[Name] Without(Vel)
-	h.observeQuery(h.renamer)
+	h.chooseListeners()
+	if h.listen != listenNone {
+		diffHookKind(h, pos)
+		diffHookKind(h, name)
+		diffHookKind(h, ref)
+		h.observeQuery(h.physics)
+		h.observeQuery(h.queries[2]) // Q1[Name] Without(Vel)
+		h.observeQuery(h.renamer)
+	}
+	if h.listen == listenActing {
+		diffActingListeners(h, pos, vel, name, ref, tag)
+	}
 	h.lateQueries = func() {
-		defer func() { h.observeQuery(h.queries[len(h.queries)-1]) }()
+		defer func() {
+			if h.listen != listenNone {
+				h.observeQuery(h.queries[len(h.queries)-1])
+			}
+		}()
 		h.queries = append(h.queries,
 			diffQ1(h, "Q1[Vel] AnyOf(Name,Tags) AnyOf(Ref,Tag) Without(Pos)", vel,
 				diffSpec{anyOf: [][]int{{kName, kTags}, {kRef, kTag}}, without: []int{kPos}}),
@@ -864,6 +880,59 @@ func (h *diffHarness) observeQuery(q *diffQuery) {
 	q.observe(rec("OnEnter"), rec("OnLeave"))
 	h.m.OnEnter(q.mq, mrec("OnEnter"))
 	h.m.OnLeave(q.mq, mrec("OnLeave"))
+}
+
+// The listener modes of a harness.
+const (
+	listenNone      = iota // no hooks or observers: the quiet paths run
+	listenRecording        // recording hooks and observers
+	listenActing           // recording ones, then ones that change the world
+)
+
+// chooseListeners picks the listener mode and notes it in h.storage.
+func (h *diffHarness) chooseListeners() {
+	h.listen = h.src.intn(3)
+	h.storage += " listeners:" + [...]string{"none", "recording", "acting"}[h.listen]
+	if h.listen == listenNone && slices.Contains(h.sparse[:], true) {
+		h.cov[covQuietSparse]++
+	}
+}
+
+// diffActingListeners registers, after the recording ones, hooks and
+// observers that make structural changes, the same in both worlds. Tessera
+// defers them as it does the changes of a loop body, and the model predicts
+// the result and every callback they cause in turn. None of them can start
+// a cycle: each change reaches only listeners further down this list.
+//
+//   - Pos.OnAdd sets Tag on the entity (an add, or an overwrite in place).
+//   - physics OnEnter sets Name (an add firing Name.OnAdd and the Name
+//     observers, or an overwrite firing Name.OnSet).
+//   - Name.OnRemove removes Ref (firing Ref.OnRemove), also on despawn.
+//   - renamer OnLeave removes Vel from the entity, if it is still alive,
+//     which may make it leave physics.
+func diffActingListeners(h *diffHarness, pos *diffKind[diffPos], vel *diffKind[diffVel],
+	name *diffKind[diffName], ref *diffKind[diffRef], tag *diffKind[diffTag]) {
+	acted := func() { h.cov[covActingEvent]++ }
+	ecs.OnAdd(h.w, func(e ecs.Entity, _ *diffPos) { acted(); tag.tm.Set(e, diffTag{}) })
+	pos.ms.OnAdd(func(id refmodel.EntityID, _ diffPos) { tag.ms.Set(id, diffTag{}) })
+
+	h.physics.observe(func(e ecs.Entity) { acted(); name.tm.Set(e, mkName(7)) }, func(ecs.Entity) {})
+	h.m.OnEnter(h.physics.mq, func(id refmodel.EntityID) { name.ms.Set(id, mkName(7)) })
+
+	ecs.OnRemove(h.w, func(e ecs.Entity, _ *diffName) { acted(); ref.tm.Remove(e) })
+	name.ms.OnRemove(func(id refmodel.EntityID, _ diffName) { ref.ms.Remove(id) })
+
+	h.renamer.observe(func(ecs.Entity) {}, func(e ecs.Entity) {
+		if h.w.Alive(e) {
+			acted()
+			vel.tm.Remove(e)
+		}
+	})
+	h.m.OnLeave(h.renamer.mq, func(id refmodel.EntityID) {
+		if h.m.Alive(id) {
+			vel.ms.Remove(id)
+		}
+	})
 }
 
 // checkEvents compares the hook and observer calls of the step just ended,
@@ -2163,7 +2232,7 @@ func TestCursorNextAfterCloseIsFalse(t *testing.T) {
 func TestDifferential(t *testing.T) {
 	seeds, opsPerSeed := 16, 62_500 // 1,000,000 operations
 	if testing.Short() {
-		seeds, opsPerSeed = 4, 12_500 // 50,000 operations
+		seeds, opsPerSeed = 16, 3_125 // 50,000 operations
 	}
 	// The sparse situations the seeds reach, checked once they all passed
 	// (the parent's cleanup runs after its parallel subtests).

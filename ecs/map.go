@@ -158,6 +158,15 @@ func (m *Map[T]) Has(e Entity) bool {
 // deferred change gives e a T first, this one overwrites it.
 // Complexity: O(number of e's components).
 func (m *Map[T]) Add(e Entity, v T) {
+	if s := m.sparse; s != nil && m.w.quiet() && addQuiet(s, &m.w.entities, e, v) {
+		return
+	}
+	m.addChecked(e, v)
+}
+
+// addChecked is Add off the quiet sparse path: checks, hooks, observers and
+// deferral.
+func (m *Map[T]) addChecked(e Entity, v T) {
 	if m.sparse != nil && m.w.lock == 0 {
 		m.w.checkAlive("Add", e, m.info)
 		p, added := m.sparse.insert(e)
@@ -222,6 +231,14 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 // does nothing if e has no T. Panics if e is not alive. Inside an iteration
 // the removal is deferred. Complexity: O(number of e's components).
 func (m *Map[T]) Remove(e Entity) {
+	if s := m.sparse; s != nil && m.w.quiet() && removeQuiet[T](s, e) {
+		return
+	}
+	m.removeChecked(e)
+}
+
+// removeChecked is Remove off the quiet sparse path.
+func (m *Map[T]) removeChecked(e Entity) {
 	w := m.w
 	if m.sparse != nil && w.lock == 0 && m.info.hooks == nil {
 		if !m.sparse.remove(e) {
