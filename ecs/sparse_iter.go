@@ -18,19 +18,46 @@ type sparseIter struct {
 	t      *table     // the current entity's table
 	trow   uint32     // and its row
 	e      Entity
+	k      int               // number of terms
+	src    [8]termSource     // where each term's value comes from
 	ptr    [8]unsafe.Pointer // the current entity's components, by term
 }
 
-// start positions the iterator before the first entity of c.
+// termSource says where fill finds a term's value.
+type termSource uint8
+
+const (
+	fromColumn      termSource = iota // the table's column (nil if absent: optional)
+	fromDriver                        // the driving sparse set's dense slot
+	fromSparse                        // a sparse lookup; absent rejects the entity
+	fromSparseMaybe                   // a sparse lookup of an optional term
+)
+
+// start positions the iterator before the first entity of c. The driver is
+// the smallest required sparse set, when it holds no more entities than the
+// matching tables: walking it costs an entity-index lookup per holder but
+// saves that set's own lookup.
 func (it *sparseIter) start(c *queryCache) {
-	*it = sparseIter{c: c, ti: 0, row: -1}
+	*it = sparseIter{c: c, ti: 0, row: -1, k: len(c.terms)}
 	rows := 0
 	for _, t := range c.tables {
 		rows += len(t.entities)
 	}
 	for _, s := range c.sparseAll {
-		if s.len() < rows && (it.driver == nil || s.len() < it.driver.len()) {
+		if s.len() <= rows && (it.driver == nil || s.len() < it.driver.len()) {
 			it.driver = s
+		}
+	}
+	for i, sp := range c.sparseTerms {
+		switch {
+		case sp == nil:
+			it.src[i] = fromColumn
+		case sp == it.driver:
+			it.src[i] = fromDriver
+		case c.optional[i]:
+			it.src[i] = fromSparseMaybe
+		default:
+			it.src[i] = fromSparse
 		}
 	}
 }
@@ -38,63 +65,65 @@ func (it *sparseIter) start(c *queryCache) {
 // next advances to the next matching entity and reports whether there is one.
 func (it *sparseIter) next() bool {
 	c := it.c
-	for {
-		var slot int
-		if it.driver != nil {
-			it.row++
-			if it.row >= it.driver.len() {
-				return false
+	if d := it.driver; d != nil {
+		x := &c.w.entities
+		for it.row++; it.row < len(d.dense); it.row++ {
+			e := d.dense[it.row]
+			r := x.at(e.index)
+			if slot := c.slotOf[r.table.id]; slot >= 0 {
+				it.e, it.t, it.trow = e, r.table, r.row
+				if it.fill(int(slot)) {
+					return true
+				}
 			}
-			it.e = it.driver.dense[it.row]
-			r := c.w.entities.at(it.e.index)
-			if slot = int(c.slotOf[r.table.id]); slot < 0 {
-				continue
-			}
-			it.t, it.trow = r.table, r.row
-		} else {
-			if it.ti >= len(c.tables) {
-				return false
-			}
-			t := c.tables[it.ti]
-			if it.row++; it.row >= len(t.entities) {
-				it.ti, it.row = it.ti+1, -1
-				continue
-			}
-			slot = it.ti
-			it.t, it.trow, it.e = t, uint32(it.row), t.entities[it.row]
 		}
-		if it.fill(slot) {
+		return false
+	}
+	for it.ti < len(c.tables) {
+		t := c.tables[it.ti]
+		if it.row++; it.row >= len(t.entities) {
+			it.ti, it.row = it.ti+1, -1
+			continue
+		}
+		it.t, it.trow, it.e = t, uint32(it.row), t.entities[it.row]
+		if it.fill(it.ti) {
 			return true
 		}
 	}
+	return false
 }
 
 // fill checks the sparse part of the terms for the current entity and
-// records its component addresses, one sparse lookup per term: a required
-// sparse term whose value is missing rejects the entity. The driving set's
-// value is read from its dense slot directly.
+// records its component addresses, one sparse lookup per sparse term that
+// does not drive the walk: a required sparse term whose value is missing
+// rejects the entity.
 func (it *sparseIter) fill(slot int) bool {
 	c := it.c
-	e := it.e
-	k := len(c.terms)
+	k := it.k
 	cols := c.cols[slot*k : slot*k+k]
-	for i, sp := range c.sparseTerms {
+	for i := range k {
 		var p unsafe.Pointer
-		switch {
-		case sp == it.driver && sp != nil:
-			p = sp.values.at(uint32(it.row))
-		case sp != nil:
-			if p = sp.get(e); p == nil && !c.optional[i] {
+		switch it.src[i] {
+		case fromColumn:
+			if col := cols[i]; col >= 0 {
+				p = it.t.columns[col].at(it.trow)
+			}
+		case fromDriver:
+			p = it.driver.values.at(uint32(it.row))
+		default:
+			sp := c.sparseTerms[i]
+			if j := sp.slotOf(it.e); j >= 0 {
+				p = sp.values.at(uint32(j))
+			} else if it.src[i] == fromSparse {
 				return false
 			}
-		case cols[i] >= 0:
-			p = it.t.columns[cols[i]].at(it.trow)
 		}
 		it.ptr[i] = p
 	}
 	if !c.sparseFilters {
 		return true
 	}
+	e := it.e
 	for _, sp := range c.sparseWith {
 		if sp != it.driver && !sp.has(e) {
 			return false
