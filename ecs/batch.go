@@ -14,6 +14,7 @@ import "unsafe"
 func (m *Map[T]) AddAll(q Matcher, v T) {
 	c := m.w.ownCache("AddAll", q)
 	if m.w.lock > 0 {
+		m.w.mustNotShare("AddAll", m.info)
 		m.w.cmds.push(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
 		return
 	}
@@ -31,6 +32,7 @@ func (m *Map[T]) AddAll(q Matcher, v T) {
 func (m *Map[T]) RemoveAll(q Matcher) {
 	c := m.w.ownCache("RemoveAll", q)
 	if m.w.lock > 0 {
+		m.w.mustNotShare("RemoveAll", m.info)
 		m.w.cmds.push(command{kind: cmdRemoveAll, id: m.id, q: c})
 		return
 	}
@@ -43,6 +45,7 @@ func (m *Map[T]) RemoveAll(q Matcher) {
 func (w *World) DespawnAll(q Matcher) {
 	c := w.ownCache("DespawnAll", q)
 	if w.lock > 0 {
+		w.mustNotShare("DespawnAll", nil)
 		w.cmds.push(command{kind: cmdDespawnAll, q: c})
 		return
 	}

@@ -10,6 +10,7 @@ const (
 	cmdAddAll
 	cmdRemoveAll
 	cmdDespawnAll
+	cmdSpawn // Commands.Spawn: a new entity, made when the buffer is applied
 )
 
 // command is one deferred structural change. Values of deferred adds wait in
@@ -51,6 +52,7 @@ func (s *staging) release(slot uint32) {
 type commandBuffer struct {
 	cmds    []command
 	staging []staging // indexed by component id
+	spawned []Entity  // while a Commands buffer is applied: its spawns so far
 }
 
 func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
@@ -87,9 +89,22 @@ func (w *World) unlocked() {
 // Recover (a new epoch) the iteration was already ended, so this does
 // nothing.
 func (w *World) unlockPass(epoch uint32) {
-	if w.epoch == epoch {
+	if w.epoch == epoch && !w.shared {
 		w.unlock()
 	}
+}
+
+// lockPass starts an iteration pass of c (nil for a hook call) and returns
+// the epoch to hand unlockPass. Inside a parallel section the count, raised
+// once by BeginParallel, is left alone: passes run on several goroutines.
+func (w *World) lockPass(c *queryCache) uint32 {
+	if w.checker != nil && c != nil {
+		w.checkPass(c)
+	}
+	if !w.shared {
+		w.lock++
+	}
+	return w.epoch
 }
 
 // Recover makes w usable again after a panic escaped the body of a
@@ -108,6 +123,7 @@ func (w *World) Recover() {
 		return
 	}
 	w.lock = 0
+	w.shared = false
 	w.epoch++ // cursors opened before now must not unlock again
 	w.flush()
 	w.settle()
@@ -121,11 +137,16 @@ func (w *World) flush() {
 	w.flushing = true
 	defer func() { w.flushing = false }()
 	for i := 0; i < len(w.cmds.cmds); i++ {
-		w.apply(&w.cmds.cmds[i])
+		w.apply(&w.cmds, &w.cmds.cmds[i])
 	}
-	w.cmds.cmds = w.cmds.cmds[:0]
-	for i := range w.cmds.staging {
-		s := &w.cmds.staging[i]
+	w.cmds.reset()
+}
+
+// reset empties b, zeroing its staged values for the collector.
+func (b *commandBuffer) reset() {
+	b.cmds = b.cmds[:0]
+	for i := range b.staging {
+		s := &b.staging[i]
 		if s.n != 0 && !s.col.info.pointerFree {
 			s.col.info.clearN(s.col.base, int(s.n))
 		}
@@ -133,9 +154,17 @@ func (w *World) flush() {
 	}
 }
 
-// apply carries out one deferred change. Changes to an entity that an
-// earlier deferred change despawned are dropped.
-func (w *World) apply(c *command) {
+// apply carries out one deferred change recorded in b. Changes to an
+// entity that an earlier deferred change despawned are dropped.
+func (w *World) apply(b *commandBuffer, c *command) {
+	switch c.kind {
+	case cmdSpawn:
+		b.spawned = append(b.spawned, w.Spawn())
+		return
+	}
+	if c.e.index == 0 && c.e.gen != 0 {
+		c.e = b.spawned[c.e.gen-1] // a pending entity of a Commands buffer
+	}
 	switch c.kind {
 	case cmdDespawn:
 		if r := w.entities.lookup(c.e); r != nil {
@@ -146,7 +175,7 @@ func (w *World) apply(c *command) {
 		if r == nil {
 			return
 		}
-		s := &w.cmds.staging[c.id]
+		s := &b.staging[c.id]
 		src := s.col.at(c.slot)
 		info := s.col.info
 		if w.hasComponent(c.e, r, info) {
@@ -163,7 +192,7 @@ func (w *World) apply(c *command) {
 			w.removeComponent(c.e, r, c.id)
 		}
 	case cmdAddAll:
-		s := &w.cmds.staging[c.id]
+		s := &b.staging[c.id]
 		w.addAll(c.q, s.col.info, s.col.at(c.slot))
 	case cmdRemoveAll:
 		w.removeAll(c.q, c.id)

@@ -28,7 +28,11 @@ func (e Entity) IsZero() bool { return e == Entity{} }
 
 // String formats the entity as the index, "v" and the generation, for
 // example "42v3" (index 42, generation 3), the form every panic message of
-// this package uses.
+// this package uses. A pending entity of a [Commands] buffer prints as
+// "pending" and its number in the buffer.
 func (e Entity) String() string {
+	if e.index == 0 && e.gen != 0 {
+		return "pending" + strconv.FormatUint(uint64(e.gen), 10)
+	}
 	return strconv.FormatUint(uint64(e.index), 10) + "v" + strconv.FormatUint(uint64(e.gen), 10)
 }

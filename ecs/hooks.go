@@ -74,9 +74,11 @@ func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 // overwritten fires the OnSet hooks of info for e's value at v.
 func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if h := info.hooks; h != nil && len(h.onSet) > 0 {
-		w.lock++
+		// A Set in a parallel section fires OnSet too: the count is left
+		// alone there, as by every pass.
+		epoch := w.lockPass(nil)
 		runHooks(h.onSet, e, v)
-		w.unlock()
+		w.unlockPass(epoch)
 	}
 }
 

@@ -27,6 +27,7 @@ type Map[T any] struct {
 
 // NewMap returns the handle for component type T in w.
 func NewMap[T any](w *World) *Map[T] {
+	w.mustNotShare("NewMap", nil)
 	id := idOf[T](&w.reg)
 	info := w.reg.infos[id]
 	m := &Map[T]{w: w, id: id, info: info, sparse: info.sparse}
@@ -106,6 +107,9 @@ func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
 // e is not alive or has no T; [Map.TryGet] is the checking twin.
 // Complexity: O(1), no allocation.
 func (m *Map[T]) Get(e Entity) *T {
+	if m.w.checker != nil {
+		m.w.checkComponent(m.info, false, "Get")
+	}
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
 			return (*T)(p)
@@ -127,6 +131,9 @@ func (m *Map[T]) Get(e Entity) *T {
 // TryGet returns a pointer to e's T and true, or nil and false when e is not
 // alive or has no T. Complexity: O(1), no allocation.
 func (m *Map[T]) TryGet(e Entity) (*T, bool) {
+	if m.w.checker != nil {
+		m.w.checkComponent(m.info, false, "TryGet")
+	}
 	if m.sparse != nil {
 		p := m.sparse.get(e)
 		return (*T)(p), p != nil
@@ -145,6 +152,9 @@ func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 
 // Has reports whether e is alive and has a T. Complexity: O(1).
 func (m *Map[T]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.w.checkComponent(m.info, false, "Has")
+	}
 	if m.sparse != nil {
 		return m.sparse.has(e)
 	}
@@ -192,6 +202,9 @@ func (m *Map[T]) addChecked(e Entity, v T) {
 // applies when the iteration ends. A Set on a component e lacks is a deferred
 // add.
 func (m *Map[T]) Set(e Entity, v T) {
+	if m.w.checker != nil {
+		m.w.checkComponent(m.info, true, "Set")
+	}
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
 			*(*T)(p) = v
@@ -215,6 +228,7 @@ func (m *Map[T]) Set(e Entity, v T) {
 func (m *Map[T]) add(e Entity, r *record, v T) {
 	w := m.w
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.info)
 		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
 		return
 	}
@@ -249,6 +263,7 @@ func (m *Map[T]) removeChecked(e Entity) {
 	}
 	r := w.checkAlive("Remove", e, m.info)
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.info)
 		w.cmds.push(command{kind: cmdRemove, e: e, id: m.id})
 		return
 	}

@@ -21,6 +21,7 @@ type Map2[A, B any] struct {
 // NewMap2 returns the handle for A, B in w. Panics if a type is
 // listed twice.
 func NewMap2[A, B any](w *World) *Map2[A, B] {
+	w.mustNotShare("NewMap2", nil)
 	m := &Map2[A, B]{w: w, ids: [2]componentID{idOf[A](&w.reg), idOf[B](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap2", m.ids[:])
 	m.table = t
@@ -201,6 +202,7 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 }
 
 func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -213,6 +215,7 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -256,6 +259,7 @@ type Map3[A, B, C any] struct {
 // NewMap3 returns the handle for A, B, C in w. Panics if a type is
 // listed twice.
 func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
+	w.mustNotShare("NewMap3", nil)
 	m := &Map3[A, B, C]{w: w, ids: [3]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap3", m.ids[:])
 	m.table = t
@@ -453,6 +457,7 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 }
 
 func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -466,6 +471,7 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -509,6 +515,7 @@ type Map4[A, B, C, D any] struct {
 // NewMap4 returns the handle for A, B, C, D in w. Panics if a type is
 // listed twice.
 func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
+	w.mustNotShare("NewMap4", nil)
 	m := &Map4[A, B, C, D]{w: w, ids: [4]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap4", m.ids[:])
 	m.table = t
@@ -723,6 +730,7 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 }
 
 func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -737,6 +745,7 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -780,6 +789,7 @@ type Map5[A, B, C, D, E any] struct {
 // NewMap5 returns the handle for A, B, C, D, E in w. Panics if a type is
 // listed twice.
 func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
+	w.mustNotShare("NewMap5", nil)
 	m := &Map5[A, B, C, D, E]{w: w, ids: [5]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap5", m.ids[:])
 	m.table = t
@@ -1011,6 +1021,7 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 }
 
 func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -1026,6 +1037,7 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -1069,6 +1081,7 @@ type Map6[A, B, C, D, E, F any] struct {
 // NewMap6 returns the handle for A, B, C, D, E, F in w. Panics if a type is
 // listed twice.
 func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
+	w.mustNotShare("NewMap6", nil)
 	m := &Map6[A, B, C, D, E, F]{w: w, ids: [6]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap6", m.ids[:])
 	m.table = t
@@ -1317,6 +1330,7 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 }
 
 func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -1333,6 +1347,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -1376,6 +1391,7 @@ type Map7[A, B, C, D, E, F, G any] struct {
 // NewMap7 returns the handle for A, B, C, D, E, F, G in w. Panics if a type is
 // listed twice.
 func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
+	w.mustNotShare("NewMap7", nil)
 	m := &Map7[A, B, C, D, E, F, G]{w: w, ids: [7]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap7", m.ids[:])
 	m.table = t
@@ -1641,6 +1657,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 }
 
 func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -1658,6 +1675,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}
@@ -1701,6 +1719,7 @@ type Map8[A, B, C, D, E, F, G, H any] struct {
 // NewMap8 returns the handle for A, B, C, D, E, F, G, H in w. Panics if a type is
 // listed twice.
 func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H] {
+	w.mustNotShare("NewMap8", nil)
 	m := &Map8[A, B, C, D, E, F, G, H]{w: w, ids: [8]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap8", m.ids[:])
 	m.table = t
@@ -1983,6 +2002,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 }
 
 func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	m.w.mustNotShare("Add", m.infos[0])
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
@@ -2001,6 +2021,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	w := m.w
 	r := w.checkAlive("Remove", e, m.infos[0])
 	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
 			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
 		}

@@ -86,8 +86,7 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 	c := q.c
 	return func(yield func(Row1[A]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -137,8 +136,7 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 	c := q.c
 	return func(yield func(Chunk1[A]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -192,8 +190,7 @@ type Cursor1[A any] struct {
 // exhausted or closed.
 func (q *Query1[A]) Iter() Cursor1[A] {
 	w := q.c.w
-	w.lock++
-	it := Cursor1[A]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor1[A]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -264,9 +261,7 @@ func (it *Cursor1[A]) Close() {
 	it.p0 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -351,8 +346,7 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 	c := q.c
 	return func(yield func(Row2[A, B]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -404,8 +398,7 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 	c := q.c
 	return func(yield func(Chunk2[A, B]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -460,8 +453,7 @@ type Cursor2[A, B any] struct {
 // exhausted or closed.
 func (q *Query2[A, B]) Iter() Cursor2[A, B] {
 	w := q.c.w
-	w.lock++
-	it := Cursor2[A, B]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor2[A, B]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -535,9 +527,7 @@ func (it *Cursor2[A, B]) Close() {
 	it.p1 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -624,8 +614,7 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 	c := q.c
 	return func(yield func(Row3[A, B, C]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -679,8 +668,7 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 	c := q.c
 	return func(yield func(Chunk3[A, B, C]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -736,8 +724,7 @@ type Cursor3[A, B, C any] struct {
 // exhausted or closed.
 func (q *Query3[A, B, C]) Iter() Cursor3[A, B, C] {
 	w := q.c.w
-	w.lock++
-	it := Cursor3[A, B, C]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor3[A, B, C]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -814,9 +801,7 @@ func (it *Cursor3[A, B, C]) Close() {
 	it.p2 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -905,8 +890,7 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 	c := q.c
 	return func(yield func(Row4[A, B, C, D]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -962,8 +946,7 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 	c := q.c
 	return func(yield func(Chunk4[A, B, C, D]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1020,8 +1003,7 @@ type Cursor4[A, B, C, D any] struct {
 // exhausted or closed.
 func (q *Query4[A, B, C, D]) Iter() Cursor4[A, B, C, D] {
 	w := q.c.w
-	w.lock++
-	it := Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor4[A, B, C, D]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -1101,9 +1083,7 @@ func (it *Cursor4[A, B, C, D]) Close() {
 	it.p3 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -1194,8 +1174,7 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 	c := q.c
 	return func(yield func(Row5[A, B, C, D, E]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1253,8 +1232,7 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 	c := q.c
 	return func(yield func(Chunk5[A, B, C, D, E]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1312,8 +1290,7 @@ type Cursor5[A, B, C, D, E any] struct {
 // exhausted or closed.
 func (q *Query5[A, B, C, D, E]) Iter() Cursor5[A, B, C, D, E] {
 	w := q.c.w
-	w.lock++
-	it := Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor5[A, B, C, D, E]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -1396,9 +1373,7 @@ func (it *Cursor5[A, B, C, D, E]) Close() {
 	it.p4 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -1491,8 +1466,7 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 	c := q.c
 	return func(yield func(Row6[A, B, C, D, E, F]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1552,8 +1526,7 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 	c := q.c
 	return func(yield func(Chunk6[A, B, C, D, E, F]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1612,8 +1585,7 @@ type Cursor6[A, B, C, D, E, F any] struct {
 // exhausted or closed.
 func (q *Query6[A, B, C, D, E, F]) Iter() Cursor6[A, B, C, D, E, F] {
 	w := q.c.w
-	w.lock++
-	it := Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor6[A, B, C, D, E, F]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -1699,9 +1671,7 @@ func (it *Cursor6[A, B, C, D, E, F]) Close() {
 	it.p5 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -1796,8 +1766,7 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 	c := q.c
 	return func(yield func(Row7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -1859,8 +1828,7 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 	c := q.c
 	return func(yield func(Chunk7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -1920,8 +1888,7 @@ type Cursor7[A, B, C, D, E, F, G any] struct {
 // exhausted or closed.
 func (q *Query7[A, B, C, D, E, F, G]) Iter() Cursor7[A, B, C, D, E, F, G] {
 	w := q.c.w
-	w.lock++
-	it := Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor7[A, B, C, D, E, F, G]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -2010,9 +1977,7 @@ func (it *Cursor7[A, B, C, D, E, F, G]) Close() {
 	it.p6 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }
 
@@ -2109,8 +2074,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 	c := q.c
 	return func(yield func(Row8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
-		w.lock++
-		epoch := w.epoch
+		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
 			// Sparse or optional terms: a sparseIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
@@ -2174,8 +2138,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 	c := q.c
 	return func(yield func(Chunk8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
-		w.lock++
-		defer w.unlockPass(w.epoch)
+		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
@@ -2236,8 +2199,7 @@ type Cursor8[A, B, C, D, E, F, G, H any] struct {
 // exhausted or closed.
 func (q *Query8[A, B, C, D, E, F, G, H]) Iter() Cursor8[A, B, C, D, E, F, G, H] {
 	w := q.c.w
-	w.lock++
-	it := Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true, epoch: w.epoch}
+	it := Cursor8[A, B, C, D, E, F, G, H]{c: q.c, ti: -1, open: true, epoch: w.lockPass(q.c)}
 	if q.c.hasSparse {
 		it.sp.start(q.c)
 	}
@@ -2329,8 +2291,6 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) Close() {
 	it.p7 = nil
 	if it.open {
 		it.open = false
-		if w := it.c.w; w.epoch == it.epoch {
-			w.unlock()
-		}
+		it.c.w.unlockPass(it.epoch)
 	}
 }

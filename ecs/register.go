@@ -47,6 +47,7 @@ func CapacityHint(n int) ComponentOption { return func(o *componentOptions) { o.
 // any other use of T in w (a Map, a query, a filter), since the storage of a
 // type cannot change once values may exist; otherwise it panics.
 func Register[T any](w *World, opts ...ComponentOption) {
+	w.mustNotShare("Register", nil)
 	var o componentOptions
 	for _, opt := range opts {
 		opt(&o)

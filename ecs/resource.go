@@ -13,6 +13,7 @@ import (
 // AddResource stores v as w's resource of type T. Panics if w already has a
 // T resource or v is nil. Complexity: one map operation.
 func AddResource[T any](w *World, v *T) {
+	w.mustNotShare("AddResource", nil)
 	t := reflect.TypeFor[T]()
 	if v == nil {
 		panic(fmt.Sprintf("ecs: AddResource[%v]: nil pointer", t))
@@ -25,6 +26,9 @@ func AddResource[T any](w *World, v *T) {
 
 // GetResource returns w's resource of type T, or nil if it has none.
 func GetResource[T any](w *World) *T {
+	if w.checker != nil {
+		w.checker.CheckAccess(ResourceAccess, reflect.TypeFor[T](), false, "GetResource")
+	}
 	v, _ := w.resources[reflect.TypeFor[T]()].(*T)
 	return v
 }
@@ -37,6 +41,7 @@ func HasResource[T any](w *World) bool {
 
 // RemoveResource removes w's resource of type T and reports whether there was one.
 func RemoveResource[T any](w *World) bool {
+	w.mustNotShare("RemoveResource", nil)
 	t := reflect.TypeFor[T]()
 	_, ok := w.resources[t]
 	delete(w.resources, t)

@@ -28,9 +28,11 @@ type World struct {
 
 	scratch []Entity // reused by batch operations that go entity by entity
 
-	notify   bool // hooked or observed: structural changes have listeners
-	hooked   bool // some component type has hooks
-	flushing bool // flush is applying deferred changes
+	shared   bool          // a parallel section is open (BeginParallel)
+	checker  AccessChecker // told of accesses, nil unless set
+	notify   bool          // hooked or observed: structural changes have listeners
+	hooked   bool          // some component type has hooks
+	flushing bool          // flush is applying deferred changes
 
 	observed  []*queryCache       // queries with enter/leave observers
 	touched   []Entity            // entities changed since the last settle
@@ -57,6 +59,7 @@ func NewWorld() *World {
 // structural change the running iterations cannot see, so it takes effect at
 // once even inside a loop. Complexity: O(1) amortised.
 func (w *World) Spawn() Entity {
+	w.mustNotShare("Spawn", nil)
 	e, r := w.entities.alloc()
 	r.table = w.empty
 	r.row = w.empty.pushEntity(e)
@@ -74,6 +77,7 @@ func (w *World) Despawn(e Entity) {
 		panic(deadEntity("Despawn", e, nil))
 	}
 	if w.lock > 0 {
+		w.mustNotShare("Despawn", nil)
 		w.cmds.push(command{kind: cmdDespawn, e: e})
 		return
 	}

@@ -1,0 +1,95 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Parallel sections let several goroutines work on one world at once, the
+// way a scheduler runs the systems of a stage (package sched). Between
+// BeginParallel and EndParallel, any goroutine may iterate queries (every
+// form), read components and resources, and overwrite components in place
+// (Map.Set on a component the entity has, or a write through a pointer from
+// Get or a query), provided no two goroutines write the same component type
+// and none reads a type another writes: the scheduler's access declarations
+// guarantee that. Structural changes made directly (Spawn, Despawn, Add,
+// Remove, batches) panic, and so does making a handle (NewMap, NewQuery) or
+// registering a type or resource: each goroutine records its structural
+// changes in a [Commands] buffer of its own, applied with [World.Apply]
+// after EndParallel, which keeps the outcome independent of which goroutine
+// ran first (seed 003's Run phase). Hooks fired by a Set run on the
+// goroutine that called Set.
+
+// BeginParallel opens a parallel section (see above). It counts as one open
+// iteration until EndParallel. Panics inside an iteration or another
+// parallel section.
+func (w *World) BeginParallel() {
+	if w.lock > 0 {
+		panic("ecs: BeginParallel: called inside an iteration or a parallel section")
+	}
+	w.lock++
+	w.shared = true
+}
+
+// EndParallel closes the parallel section BeginParallel opened; every
+// goroutine that worked in it must be done. Panics if no section is open.
+func (w *World) EndParallel() {
+	if !w.shared {
+		panic("ecs: EndParallel: no parallel section is open")
+	}
+	w.shared = false
+	w.unlock()
+}
+
+// InParallel reports whether a parallel section is open.
+func (w *World) InParallel() bool { return w.shared }
+
+// mustNotShare panics, naming op and the type info describes (if any), when
+// a parallel section is open.
+func (w *World) mustNotShare(op string, info *componentInfo) {
+	if !w.shared {
+		return
+	}
+	name := op
+	if info != nil {
+		name = fmt.Sprintf("%s[%v]", op, info.typ)
+	}
+	panic(fmt.Sprintf("ecs: %s: not allowed in a parallel section; record structural changes in a Commands buffer and make handles beforehand", name))
+}
+
+// AccessKind says whether a checked access is to a component type or a
+// resource.
+type AccessKind uint8
+
+const (
+	ComponentAccess AccessKind = iota // a component type
+	ResourceAccess                    // a resource type
+)
+
+// AccessChecker is told of the accesses made to a world while it is set
+// with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
+// system that touches a type it did not declare. write is true for Set and
+// for changes recorded in a Commands buffer; query passes, Get, TryGet, Has
+// and GetResource report reads (the pointers they hand out could be written
+// through, which the checker cannot see). Query filters (With, Without,
+// AnyOf) are not reported. CheckAccess panics to reject an access.
+type AccessChecker interface {
+	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
+}
+
+// SetAccessChecker makes c see every access reported above, until it is
+// set to nil. Checking costs a call per access; without a checker it costs
+// one test.
+func (w *World) SetAccessChecker(c AccessChecker) { w.checker = c }
+
+// checkPass reports the terms of a query pass to the checker.
+func (w *World) checkPass(c *queryCache) {
+	for _, id := range c.terms {
+		w.checker.CheckAccess(ComponentAccess, w.reg.infos[id].typ, false, "query")
+	}
+}
+
+// checkComponent reports an access to the type info describes.
+func (w *World) checkComponent(info *componentInfo, write bool, op string) {
+	w.checker.CheckAccess(ComponentAccess, info.typ, write, op)
+}

@@ -1,0 +1,255 @@
+package ecs_test
+
+import (
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// TestParallelSectionConcurrentPasses runs, on two goroutines at once, a pass
+// that writes Position and one that reads Velocity and overwrites Mass with
+// Set: allowed in a parallel section, and clean under go test -race.
+func TestParallelSectionConcurrentPasses(t *testing.T) {
+	w := ecs.NewWorld()
+	pvm := ecs.NewMap3[Position, Velocity, Mass](w)
+	for i := range 1000 {
+		pvm.Spawn(Position{}, Velocity{float64(i), 1}, Mass{})
+	}
+	mass := ecs.NewMap[Mass](w)
+	moved := ecs.NewQuery1[Position](w)
+	vels := ecs.NewQuery1[Velocity](w)
+	w.BeginParallel()
+	if !w.InParallel() || !w.IsIterating() {
+		t.Fatal("a parallel section must report InParallel and IsIterating")
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for r := range moved.All() {
+			r.A.X += 2
+		}
+	})
+	wg.Go(func() {
+		for r := range vels.All() {
+			mass.Set(r.Entity, Mass{r.A.X})
+		}
+	})
+	wg.Wait()
+	w.EndParallel()
+	if w.InParallel() || w.IsIterating() {
+		t.Fatal("EndParallel left the world in a parallel section")
+	}
+	for r := range ecs.NewQuery3[Position, Velocity, Mass](w).All() {
+		if r.A.X != 2 || r.C.V != r.B.X {
+			t.Fatalf("entity %v: position %v, mass %v for velocity %v", r.Entity, *r.A, *r.C, *r.B)
+		}
+	}
+}
+
+func TestParallelSectionRefusesStructuralChanges(t *testing.T) {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[Position](w)
+	e := pos.Spawn(Position{})
+	w.BeginParallel()
+	mustPanic(t, func() { w.Spawn() }, "Spawn", "parallel section", "Commands")
+	mustPanic(t, func() { w.Despawn(e) }, "Despawn", "parallel section")
+	mustPanic(t, func() { ecs.NewMap[Velocity](w).Add(e, Velocity{}) }, "NewMap", "parallel section")
+	mustPanic(t, func() { pos.Remove(e) }, "Remove[ecs_test.Position]", "parallel section")
+	mustPanic(t, func() { ecs.NewMap[Mass](w) }, "NewMap", "parallel section")
+	mustPanic(t, func() { ecs.NewQuery1[Position](w) }, "NewQuery1", "parallel section")
+	mustPanic(t, func() { w.BeginParallel() }, "BeginParallel")
+	pos.Set(e, Position{1, 2}) // an overwrite in place is allowed
+	w.EndParallel()
+	mustPanic(t, func() { w.EndParallel() }, "EndParallel", "no parallel section")
+	if got := *pos.Get(e); got != (Position{1, 2}) || !w.Alive(e) {
+		t.Fatalf("after the section: alive %v, position %v", w.Alive(e), got)
+	}
+}
+
+func TestCommandsApplyInOrderWithPendingEntities(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
+	a := pos.Spawn(Position{1, 1})
+	b := pos.Spawn(Position{2, 2})
+	c := w.NewCommands()
+	p := c.Spawn()
+	if p.String() != "pending1" || w.Alive(p) {
+		t.Fatalf("pending entity %v: alive %v", p, w.Alive(p))
+	}
+	pos.AddCmd(c, p, Position{9, 9})
+	vel.AddCmd(c, p, Velocity{1, 0})
+	vel.AddCmd(c, a, Velocity{3, 3})
+	vel.AddCmd(c, a, Velocity{4, 4}) // overwrites the one before
+	pos.RemoveCmd(c, b)
+	c.Despawn(b)
+	pos.AddCmd(c, b, Position{}) // b is dead by then: dropped
+	if c.Len() != 8 || !pos.Has(b) || vel.Has(a) {
+		t.Fatal("recording changed the world")
+	}
+	w.Apply(c)
+	if c.Len() != 0 {
+		t.Fatalf("Apply left %d changes in the buffer", c.Len())
+	}
+	if w.Alive(b) || *vel.Get(a) != (Velocity{4, 4}) {
+		t.Fatalf("b alive %v, a's velocity %v", w.Alive(b), *vel.Get(a))
+	}
+	var spawned []ecs.Entity
+	for r := range ecs.NewQuery2[Position, Velocity](w).All() {
+		if r.Entity == a {
+			continue
+		}
+		spawned = append(spawned, r.Entity)
+		if *r.A != (Position{9, 9}) || *r.B != (Velocity{1, 0}) {
+			t.Fatalf("spawned entity %v has %v, %v", r.Entity, *r.A, *r.B)
+		}
+	}
+	if len(spawned) != 1 || spawned[0].Index() == 0 {
+		t.Fatalf("spawned %v, want one real entity", spawned)
+	}
+	// The buffer is reusable, and its pending numbering starts again.
+	if q := c.Spawn(); q != p {
+		t.Fatalf("second use: pending %v, want %v", q, p)
+	}
+	c.Reset()
+}
+
+func TestCommandsChecks(t *testing.T) {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[Position](w)
+	e := pos.Spawn(Position{})
+	c := w.NewCommands()
+	w.Despawn(e)
+	mustPanic(t, func() { pos.AddCmd(c, e, Position{}) }, "AddCmd[ecs_test.Position]", e.String(), "not alive")
+	mustPanic(t, func() { c.Despawn(e) }, "Despawn", "not alive")
+	other := w.NewCommands()
+	p := other.Spawn()
+	mustPanic(t, func() { pos.RemoveCmd(c, p) }, "RemoveCmd[ecs_test.Position]", "pending1", "not a pending entity of this Commands buffer")
+	mustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).AddCmd(c, p, Position{}) }, "another world")
+	mustPanic(t, func() { ecs.NewWorld().Apply(c) }, "Apply", "another world")
+	q := ecs.NewQuery1[Position](w)
+	pos.Spawn(Position{})
+	mustPanic(t, func() {
+		for range q.All() {
+			w.Apply(c)
+		}
+	}, "Apply", "inside an iteration")
+	w.Recover()
+}
+
+// TestCommandsRecordedConcurrently fills one buffer per goroutine inside a
+// parallel section and applies them in a fixed order afterwards: the ids and
+// the state do not depend on which goroutine ran first.
+func TestCommandsRecordedConcurrently(t *testing.T) {
+	run := func() []ecs.Entity {
+		w := ecs.NewWorld()
+		pos := ecs.NewMap[Position](w)
+		for i := range 100 {
+			pos.Spawn(Position{float64(i), 0})
+		}
+		q := ecs.NewQuery1[Position](w)
+		bufs := []*ecs.Commands{w.NewCommands(), w.NewCommands()}
+		w.BeginParallel()
+		var wg sync.WaitGroup
+		for k, c := range bufs {
+			wg.Go(func() {
+				for r := range q.All() {
+					if int(r.A.X)%2 == k {
+						pos.AddCmd(c, c.Spawn(), Position{r.A.X + 1000, 0})
+						c.Despawn(r.Entity)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		w.EndParallel()
+		for _, c := range bufs {
+			w.Apply(c)
+		}
+		var out []ecs.Entity
+		for r := range q.All() {
+			out = append(out, r.Entity)
+			if r.A.X < 1000 {
+				t.Fatalf("entity %v kept position %v", r.Entity, *r.A)
+			}
+		}
+		return out
+	}
+	first := run()
+	if len(first) != 100 {
+		t.Fatalf("%d entities, want 100", len(first))
+	}
+	for range 5 {
+		if again := run(); !slices.Equal(first, again) {
+			t.Fatalf("ids or order differ between runs:\n%v\n%v", first, again)
+		}
+	}
+}
+
+func TestCommandsApplySettlesObserversOnce(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
+	e := pos.Spawn(Position{})
+	q := ecs.NewQuery2[Position, Velocity](w)
+	var events []string
+	q.OnEnter(func(x ecs.Entity) { events = append(events, "enter "+x.String()) })
+	q.OnLeave(func(x ecs.Entity) { events = append(events, "leave "+x.String()) })
+	var added []ecs.Entity
+	ecs.OnAdd(w, func(x ecs.Entity, _ *Velocity) { added = append(added, x) })
+	c := w.NewCommands()
+	vel.AddCmd(c, e, Velocity{}) // gained and lost within the buffer
+	vel.RemoveCmd(c, e)
+	p := c.Spawn()
+	pos.AddCmd(c, p, Position{})
+	vel.AddCmd(c, p, Velocity{})
+	w.Apply(c)
+	spawned := added[1]
+	want := []string{"enter " + spawned.String()}
+	if !slices.Equal(events, want) || len(added) != 2 || added[0] != e {
+		t.Fatalf("events %v (want %v), OnAdd for %v", events, want, added)
+	}
+}
+
+// accessLog records what a world reports to its access checker.
+type accessLog struct{ got []string }
+
+func (l *accessLog) CheckAccess(kind ecs.AccessKind, typ reflect.Type, write bool, op string) {
+	s := op + " " + typ.Name()
+	if write {
+		s += " write"
+	}
+	if kind == ecs.ResourceAccess {
+		s += " resource"
+	}
+	l.got = append(l.got, s)
+}
+
+func TestAccessCheckerSeesAccesses(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
+	e := pos.Spawn(Position{})
+	q := ecs.NewQuery1[Position](w, ecs.With(ecs.C[Position]()))
+	ecs.AddResource(w, &Gravity{})
+	c := w.NewCommands()
+	var l accessLog
+	w.SetAccessChecker(&l)
+	for range q.All() {
+	}
+	pos.Get(e)
+	pos.TryGet(e)
+	vel.Has(e)
+	pos.Set(e, Position{})
+	vel.AddCmd(c, e, Velocity{})
+	ecs.GetResource[Gravity](w)
+	w.SetAccessChecker(nil)
+	pos.Get(e)
+	want := []string{"query Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
+		"AddCmd Velocity write", "GetResource Gravity resource"}
+	if !slices.Equal(l.got, want) {
+		t.Fatalf("checker saw %q\nwant %q", l.got, want)
+	}
+}
+
+// Gravity is a resource of the access-checker test.
+type Gravity struct{ G float64 }
