@@ -74,7 +74,9 @@ func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
 // check panics, naming op, the type and e, unless e is alive or a pending
 // entity of c and m (if any) belongs to c's world. It reports a write of
 // m's type to the world's access checker.
-func (c *Commands) check(op string, e Entity, m interface{ mapInfo() (*World, *componentInfo) }) {
+func (c *Commands) check(op string, e Entity, m interface {
+	mapInfo() (*World, *componentInfo)
+}) {
 	var info *componentInfo
 	if m != nil {
 		var w *World
