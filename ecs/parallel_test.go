@@ -253,3 +253,42 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 
 // Gravity is a resource of the access-checker test.
 type Gravity struct{ G float64 }
+
+func TestAppendChunksCutsRowRanges(t *testing.T) {
+	w := ecs.NewWorld()
+	pv := ecs.NewMap2[Position, Velocity](w)
+	pvm := ecs.NewMap3[Position, Velocity, Mass](w)
+	for i := range 10 {
+		pv.Spawn(Position{float64(i), 0}, Velocity{})
+	}
+	for i := range 3 {
+		pvm.Spawn(Position{float64(100 + i), 0}, Velocity{}, Mass{})
+	}
+	q := ecs.NewQuery3[Position, Velocity, Mass](w, ecs.Optional(ecs.C[Mass]()))
+	chunks := q.AppendChunks(nil, 4)
+	var sizes []int
+	var xs []float64
+	for _, c := range chunks {
+		sizes = append(sizes, len(c.Entities))
+		if len(c.A) != len(c.Entities) || (c.C != nil && len(c.C) != len(c.Entities)) {
+			t.Fatalf("chunk slices of unequal length: %d entities, %d, %d", len(c.Entities), len(c.A), len(c.C))
+		}
+		for _, p := range c.A {
+			xs = append(xs, p.X)
+		}
+	}
+	if want := []int{4, 4, 2, 3}; !slices.Equal(sizes, want) {
+		t.Fatalf("chunk sizes %v, want %v", sizes, want)
+	}
+	if chunks[0].C != nil || chunks[3].C == nil {
+		t.Fatal("the optional column must be nil exactly where the table lacks it")
+	}
+	var want []float64
+	for r := range q.All() {
+		want = append(want, r.A.X)
+	}
+	if !slices.Equal(xs, want) {
+		t.Fatalf("chunks visit %v, the range form %v", xs, want)
+	}
+	mustPanic(t, func() { q.AppendChunks(nil, 0) }, "AppendChunks", "at least 1")
+}

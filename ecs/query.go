@@ -235,6 +235,15 @@ func columnSlice[T any](t *table, col int32, n int) []T {
 	return unsafe.Slice((*T)(t.columns[col].base), n)
 }
 
+// subSlice returns s[lo:hi:hi], or nil when s is nil (an absent optional
+// column).
+func subSlice[T any](s []T, lo, hi int) []T {
+	if s == nil {
+		return nil
+	}
+	return s[lo:hi:hi]
+}
+
 // checkDistinct panics if a component type appears twice among ids.
 func checkDistinct(w *World, op string, ids []componentID) {
 	for i, id := range ids {

@@ -3,6 +3,7 @@
 package ecs
 
 import (
+	"fmt"
 	"iter"
 	"unsafe"
 )
@@ -160,6 +161,41 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query1.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk1[A]{Entities: it.entities(), A: oneSlice[A](it.ptr[0])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk1[A]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor1 walks the entities of a [Query1] one at a time:
@@ -422,6 +458,41 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query2.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk2[A, B]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk2[A, B]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor2 walks the entities of a [Query2] one at a time:
@@ -692,6 +763,41 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query3.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3[A, B, C] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk3[A, B, C]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk3[A, B, C]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor3 walks the entities of a [Query3] one at a time:
@@ -970,6 +1076,41 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query4.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []Chunk4[A, B, C, D] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk4[A, B, C, D]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk4[A, B, C, D]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor4 walks the entities of a [Query4] one at a time:
@@ -1256,6 +1397,41 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query5.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows int) []Chunk5[A, B, C, D, E] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk5[A, B, C, D, E]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk5[A, B, C, D, E]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor5 walks the entities of a [Query5] one at a time:
@@ -1550,6 +1726,41 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query6.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], rows int) []Chunk6[A, B, C, D, E, F] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk6[A, B, C, D, E, F]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk6[A, B, C, D, E, F]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor6 walks the entities of a [Query6] one at a time:
@@ -1852,6 +2063,41 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query7.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F, G], rows int) []Chunk7[A, B, C, D, E, F, G] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk7[A, B, C, D, E, F, G]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor7 walks the entities of a [Query7] one at a time:
@@ -2162,6 +2408,41 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 			}
 		}
 	}
+}
+
+// AppendChunks appends to dst the entities the query matches now, as chunks
+// of at most rows entities: the chunks of [Query8.Chunks] cut into row
+// ranges, in the same order, for splitting a pass across goroutines (see
+// package sched). For a query with sparse terms each chunk holds one
+// entity. It starts no iteration: the slices stay valid until the next
+// structural change of their tables, so use them inside a loop over the
+// world or a parallel section, where structural changes are deferred.
+// Panics if rows < 1. Complexity: O(matching tables + chunks).
+func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E, F, G, H], rows int) []Chunk8[A, B, C, D, E, F, G, H] {
+	c := q.c
+	if rows < 1 {
+		panic(fmt.Sprintf("ecs: AppendChunks: rows must be at least 1, got %d", rows))
+	}
+	if c.w.checker != nil {
+		c.w.checkPass(c)
+	}
+	if c.hasSparse {
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			dst = append(dst, Chunk8[A, B, C, D, E, F, G, H]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6]), H: oneSlice[H](it.ptr[7])})
+		}
+		return dst
+	}
+	for ti, t := range c.tables {
+		n := len(t.entities)
+		cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
+		for lo := 0; lo < n; lo += rows {
+			hi := min(lo+rows, n)
+			dst = append(dst, Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi), H: subSlice(columnSlice[H](t, cols[7], n), lo, hi)})
+		}
+	}
+	return dst
 }
 
 // Cursor8 walks the entities of a [Query8] one at a time:
