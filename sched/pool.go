@@ -1,0 +1,113 @@
+package sched
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// pool runs jobs on a fixed set of worker goroutines plus the calling one.
+// A job is n numbered items claimed through an atomic counter: the caller
+// claims items too and only waits for items others already started, so a
+// job started from inside another job (a system splitting its own work)
+// never waits for a worker that is busy, and cannot deadlock.
+type pool struct {
+	workers int // including the calling goroutine
+	tasks   chan *job
+}
+
+// job is one batch of items.
+type job struct {
+	n     int
+	next  atomic.Int64
+	wg    sync.WaitGroup
+	run   func(i int)
+	label func(i int) string // names item i in a panic report
+	fault atomic.Pointer[Panic]
+}
+
+// Panic reports a panic in a system or in a parallel loop of one, re-raised
+// on the goroutine that called [Scheduler.Run] once the stage has stopped.
+type Panic struct {
+	Where string // the system, and the item of a parallel loop
+	Value any    // what was passed to panic
+	Stack []byte // the stack of the goroutine that panicked
+}
+
+func (p *Panic) Error() string {
+	return fmt.Sprintf("sched: %s panicked: %v\n\n%s", p.Where, p.Value, p.Stack)
+}
+
+func newPool(workers int) *pool {
+	p := &pool{workers: workers}
+	if workers > 1 {
+		tasks := make(chan *job, 4*workers)
+		p.tasks = tasks
+		for range workers - 1 {
+			go func() {
+				for j := range tasks {
+					j.work()
+				}
+			}()
+		}
+	}
+	return p
+}
+
+// do runs run(0) to run(n-1), spread over the workers, and returns once all
+// have finished. If any panicked, do panics with the first *Panic, after
+// every started item has finished.
+func (p *pool) do(n int, run func(i int), label func(i int) string) {
+	if n <= 0 {
+		return
+	}
+	j := &job{n: n, run: run, label: label}
+	j.wg.Add(n)
+	if p.tasks != nil && n > 1 {
+		for range min(p.workers-1, n-1) {
+			select {
+			case p.tasks <- j:
+			default: // every worker has work queued: the caller does it
+			}
+		}
+	}
+	j.work()
+	j.wg.Wait()
+	if f := j.fault.Load(); f != nil {
+		panic(f)
+	}
+}
+
+// work claims and runs items until none is left.
+func (j *job) work() {
+	for {
+		i := int(j.next.Add(1) - 1)
+		if i >= j.n {
+			return
+		}
+		j.item(i)
+	}
+}
+
+func (j *job) item(i int) {
+	defer j.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(*Panic)
+			if !ok {
+				f = &Panic{Where: j.label(i), Value: r, Stack: debug.Stack()}
+			}
+			j.fault.CompareAndSwap(nil, f)
+		}
+	}()
+	j.run(i)
+}
+
+// close stops the worker goroutines.
+func (p *pool) close() {
+	if p.tasks != nil {
+		close(p.tasks)
+		p.tasks = nil
+	}
+}

@@ -1,0 +1,389 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// Scheduler runs systems over one world, a tick at a time. Registration
+// order is the order of record; [Before] and [After] constraints may move a
+// system earlier or later. Systems are grouped into stages: each system
+// goes into the first stage after every earlier system (in the order of
+// record) that it conflicts with or must follow, so a stage's systems
+// conflict with none of each other and run in parallel on the worker pool.
+// At the end of a stage the outputs its systems emitted are merged
+// ([Output]), then their command buffers are applied, in the order of
+// record. The stage plan depends only on the declarations, never on the
+// number of workers, which is why the outcome of a tick is the same with
+// one worker or many.
+//
+// A Scheduler is driven from one goroutine: Add, Build, Run, Enable, Stats
+// and Close must not be called concurrently with each other.
+type Scheduler struct {
+	w       *ecs.World
+	workers int
+	debug   bool
+
+	systems []*system
+	byName  map[string]*system
+	outputs []syncer
+
+	built  bool
+	order  []*system   // the order of record
+	stages [][]*system // systems per stage, in the order of record
+	why    []string    // per system (by index): why it is in its stage
+
+	pool    *pool
+	checker *checker
+	stageFn []func(i int) // per stage: runs the i-th system of the stage
+	ticks   uint64
+	closed  bool
+}
+
+// SchedulerOption configures a [Scheduler].
+type SchedulerOption func(*Scheduler)
+
+// Workers sets the number of goroutines that run systems, the calling one
+// included: n <= 0 means GOMAXPROCS (the default), and 1 runs every system
+// on the goroutine that calls Run, one after another, for debugging (seed
+// 003's single-threaded switch).
+func Workers(n int) SchedulerOption { return func(s *Scheduler) { s.workers = n } }
+
+// Debug turns on access checking: a system that touches a component type
+// or resource it did not declare, or writes one it declared read-only,
+// panics with a message naming the system, the type and the access. It
+// implies Workers(1), since the check must know which system is running.
+func Debug() SchedulerOption { return func(s *Scheduler) { s.debug = true } }
+
+// New returns a scheduler for w with no systems.
+func New(w *ecs.World, opts ...SchedulerOption) *Scheduler {
+	s := &Scheduler{w: w, byName: make(map[string]*system)}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.workers <= 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
+	if s.debug {
+		s.workers = 1
+		s.checker = &checker{}
+	}
+	s.pool = newPool(s.workers)
+	return s
+}
+
+// World returns the scheduler's world.
+func (s *Scheduler) World() *ecs.World { return s.w }
+
+// Workers returns the number of goroutines that run systems.
+func (s *Scheduler) Workers() int { return s.workers }
+
+// Add registers sys under name: a [System], a func(*Context), a
+// func(*ecs.World) or a func(). The options declare its access and ordering
+// constraints. It returns an error if name is empty or taken, if the same
+// System value is already registered, or if sys is not a system.
+func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
+	if s.closed {
+		return errors.New("sched: Add: the scheduler is closed")
+	}
+	if name == "" {
+		return errors.New("sched: Add: empty system name")
+	}
+	if _, dup := s.byName[name]; dup {
+		return fmt.Errorf("sched: Add: a system named %q is already registered", name)
+	}
+	x, err := asSystem(sys)
+	if err != nil {
+		return fmt.Errorf("sched: Add %q: %w", name, err)
+	}
+	if comparableSystem(x) {
+		for _, other := range s.systems {
+			if comparableSystem(other.sys) && other.sys == x {
+				return fmt.Errorf("sched: Add %q: this system is already registered as %q", name, other.name)
+			}
+		}
+	}
+	var d decl
+	for _, o := range opts {
+		o(&d)
+	}
+	// A write implies a read of the same type.
+	for _, t := range d.writes {
+		d.reads = appendType(d.reads, t)
+	}
+	for _, t := range d.resWrites {
+		d.resReads = appendType(d.resReads, t)
+	}
+	x2 := newSystem(s, name, len(s.systems), x, d)
+	s.systems = append(s.systems, x2)
+	s.byName[name] = x2
+	s.built = false
+	return nil
+}
+
+// comparableSystem reports whether x can be compared with ==: pointers and
+// other comparable values can, funcs cannot (two registrations of one
+// function are told apart by name only).
+func comparableSystem(x System) bool {
+	switch x.(type) {
+	case Func, WorldFunc:
+		return false
+	}
+	return reflectComparable(x)
+}
+
+// Enable turns the named system on or off; a disabled system keeps its
+// place in the plan and is skipped. Returns an error for an unknown name.
+func (s *Scheduler) Enable(name string, on bool) error {
+	x, ok := s.byName[name]
+	if !ok {
+		return fmt.Errorf("sched: Enable: no system named %q", name)
+	}
+	x.enabled = on
+	return nil
+}
+
+// Build computes the order of record and the stages. Run calls it when
+// systems were added since the last build; call it first to get its error
+// rather than a panic. It returns an error if a Before or After names an
+// unknown system, or if the constraints form a cycle.
+func (s *Scheduler) Build() error {
+	n := len(s.systems)
+	succ := make([][]int, n) // explicit edges: i must run before succ[i]
+	indeg := make([]int, n)
+	edge := func(a, b int) {
+		if !slices.Contains(succ[a], b) {
+			succ[a] = append(succ[a], b)
+			indeg[b]++
+		}
+	}
+	for _, x := range s.systems {
+		for _, name := range x.decl.after {
+			y, ok := s.byName[name]
+			if !ok {
+				return fmt.Errorf("sched: system %q: After(%q): no such system", x.name, name)
+			}
+			edge(y.index, x.index)
+		}
+		for _, name := range x.decl.before {
+			y, ok := s.byName[name]
+			if !ok {
+				return fmt.Errorf("sched: system %q: Before(%q): no such system", x.name, name)
+			}
+			edge(x.index, y.index)
+		}
+	}
+	// Kahn's algorithm, taking the earliest registered ready system each
+	// time: registration order except where a constraint says otherwise.
+	order := make([]*system, 0, n)
+	ready := []int{}
+	for i := range n {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		k := slices.Index(ready, slices.Min(ready))
+		i := ready[k]
+		ready = slices.Delete(ready, k, k+1)
+		order = append(order, s.systems[i])
+		for _, j := range succ[i] {
+			if indeg[j]--; indeg[j] == 0 {
+				ready = append(ready, j)
+			}
+		}
+	}
+	if len(order) < n {
+		var stuck []string
+		for i, d := range indeg {
+			if d > 0 {
+				stuck = append(stuck, strconv.Quote(s.systems[i].name))
+			}
+		}
+		return fmt.Errorf("sched: the Before/After constraints form a cycle among %v", stuck)
+	}
+	// Stages: one after the latest earlier system it conflicts with or
+	// must follow.
+	why := make([]string, n)
+	nstages := 0
+	for k, x := range order {
+		x.stage = 0
+		why[x.index] = "no conflict with an earlier system"
+		for _, y := range order[:k] {
+			reason := conflict(&y.decl, &x.decl)
+			if reason == "" && slices.Contains(succ[y.index], x.index) {
+				reason = "an explicit constraint"
+			}
+			if reason != "" && y.stage+1 > x.stage {
+				x.stage = y.stage + 1
+				why[x.index] = fmt.Sprintf("after %q (%s)", y.name, reason)
+			}
+		}
+		nstages = max(nstages, x.stage+1)
+	}
+	stages := make([][]*system, nstages)
+	for _, x := range order {
+		stages[x.stage] = append(stages[x.stage], x)
+	}
+	s.order, s.stages, s.why = order, stages, why
+	for _, o := range s.outputs {
+		o.resize(n)
+	}
+	s.stageFn = make([]func(int), nstages)
+	for k := range stages {
+		st := stages[k]
+		s.stageFn[k] = func(i int) { st[i].run() }
+	}
+	s.built = true
+	return nil
+}
+
+// Plan returns the stage plan as text: one line per stage, listing its
+// systems in the order of record with the reason each is not in an earlier
+// stage. Builds first if needed (an error is returned as the text).
+func (s *Scheduler) Plan() string {
+	if !s.built {
+		if err := s.Build(); err != nil {
+			return err.Error()
+		}
+	}
+	var b []byte
+	b = fmt.Appendf(b, "%d systems in %d stages, %d workers\n", len(s.order), len(s.stages), s.workers)
+	for k, st := range s.stages {
+		b = fmt.Appendf(b, "stage %d:\n", k)
+		for _, x := range st {
+			state := ""
+			if !x.enabled {
+				state = " [disabled]"
+			}
+			b = fmt.Appendf(b, "  %s%s: %s\n", x.name, state, s.why[x.index])
+		}
+	}
+	return string(b)
+}
+
+// Stats returns the timing of every system, in the order of record. Call it
+// between ticks.
+func (s *Scheduler) Stats() []Stats {
+	if !s.built {
+		_ = s.Build()
+	}
+	out := make([]Stats, 0, len(s.order))
+	for _, x := range s.order {
+		st := Stats{Name: x.name, Stage: x.stage, Enabled: x.enabled, Runs: x.runs, Last: x.last, Max: x.max, Total: x.total}
+		if x.runs > 0 {
+			st.Mean = x.total / time.Duration(x.runs)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Ticks returns the number of completed calls to Run.
+func (s *Scheduler) Ticks() uint64 { return s.ticks }
+
+// Run runs one tick: every enabled system once, stage by stage. Systems not
+// yet initialised get their Init first, in the order of record. Panics if
+// Build fails, or with a *[Panic] if a system panicked; the world is left
+// out of its parallel section, with that stage's outputs and command
+// buffers discarded.
+func (s *Scheduler) Run() {
+	if s.closed {
+		panic("sched: Run: the scheduler is closed")
+	}
+	if !s.built {
+		if err := s.Build(); err != nil {
+			panic(err)
+		}
+	}
+	for _, x := range s.order {
+		if !x.initialised {
+			x.initialised = true
+			if in, ok := x.sys.(Initializer); ok {
+				in.Init(&x.ctx)
+			}
+		}
+	}
+	for k, st := range s.stages {
+		s.runStage(k, st)
+	}
+	s.ticks++
+}
+
+// runStage runs the enabled systems of stage k in a parallel section, then
+// merges their outputs and applies their command buffers in order.
+func (s *Scheduler) runStage(k int, st []*system) {
+	w := s.w
+	w.BeginParallel()
+	ok := false
+	defer func() {
+		if !ok {
+			w.EndParallel()
+			for _, x := range st {
+				x.ctx.cmds.Reset()
+			}
+			for _, o := range s.outputs {
+				o.discard(st)
+			}
+		}
+	}()
+	if s.debug {
+		w.SetAccessChecker(s.checker)
+		for _, x := range st {
+			if x.enabled {
+				s.checker.cur = x
+				x.run()
+			}
+		}
+		s.checker.cur = nil
+		w.SetAccessChecker(nil)
+	} else if s.allEnabled(st) {
+		s.pool.do(len(st), s.stageFn[k], func(i int) string { return "system " + strconv.Quote(st[i].name) })
+	} else {
+		s.pool.do(len(st), func(i int) {
+			if st[i].enabled {
+				st[i].run()
+			}
+		}, func(i int) string { return "system " + strconv.Quote(st[i].name) })
+	}
+	w.EndParallel()
+	ok = true
+	for _, o := range s.outputs {
+		o.sync(st)
+	}
+	for _, x := range st {
+		if x.ctx.cmds.Len() > 0 {
+			w.Apply(x.ctx.cmds)
+		}
+	}
+}
+
+func (s *Scheduler) allEnabled(st []*system) bool {
+	for _, x := range st {
+		if !x.enabled {
+			return false
+		}
+	}
+	return true
+}
+
+// Close runs the Finalize of every initialised system, in the order of
+// record, and stops the workers. The scheduler cannot be used afterwards.
+func (s *Scheduler) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	for _, x := range s.order {
+		if f, ok := x.sys.(Finalizer); ok && x.initialised {
+			f.Finalize(&x.ctx)
+		}
+	}
+	s.pool.close()
+}

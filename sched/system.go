@@ -1,0 +1,112 @@
+package sched
+
+import (
+	"context"
+	"fmt"
+	"runtime/pprof"
+	"time"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// System is anything with an Update method that the scheduler calls once per
+// tick. A system may also implement [Initializer] (called once, before its
+// first Update) and [Finalizer] (called by [Scheduler.Close]): the
+// init / update / finalize life cycle of seed 003's engine.
+type System interface {
+	Update(ctx *Context)
+}
+
+// Initializer is a system with set-up work, done once before its first
+// Update, on the calling goroutine and in the order of record. Init may
+// change the world directly (it runs outside any parallel section).
+type Initializer interface {
+	Init(ctx *Context)
+}
+
+// Finalizer is a system with tear-down work, done by [Scheduler.Close] in
+// the order of record, outside any parallel section.
+type Finalizer interface {
+	Finalize(ctx *Context)
+}
+
+// Func adapts a plain function to a [System] (seed 002: systems are plain
+// functions).
+type Func func(ctx *Context)
+
+// Update calls f.
+func (f Func) Update(ctx *Context) { f(ctx) }
+
+// WorldFunc adapts a plain function of the world to a [System].
+type WorldFunc func(w *ecs.World)
+
+// Update calls f with the scheduler's world.
+func (f WorldFunc) Update(ctx *Context) { f(ctx.World()) }
+
+// asSystem accepts a System, a func(*Context), a func(*ecs.World) or a
+// func().
+func asSystem(s any) (System, error) {
+	switch f := s.(type) {
+	case nil:
+		return nil, fmt.Errorf("nil system")
+	case System:
+		return f, nil
+	case func(*Context):
+		return Func(f), nil
+	case func(*ecs.World):
+		return WorldFunc(f), nil
+	case func():
+		return Func(func(*Context) { f() }), nil
+	}
+	return nil, fmt.Errorf("%T is not a system: want a sched.System, a func(*sched.Context), a func(*ecs.World) or a func()", s)
+}
+
+// system is one registered system and its run-time state.
+type system struct {
+	name    string
+	index   int // registration order
+	sys     System
+	decl    decl
+	enabled bool
+	ctx     Context
+	labels  context.Context // carries the pprof label system=<name>
+	stage   int
+
+	runs        int64
+	last, max   time.Duration
+	total       time.Duration
+	initialised bool
+}
+
+func newSystem(s *Scheduler, name string, index int, sys System, d decl) *system {
+	x := &system{name: name, index: index, sys: sys, decl: d, enabled: true}
+	x.ctx = Context{s: s, sys: x, cmds: s.w.NewCommands()}
+	x.labels = pprof.WithLabels(context.Background(), pprof.Labels("system", name))
+	return x
+}
+
+// run calls the system's Update with its pprof label set on the goroutine,
+// and records the time it took.
+func (x *system) run() {
+	start := time.Now()
+	pprof.SetGoroutineLabels(x.labels)
+	x.sys.Update(&x.ctx)
+	pprof.SetGoroutineLabels(context.Background())
+	d := time.Since(start)
+	x.runs++
+	x.last = d
+	x.total += d
+	x.max = max(x.max, d)
+}
+
+// Stats is the timing of one system, for reading between ticks.
+type Stats struct {
+	Name    string
+	Stage   int  // the stage the system runs in, from 0
+	Enabled bool // false while disabled with Scheduler.Enable
+	Runs    int64
+	Last    time.Duration // the latest Update
+	Mean    time.Duration // total time / Runs
+	Max     time.Duration
+	Total   time.Duration
+}
