@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -45,14 +46,39 @@ func newPool(workers int) *pool {
 		tasks := make(chan *job, 4*workers)
 		p.tasks = tasks
 		for range workers - 1 {
-			go func() {
-				for j := range tasks {
-					j.work()
-				}
-			}()
+			go worker(tasks)
 		}
 	}
 	return p
+}
+
+// spinPolls is how many times an idle worker polls for a job before it
+// blocks: the stages of a tick follow each other within microseconds, and
+// waking a parked goroutine costs tens of them on a virtual machine.
+const spinPolls = 2000
+
+// worker runs jobs from tasks until it is closed, polling for a while
+// after each job before it parks.
+func worker(tasks chan *job) {
+	for {
+		var j *job
+		for range spinPolls {
+			select {
+			case j = <-tasks:
+			default:
+				runtime.Gosched()
+				continue
+			}
+			break
+		}
+		if j == nil {
+			var ok bool
+			if j, ok = <-tasks; !ok {
+				return
+			}
+		}
+		j.work()
+	}
 }
 
 // do runs run(0) to run(n-1), spread over the workers, and returns once all
@@ -62,20 +88,39 @@ func (p *pool) do(n int, run func(i int), label func(i int) string) {
 	if n <= 0 {
 		return
 	}
+	if p.tasks == nil || n == 1 {
+		p.serial(n, run, label)
+		return
+	}
 	j := &job{n: n, run: run, label: label}
 	j.wg.Add(n)
-	if p.tasks != nil && n > 1 {
-		for range min(p.workers-1, n-1) {
-			select {
-			case p.tasks <- j:
-			default: // every worker has work queued: the caller does it
-			}
+	for range min(p.workers-1, n-1) {
+		select {
+		case p.tasks <- j:
+		default: // every worker has work queued: the caller does it
 		}
 	}
 	j.work()
 	j.wg.Wait()
 	if f := j.fault.Load(); f != nil {
 		panic(f)
+	}
+}
+
+// serial runs the items in order on the calling goroutine, with the same
+// panic report as a job.
+func (p *pool) serial(n int, run func(i int), label func(i int) string) {
+	i := 0
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*Panic); !ok {
+				r = &Panic{Where: label(i), Value: r, Stack: debug.Stack()}
+			}
+			panic(r)
+		}
+	}()
+	for ; i < n; i++ {
+		run(i)
 	}
 }
 
