@@ -209,12 +209,27 @@
 // source, settings): [AddResource], [GetResource], [HasResource],
 // [RemoveResource].
 //
+// # Command buffers
+//
+// A [Commands] buffer records structural changes without making them:
+// [Commands.Spawn] (a pending entity, made real when applied),
+// [Commands.Despawn], [Map.AddCmd] and [Map.RemoveCmd]. [World.Apply]
+// carries them out in order, firing hooks, and settles observers once at
+// the end. Recording only reads the world, so each goroutine of a parallel
+// section can fill a buffer of its own; applying the buffers in a fixed
+// order afterwards gives the same ids and state whatever ran first.
+//
 // # Concurrency
 //
-// A World is not safe for concurrent use. Every call must come from one
-// goroutine at a time, iterations included: starting and ending a loop
-// updates the world's count of running iterations. To work on a world in
-// parallel, take the per-table chunks of one pass on one goroutine and hand
-// the slices to workers; the slices of different tables, and different
-// ranges of one slice, may be written concurrently.
+// A World is not safe for concurrent use outside a parallel section: every
+// call must come from one goroutine at a time, iterations included
+// (starting and ending a loop updates the world's count of running
+// iterations). [World.BeginParallel] opens a parallel section, in which any
+// number of goroutines may iterate queries, read components and resources,
+// and overwrite components in place, as long as no two write one component
+// type and none reads a type another writes; structural changes go to
+// per-goroutine [Commands] buffers, and direct ones panic. Package sched
+// builds its parallel stages on this, and checks the access rules.
+// [Query2.AppendChunks] (and its siblings) cut a pass into row ranges that
+// different goroutines may write.
 package ecs

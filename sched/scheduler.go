@@ -290,8 +290,9 @@ func (s *Scheduler) Ticks() uint64 { return s.ticks }
 
 // Run runs one tick: every enabled system once, stage by stage. Systems not
 // yet initialised get their Init first, in the order of record. Panics if
-// Build fails, or with a *[Panic] if a system panicked; the world is left
-// out of its parallel section, with that stage's outputs and command
+// Build fails, or with a *[Panic] if a system panicked (in debug mode the
+// system's panic goes on as it was, on the calling goroutine); the world is
+// left out of its parallel section, with that stage's outputs and command
 // buffers discarded.
 func (s *Scheduler) Run() {
 	if s.closed {
@@ -324,6 +325,10 @@ func (s *Scheduler) runStage(k int, st []*system) {
 	ok := false
 	defer func() {
 		if !ok {
+			if s.debug {
+				s.checker.cur = nil
+				w.SetAccessChecker(nil)
+			}
 			w.EndParallel()
 			for _, x := range st {
 				x.ctx.cmds.Reset()
