@@ -1,0 +1,64 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/sched"
+)
+
+// Config parameterises a scenario.
+type Config struct {
+	N       int    // entities: particles, or game entities
+	Seed    uint64 // seeds the one random generator setup and emission use
+	Workers int    // scheduler workers; 0 means GOMAXPROCS
+	Storage string // "table" (default) or "sparse": where the short-lived or optional components live
+	Mixed   bool   // game only: the "mixed entities" variant that fragments the tables
+}
+
+// DT is the fixed time step of both scenarios: 1/60 s.
+const DT = float32(1.0 / 60)
+
+// Scenario is a running workload.
+type Scenario interface {
+	// Tick runs one tick of every system.
+	Tick()
+	// Alive returns the number of live entities.
+	Alive() int
+	// Hash returns a hash of every entity and component value.
+	Hash() uint64
+	// Check returns an error if the state breaks an invariant of the
+	// scenario (a NaN or infinite value, for instance).
+	Check() error
+	// Scheduler returns the scheduler running the systems.
+	Scheduler() *sched.Scheduler
+	// World returns the world.
+	World() *ecs.World
+	// Close stops the scheduler's workers.
+	Close()
+}
+
+func (c Config) validate() error {
+	if c.N < 0 {
+		return fmt.Errorf("scenario: negative entity count %d", c.N)
+	}
+	if c.Workers < 0 {
+		return fmt.Errorf("scenario: negative worker count %d", c.Workers)
+	}
+	switch c.Storage {
+	case "", "table", "sparse":
+	default:
+		return fmt.Errorf("scenario: unknown storage %q (want table or sparse)", c.Storage)
+	}
+	return nil
+}
+
+func (c Config) sparse() bool { return c.Storage == "sparse" }
+
+// mustAdd registers a system; the scenarios' systems are fixed, so an
+// error is a bug.
+func mustAdd(s *sched.Scheduler, name string, sys any, opts ...sched.Option) {
+	if err := s.Add(name, sys, opts...); err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,14 @@
+// Package scenario holds the workloads that the demo (cmd/tessera) and the
+// benchmarks share, built on packages ecs and sched:
+//
+//   - [NewParticle]: seed 004's particle system (BENCHMARKS.md section 3):
+//     eight emitters keep a population of particles that fall, move, age and
+//     die, about 1% per tick, and are replaced by new ones.
+//   - [NewGame]: the game-like "complex systems" workload of the public
+//     ecs_benchmark project (BENCHMARKS.md section 4): movement, data,
+//     health, damage, sprites and a 320x240 character frame.
+//
+// Both are parameterised by a [Config] (entity count, seed, workers,
+// storage) and report a hash of their world state ([Hash]), which is the
+// same for the same seed whatever the number of workers.
+package scenario

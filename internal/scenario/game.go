@@ -1,0 +1,304 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/sched"
+)
+
+// Components of the game scenario (BENCHMARKS.md section 4). The game has
+// its own Position and Velocity: float32 pairs like the particles'.
+type (
+	GamePosition struct{ X, Y float32 }
+	GameVelocity struct{ X, Y float32 }
+	Data         struct {
+		Thingy int32
+		Dingy  float64
+		Mingy  bool
+		Seed   uint32
+		Rng    Rand32
+		Numgy  uint32
+	}
+	Player struct {
+		Rng  Rand32
+		Type PlayerType
+	}
+	Health struct {
+		HP, MaxHP int32
+		Status    Status
+	}
+	Damage struct{ Atk, Def int32 }
+	Sprite struct{ Char byte }
+)
+
+// PlayerType is NPC, Monster or Hero.
+type PlayerType uint8
+
+const (
+	NPC PlayerType = iota
+	Monster
+	Hero
+)
+
+// Status is a Health state.
+type Status uint8
+
+const (
+	Spawn Status = iota
+	Dead
+	Alive
+)
+
+// FrameWidth and FrameHeight are the size of the character frame the Render
+// system draws into.
+const (
+	FrameWidth  = 320
+	FrameHeight = 240
+)
+
+// Frame is the character buffer, a row of FrameWidth bytes per line.
+type Frame [FrameHeight][FrameWidth]byte
+
+// Game is the game-like scenario: per tick, Movement, Data, MoreComplex,
+// Health, Damage, Sprite and Render, declared so that the scheduler runs
+// the independent ones side by side. With Storage "sparse", Damage and
+// Sprite live in sparse sets.
+type Game struct {
+	cfg   Config
+	w     *ecs.World
+	s     *sched.Scheduler
+	frame *Frame
+}
+
+// NewGame builds the game scenario with cfg.N entities.
+func NewGame(cfg Config) (*Game, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	w := ecs.NewWorld()
+	if cfg.sparse() {
+		ecs.Register[Damage](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
+		ecs.Register[Sprite](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
+	}
+	g := &Game{cfg: cfg, w: w, frame: new(Frame)}
+	rng := NewRand32(cfg.Seed)
+	base := ecs.NewMap3[GamePosition, GameVelocity, Data](w)
+	group := ecs.NewMap4[Player, Health, Damage, Sprite](w)
+	pos, vel, data := ecs.NewMap[GamePosition](w), ecs.NewMap[GameVelocity](w), ecs.NewMap[Data](w)
+	w.Reserve(cfg.N)
+	for i := range cfg.N {
+		e := base.Spawn(GamePosition{float32(rng.Range(0, 420) - 100), float32(rng.Range(0, 340) - 100)},
+			GameVelocity{1, 1},
+			Data{Seed: rng.Next(), Rng: NewRand32(uint64(rng.Next()))})
+		if cfg.Mixed && i >= cfg.N/2 && i <= 3*cfg.N/4 && i%10 == 0 {
+			if i%7 == 0 {
+				pos.Remove(e)
+			}
+			if i%11 == 0 {
+				vel.Remove(e)
+			}
+			if i%13 == 0 {
+				data.Remove(e)
+			}
+		}
+		if cfg.Mixed && i%2 != 0 {
+			continue
+		}
+		p := Player{Rng: NewRand32(uint64(rng.Next()))}
+		var h Health
+		var d Damage
+		switch r := rng.Range(1, 100); {
+		case r <= 3:
+			p.Type = NPC
+			h.MaxHP = int32(rng.Range(6, 12))
+			d = Damage{Atk: 0, Def: int32(rng.Range(3, 8))}
+		case r <= 30:
+			p.Type = Hero
+			h.MaxHP = int32(rng.Range(5, 15))
+			d = Damage{Def: int32(rng.Range(2, 6)), Atk: int32(rng.Range(4, 10))}
+		default:
+			p.Type = Monster
+			h.MaxHP = int32(rng.Range(4, 12))
+			d = Damage{Def: int32(rng.Range(2, 8)), Atk: int32(rng.Range(3, 9))}
+		}
+		h.HP = h.MaxHP
+		group.Add(e, p, h, d, Sprite{'_'})
+	}
+	ecs.AddResource(w, g.frame)
+	g.s = sched.New(w, sched.Workers(cfg.Workers))
+	g.addSystems()
+	return g, nil
+}
+
+func (g *Game) addSystems() {
+	w, s := g.w, g.s
+	moving := ecs.NewQuery2[GamePosition, GameVelocity](w)
+	mustAdd(s, "movement", func() {
+		for c := range moving.Chunks() {
+			for i := range c.A {
+				c.A[i].X += c.B[i].X * DT
+				c.A[i].Y += c.B[i].Y * DT
+			}
+		}
+	}, sched.Writes[GamePosition](), sched.Reads[GameVelocity]())
+
+	datas := ecs.NewQuery1[Data](w)
+	mustAdd(s, "data", func() {
+		for c := range datas.Chunks() {
+			for i := range c.A {
+				d := &c.A[i]
+				d.Thingy = (d.Thingy + 1) % 1000000
+				d.Dingy += 0.0001 * float64(DT)
+				d.Mingy = !d.Mingy
+				d.Numgy = d.Rng.Next()
+			}
+		}
+	}, sched.Writes[Data]())
+
+	complexQ := ecs.NewQuery3[GamePosition, GameVelocity, Data](w)
+	mustAdd(s, "more-complex", func() {
+		for c := range complexQ.Chunks() {
+			for i := range c.A {
+				d := &c.C[i]
+				if d.Thingy%10 != 0 {
+					continue
+				}
+				p, v := &c.A[i], &c.B[i]
+				a, b := float32(d.Rng.Range(3, 19)-10), float32(d.Rng.Range(0, 5))
+				if p.X > p.Y {
+					v.X, v.Y = a, b
+				} else {
+					v.X, v.Y = b, a
+				}
+			}
+		}
+		// Data's generator advances: a write of Data.
+	}, sched.Reads[GamePosition](), sched.Writes[GameVelocity](), sched.Writes[Data]())
+
+	healths := ecs.NewQuery1[Health](w)
+	mustAdd(s, "health", func() {
+		for c := range healths.Chunks() {
+			for i := range c.A {
+				h := &c.A[i]
+				switch {
+				case h.HP <= 0 && h.Status != Dead:
+					h.HP, h.Status = 0, Dead
+				case h.Status == Dead && h.HP == 0:
+					h.HP, h.Status = h.MaxHP, Spawn
+				case h.HP >= h.MaxHP && h.Status != Alive:
+					h.HP, h.Status = h.MaxHP, Alive
+				default:
+					h.Status = Alive
+				}
+			}
+		}
+	}, sched.Writes[Health]())
+
+	damages := ecs.NewQuery2[Health, Damage](w)
+	mustAdd(s, "damage", func() {
+		for r := range damages.All() {
+			if d := r.B.Atk - r.B.Def; r.A.HP > 0 && d > 0 {
+				r.A.HP = max(r.A.HP-d, 0)
+			}
+		}
+	}, sched.Writes[Health](), sched.Reads[Damage]())
+
+	sprites := ecs.NewQuery3[Sprite, Player, Health](w)
+	mustAdd(s, "sprite", func() {
+		for r := range sprites.All() {
+			switch r.C.Status {
+			case Alive:
+				r.A.Char = [...]byte{NPC: 'h', Monster: 'k', Hero: '@'}[r.B.Type]
+			case Dead:
+				r.A.Char = '|'
+			case Spawn:
+				r.A.Char = '_'
+			}
+		}
+	}, sched.Writes[Sprite](), sched.Reads[Player](), sched.Reads[Health]())
+
+	drawn := ecs.NewQuery2[GamePosition, Sprite](w)
+	mustAdd(s, "render", func() {
+		f := g.frame
+		for y := range f {
+			for x := range f[y] {
+				f[y][x] = ' '
+			}
+		}
+		for r := range drawn.All() {
+			x, y := int(r.A.X), int(r.A.Y)
+			if r.A.X >= 0 && r.A.Y >= 0 && x < FrameWidth && y < FrameHeight {
+				f[y][x] = r.B.Char
+			}
+		}
+	}, sched.Reads[GamePosition](), sched.Reads[Sprite](), sched.WritesResource[Frame]())
+}
+
+// Tick runs one tick.
+func (g *Game) Tick() { g.s.Run() }
+
+// Alive returns the number of live entities.
+func (g *Game) Alive() int { return g.w.Len() }
+
+// Frame returns the character frame the last Render drew.
+func (g *Game) Frame() *Frame { return g.frame }
+
+// Scheduler returns the scheduler running the systems.
+func (g *Game) Scheduler() *sched.Scheduler { return g.s }
+
+// World returns the world.
+func (g *Game) World() *ecs.World { return g.w }
+
+// Close stops the scheduler's workers.
+func (g *Game) Close() { g.s.Close() }
+
+// Hash returns a hash of every entity and component (one component type
+// after another, each in iteration order), and of the frame.
+func (g *Game) Hash() uint64 {
+	h := newHasher()
+	hashAll(h, g.w, func(h *hasher, v *GamePosition) { h.f32(v.X); h.f32(v.Y) })
+	hashAll(h, g.w, func(h *hasher, v *GameVelocity) { h.f32(v.X); h.f32(v.Y) })
+	hashAll(h, g.w, func(h *hasher, v *Data) {
+		h.u64(uint64(v.Thingy))
+		h.u64(math.Float64bits(v.Dingy))
+		h.u64(uint64(v.Numgy) | uint64(v.Seed)<<32)
+		h.u64(v.Rng.State)
+		if v.Mingy {
+			h.u64(1)
+		}
+	})
+	hashAll(h, g.w, func(h *hasher, v *Player) { h.u64(v.Rng.State); h.u64(uint64(v.Type)) })
+	hashAll(h, g.w, func(h *hasher, v *Health) { h.u64(uint64(v.HP) | uint64(v.MaxHP)<<32); h.u64(uint64(v.Status)) })
+	hashAll(h, g.w, func(h *hasher, v *Damage) { h.u64(uint64(v.Atk) | uint64(v.Def)<<32) })
+	hashAll(h, g.w, func(h *hasher, v *Sprite) { h.u64(uint64(v.Char)) })
+	for y := range g.frame {
+		h.h.Write(g.frame[y][:])
+	}
+	return h.sum()
+}
+
+// hashAll adds every entity with a T, and its value, to h.
+func hashAll[T any](h *hasher, w *ecs.World, value func(*hasher, *T)) {
+	for r := range ecs.NewQuery1[T](w).All() {
+		h.entity(r.Entity)
+		value(h, r.A)
+	}
+}
+
+// Check returns an error for a non-finite position or velocity, or a
+// health out of range.
+func (g *Game) Check() error {
+	for r := range ecs.NewQuery2[GamePosition, GameVelocity](g.w).All() {
+		if !finite(r.A.X) || !finite(r.A.Y) || !finite(r.B.X) || !finite(r.B.Y) {
+			return fmt.Errorf("entity %v: non-finite state %v %v", r.Entity, *r.A, *r.B)
+		}
+	}
+	for r := range ecs.NewQuery1[Health](g.w).All() {
+		if r.A.HP < 0 || r.A.HP > r.A.MaxHP {
+			return fmt.Errorf("entity %v: health %+v out of range", r.Entity, *r.A)
+		}
+	}
+	return nil
+}
