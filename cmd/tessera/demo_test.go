@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestDemoRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"demo", "-n", "-1"}, "-n must not be negative"},
+		{[]string{"demo", "-ticks", "-5"}, "-ticks must not be negative"},
+		{[]string{"demo", "-workers", "-2"}, "-workers must not be negative"},
+		{[]string{"demo", "-scenario", "space"}, `unknown scenario "space"`},
+		{[]string{"demo", "-storage", "disk"}, `unknown storage "disk"`},
+		{[]string{"demo", "-plot", filepath.Join(dir, "missing", "t.svg")}, "cannot write there"},
+		{[]string{"demo", "-plot", filepath.Join(dir, "t.txt")}, "must end in .svg or .png"},
+		{[]string{"demo", "-show"}, "-show needs -scenario game"},
+		{[]string{"demo", "extra"}, `unexpected argument "extra"`},
+		{[]string{"demo", "-bogus"}, "flag provided but not defined"},
+		{[]string{"demo", "-n", "ten"}, "invalid value"},
+		{[]string{"launch"}, `unknown command "launch"`},
+		{nil, "Usage: tessera"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCmd(c.args...)
+		if code != 2 || !strings.Contains(errOut, c.msg) || out != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 2 and %q", c.args, code, errOut, out, c.msg)
+		}
+	}
+	if code, out, _ := runCmd("demo", "-h"); code != 0 || out != "" {
+		t.Errorf("-h: exit %d", code)
+	}
+}
+
+var hashLine = regexp.MustCompile(`world state hash: ([0-9a-f]{16})`)
+
+func demoHash(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCmd(append([]string{"demo", "-quiet"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, errOut)
+	}
+	m := hashLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no hash in %q", out)
+	}
+	return m[1]
+}
+
+func TestDemoParticleSummary(t *testing.T) {
+	plot := filepath.Join(t.TempDir(), "ticks.svg")
+	code, out, errOut := runCmd("demo", "-n", "3000", "-ticks", "60", "-plot", plot)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"particle scenario, 3000 entities, 60 ticks", "entities alive:", "ticks per second:",
+		"mean", "p50", "p99", "max", "heap per entity:", "time per system", "emit", "gravity", "move", "age", "stats",
+		"plot of the tick times written to"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	svg, err := os.ReadFile(plot)
+	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+		t.Fatalf("plot: %v, %d bytes", err, len(svg))
+	}
+	if !strings.Contains(errOut, "ticks") {
+		t.Errorf("no progress bar on stderr: %q", errOut)
+	}
+}
+
+func TestDemoHashesAreReproducible(t *testing.T) {
+	for _, sc := range []string{"particle", "game"} {
+		a := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "1", "-seed", "5")
+		b := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "2", "-seed", "5")
+		c := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "2", "-seed", "5")
+		if a != b || b != c {
+			t.Errorf("%s: hashes %s (1 worker), %s and %s (2 workers)", sc, a, b, c)
+		}
+		if d := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-seed", "6"); d == a {
+			t.Errorf("%s: seeds 5 and 6 gave the same hash", sc)
+		}
+	}
+}
+
+func TestDemoGameShow(t *testing.T) {
+	code, out, errOut := runCmd("demo", "-quiet", "-scenario", "game", "-n", "3000", "-ticks", "30", "-show")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	i := strings.Index(out, "frame 320x240")
+	if i < 0 {
+		t.Fatalf("no frame in:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out[i:]), "\n")[1:]
+	if len(lines) < 10 || !strings.HasPrefix(lines[0], "+--") || !strings.HasPrefix(lines[len(lines)-1], "+--") {
+		t.Fatalf("frame without a border:\n%s", out[i:])
+	}
+	width := len(lines[0])
+	body := strings.Join(lines[1:len(lines)-1], "")
+	for _, l := range lines {
+		if len(l) != width {
+			t.Fatalf("ragged frame: %d and %d columns", len(l), width)
+		}
+	}
+	if width > 80 || !strings.ContainsAny(body, "@kh") {
+		t.Fatalf("frame %d wide, sprites drawn: %v", width, strings.ContainsAny(body, "@kh"))
+	}
+}
