@@ -1,6 +1,9 @@
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+)
 
 // Commands is a command buffer of one's own: structural changes recorded
 // now, by one goroutine, and applied later with [World.Apply] in the order
@@ -14,7 +17,9 @@ import "fmt"
 //
 // Spawn returns a pending entity, which becomes a real one when the buffer
 // is applied; changes recorded for it in the same buffer apply to that
-// entity. Spawning at Apply time rather than at record time keeps entity ids
+// entity. A pending entity is a number within its buffer: one used with
+// another buffer is not detected, and stands for that buffer's spawn of the
+// same number (or panics if that buffer has made fewer). Spawning at Apply time rather than at record time keeps entity ids
 // the same whatever the number of goroutines.
 type Commands struct {
 	w      *World
@@ -40,6 +45,9 @@ func (c *Commands) Reset() {
 // buffer ([Commands.Despawn], [Map.AddCmd], [Map.RemoveCmd]), and never
 // alive itself. Complexity: O(1) amortised.
 func (c *Commands) Spawn() Entity {
+	if c.w.checker != nil {
+		c.w.checker.CheckAccess(StructuralAccess, nil, true, "Spawn")
+	}
 	c.spawns++
 	e := Entity{0, c.spawns} // index 0 is never alive: the mark of a pending entity
 	c.buf.push(command{kind: cmdSpawn, e: e})
@@ -84,9 +92,13 @@ func (c *Commands) check(op string, e Entity, m interface {
 		if w != c.w {
 			panic(fmt.Sprintf("ecs: %s[%v]: the Commands buffer belongs to another world", op, info.typ))
 		}
-		if w.checker != nil {
-			w.checkComponent(info, true, op)
+	}
+	if c.w.checker != nil {
+		var t reflect.Type
+		if info != nil {
+			t = info.typ
 		}
+		c.w.checker.CheckAccess(StructuralAccess, t, true, op)
 	}
 	if e.index == 0 {
 		if e.gen == 0 || e.gen > c.spawns {
@@ -113,7 +125,9 @@ func opName(op string, info *componentInfo) string {
 // join the end; enter and leave observers are settled once, after all of
 // them, as for the deferred changes of a loop. Changes to an entity that is
 // dead by then are dropped. Panics inside an iteration or a parallel
-// section, or if c belongs to another world.
+// section, or if c belongs to another world. If a hook panics, c is emptied
+// all the same (what was applied stays applied) and, as after any panic in
+// a hook, [World.Recover] makes the world usable again.
 func (w *World) Apply(c *Commands) {
 	if c.w != w {
 		panic("ecs: Apply: the Commands buffer belongs to another world")
@@ -121,15 +135,15 @@ func (w *World) Apply(c *Commands) {
 	if w.lock > 0 {
 		panic("ecs: Apply: called inside an iteration or a parallel section")
 	}
+	defer c.Reset() // applied or not, if a hook panics: never applied twice
 	w.applyBuffer(&c.buf)
-	c.Reset()
 }
 
 func (w *World) applyBuffer(b *commandBuffer) {
 	w.flushing = true
 	func() {
 		defer func() { w.flushing = false }()
-		for i := range b.cmds {
+		for i := 0; i < len(b.cmds); i++ { // changes recorded into b by hooks apply too
 			w.apply(b, &b.cmds[i])
 		}
 	}()

@@ -119,8 +119,8 @@ func (w *World) lockPass(c *queryCache) uint32 {
 // nothing, and they must not be used again. Recover does nothing when no iteration is
 // open.
 func (w *World) Recover() {
-	if w.lock == 0 {
-		return
+	if w.lock == 0 || w.shared {
+		return // nothing is open, or passes in a parallel section hold no count
 	}
 	w.lock = 0
 	w.shared = false

@@ -22,6 +22,7 @@ type componentHooks struct {
 // without hooks pays one nil test. (Observers: flecs' OnAdd, EnTT's
 // on_construct; seed 000's onManagedEntityAdded.)
 func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
+	w.mustNotShare("OnAdd", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
 	h.onAdd = append(h.onAdd, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
@@ -30,6 +31,7 @@ func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
 // overwrites the T an entity already has. Writes through pointers are not
 // seen. Rules as for [OnAdd].
 func OnSet[T any](w *World, fn func(e Entity, v *T)) {
+	w.mustNotShare("OnSet", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
 	h.onSet = append(h.onSet, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
@@ -40,6 +42,7 @@ func OnSet[T any](w *World, fn func(e Entity, v *T)) {
 // removal, so the value and the entity's other components can still be read.
 // Rules as for [OnAdd].
 func OnRemove[T any](w *World, fn func(e Entity, v *T)) {
+	w.mustNotShare("OnRemove", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
 	h.onRemove = append(h.onRemove, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }

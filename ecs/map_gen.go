@@ -149,6 +149,9 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 // the operation, if e is not alive or lacks one of them; [Map2.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1]))
@@ -156,6 +159,9 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map2[A, B]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -206,6 +212,13 @@ func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
 	b := &m.w.cmds
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map2[A, B]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -403,6 +416,9 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 // the operation, if e is not alive or lacks one of them; [Map3.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2]))
@@ -410,6 +426,9 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map3[A, B, C]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -462,6 +481,13 @@ func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map3[A, B, C]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -675,6 +701,9 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 // the operation, if e is not alive or lacks one of them; [Map4.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3]))
@@ -682,6 +711,9 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map4[A, B, C, D]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -736,6 +768,13 @@ func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map4[A, B, C, D]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -965,6 +1004,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 // the operation, if e is not alive or lacks one of them; [Map5.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4]))
@@ -972,6 +1014,9 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -1028,6 +1073,13 @@ func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map5[A, B, C, D, E]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -1273,6 +1325,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 // the operation, if e is not alive or lacks one of them; [Map6.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5]))
@@ -1280,6 +1335,9 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -1338,6 +1396,13 @@ func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, v
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map6[A, B, C, D, E, F]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -1599,6 +1664,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 // the operation, if e is not alive or lacks one of them; [Map7.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6]))
@@ -1606,6 +1674,9 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -1666,6 +1737,13 @@ func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map7[A, B, C, D, E, F, G]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table
@@ -1943,6 +2021,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 // the operation, if e is not alive or lacks one of them; [Map8.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
 func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7]))
@@ -1950,6 +2031,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 
 // Has reports whether e is alive and has every one of the types.
 func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
 	r := m.w.entities.lookup(e)
 	if r == nil {
 		return false
@@ -2012,6 +2096,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, v
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
 	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map8[A, B, C, D, E, F, G, H]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
 }
 
 // Remove takes all of the types that e has away from it, in a single table

@@ -11,10 +11,12 @@ import (
 // form), read components and resources, and overwrite components in place
 // (Map.Set on a component the entity has, or a write through a pointer from
 // Get or a query), provided no two goroutines write the same component type
-// and none reads a type another writes: the scheduler's access declarations
-// guarantee that. Structural changes made directly (Spawn, Despawn, Add,
-// Remove, batches) panic, and so does making a handle (NewMap, NewQuery) or
-// registering a type or resource: each goroutine records its structural
+// and none reads a type another writes, except that goroutines may write
+// disjoint row ranges of one table (AppendChunks): the scheduler's access
+// declarations guarantee that. Structural changes made directly (Spawn, Despawn, Add,
+// Remove, batches, Reserve) panic, and so does making a handle (NewMap,
+// NewQuery) or registering a type, hook or resource: each goroutine records
+// its structural
 // changes in a [Commands] buffer of its own, applied with [World.Apply]
 // after EndParallel, which keeps the outcome independent of which goroutine
 // ran first (seed 003's Run phase). Hooks fired by a Set run on the
@@ -38,6 +40,7 @@ func (w *World) EndParallel() {
 		panic("ecs: EndParallel: no parallel section is open")
 	}
 	w.shared = false
+	w.epoch++ // passes opened in the section must not unlock when they end
 	w.unlock()
 }
 
@@ -62,17 +65,20 @@ func (w *World) mustNotShare(op string, info *componentInfo) {
 type AccessKind uint8
 
 const (
-	ComponentAccess AccessKind = iota // a component type
-	ResourceAccess                    // a resource type
+	ComponentAccess  AccessKind = iota // a component type
+	ResourceAccess                     // a resource type
+	StructuralAccess                   // a structural change recorded in a Commands buffer (type nil for Spawn and Despawn)
 )
 
 // AccessChecker is told of the accesses made to a world while it is set
 // with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
-// system that touches a type it did not declare. write is true for Set and
-// for changes recorded in a Commands buffer; query passes, Get, TryGet, Has
-// and GetResource report reads (the pointers they hand out could be written
-// through, which the checker cannot see). Query filters (With, Without,
-// AnyOf) are not reported. CheckAccess panics to reject an access.
+// system that touches a type it did not declare. Reported: query passes
+// (each term, as a read), Get, TryGet and Has of Map and Map2..Map8 (reads),
+// Map.Set (a write), GetResource (a read), and every change recorded in a
+// Commands buffer (StructuralAccess, a write). Not seen: writes through the
+// pointers that passes, Get and GetResource hand out, query filters (With,
+// Without, AnyOf), HasResource and Alive. CheckAccess panics to reject an
+// access.
 type AccessChecker interface {
 	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
 }

@@ -215,12 +215,18 @@ func TestCommandsApplySettlesObserversOnce(t *testing.T) {
 type accessLog struct{ got []string }
 
 func (l *accessLog) CheckAccess(kind ecs.AccessKind, typ reflect.Type, write bool, op string) {
-	s := op + " " + typ.Name()
+	s := op
+	if typ != nil {
+		s += " " + typ.Name()
+	}
 	if write {
 		s += " write"
 	}
-	if kind == ecs.ResourceAccess {
+	switch kind {
+	case ecs.ResourceAccess:
 		s += " resource"
+	case ecs.StructuralAccess:
+		s += " structural"
 	}
 	l.got = append(l.got, s)
 }
@@ -241,11 +247,18 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	vel.Has(e)
 	pos.Set(e, Position{})
 	vel.AddCmd(c, e, Velocity{})
+	c.Despawn(c.Spawn())
+	pv := ecs.NewMap2[Position, Velocity](w)
+	w.SetAccessChecker(nil)
+	pv.Has(e) // before the checker: not seen
+	w.SetAccessChecker(&l)
+	pv.Has(e)
 	ecs.GetResource[Gravity](w)
 	w.SetAccessChecker(nil)
 	pos.Get(e)
 	want := []string{"query Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
-		"AddCmd Velocity write", "GetResource Gravity resource"}
+		"AddCmd Velocity write structural", "Spawn write structural", "Despawn write structural",
+		"Has Position", "Has Velocity", "GetResource Gravity resource"}
 	if !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)
 	}
@@ -291,4 +304,72 @@ func TestAppendChunksCutsRowRanges(t *testing.T) {
 		t.Fatalf("chunks visit %v, the range form %v", xs, want)
 	}
 	mustPanic(t, func() { q.AppendChunks(nil, 0) }, "AppendChunks", "at least 1")
+}
+
+func TestParallelSectionEdgeCases(t *testing.T) {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[Position](w)
+	for range 3 {
+		pos.Spawn(Position{})
+	}
+	q := ecs.NewQuery1[Position](w)
+	w.BeginParallel()
+	mustPanic(t, func() { ecs.OnSet(w, func(ecs.Entity, *Position) {}) }, "OnSet", "parallel section")
+	mustPanic(t, func() { w.Reserve(10) }, "Reserve", "parallel section")
+	w.Recover() // passes hold no count in a section: nothing to end
+	if !w.InParallel() {
+		t.Fatal("Recover ended the parallel section")
+	}
+	it := q.Iter() // opened in the section, closed after it
+	it.Next()
+	w.EndParallel()
+	it.Close()
+	if w.IsIterating() {
+		t.Fatal("a cursor closed after EndParallel left the world iterating")
+	}
+	// The count is balanced: a change inside a later loop is still deferred.
+	for r := range q.All() {
+		w.Despawn(r.Entity)
+		if !w.Alive(r.Entity) {
+			t.Fatal("a despawn inside a loop applied at once")
+		}
+	}
+	if w.Len() != 0 {
+		t.Fatalf("%d entities left", w.Len())
+	}
+}
+
+func TestApplyHookEdgeCases(t *testing.T) {
+	w := ecs.NewWorld()
+	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
+	c := w.NewCommands()
+	// A hook that records into the buffer being applied: applied in turn.
+	ecs.OnAdd(w, func(e ecs.Entity, _ *Position) { vel.AddCmd(c, e, Velocity{1, 1}) })
+	pos.AddCmd(c, c.Spawn(), Position{})
+	w.Apply(c)
+	if ecs.NewQuery2[Position, Velocity](w).Count() != 1 || c.Len() != 0 {
+		t.Fatalf("the hook's change was not applied (buffer holds %d)", c.Len())
+	}
+	// A hook that panics: the buffer is emptied all the same, so applying it
+	// again does not repeat the changes made before the panic.
+	boom := true
+	ecs.OnAdd(w, func(ecs.Entity, *Mass) {
+		if boom {
+			boom = false
+			panic("hook")
+		}
+	})
+	mass := ecs.NewMap[Mass](w)
+	c.Spawn()
+	mass.AddCmd(c, c.Spawn(), Mass{1})
+	mustPanic(t, func() { w.Apply(c) }, "hook")
+	w.Recover() // the hook's panic left its iteration count raised
+	if c.Len() != 0 {
+		t.Fatalf("after a panic in Apply the buffer holds %d changes", c.Len())
+	}
+	before := w.Len()
+	w.Apply(c)
+	if w.Len() != before {
+		t.Fatalf("re-applying spawned %d more entities", w.Len()-before)
+	}
 }

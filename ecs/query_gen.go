@@ -169,7 +169,8 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 	c := q.c
@@ -466,7 +467,8 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B] {
 	c := q.c
@@ -771,7 +773,8 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3[A, B, C] {
 	c := q.c
@@ -1084,7 +1087,8 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []Chunk4[A, B, C, D] {
 	c := q.c
@@ -1405,7 +1409,8 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows int) []Chunk5[A, B, C, D, E] {
 	c := q.c
@@ -1734,7 +1739,8 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], rows int) []Chunk6[A, B, C, D, E, F] {
 	c := q.c
@@ -2071,7 +2077,8 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F, G], rows int) []Chunk7[A, B, C, D, E, F, G] {
 	c := q.c
@@ -2416,7 +2423,8 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 // package sched). For a query with sparse terms each chunk holds one
 // entity. It starts no iteration: the slices stay valid until the next
 // structural change of their tables, so use them inside a loop over the
-// world or a parallel section, where structural changes are deferred.
+// world (where structural changes are deferred) or a parallel section
+// (where they go to Commands buffers).
 // Panics if rows < 1. Complexity: O(matching tables + chunks).
 func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E, F, G, H], rows int) []Chunk8[A, B, C, D, E, F, G, H] {
 	c := q.c

@@ -115,6 +115,7 @@ func (w *World) Len() int { return w.entities.alive }
 // spawns do not grow it (seed 000's reserve). Table columns grow when rows are
 // added; see the spawn handles' batch methods for reserving those.
 func (w *World) Reserve(n int) {
+	w.mustNotShare("Reserve", nil)
 	if n > 0 {
 		w.entities.reserve(n)
 	}

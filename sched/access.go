@@ -44,19 +44,23 @@ func WritesResource[T any]() Option {
 }
 
 // Emits declares that the system emits outputs for component type T through
-// an [Output]. Emitters of one type share a stage (their outputs are merged
-// in system order at the end of it), but not with a system that reads or
-// writes T, which must see the merged values.
+// an [Output]. Emitters of one type may share a stage (their outputs are
+// merged in the order of record at the end of it); a system that reads or
+// writes T and comes after an emitter in the order of record runs in a later
+// stage and sees the merged values, and one that comes before it never runs
+// in a later stage than the emitter.
 func Emits[T any]() Option {
 	return func(d *decl) { d.emits = appendType(d.emits, reflect.TypeFor[T]()) }
 }
 
 // Structural declares that the system spawns or despawns entities, or adds
-// or removes components, through its command buffer ([Context.Commands]).
-// Its changes are applied at the end of its stage, and since they can change
-// what any query matches, it does not share a stage with any system that
-// reads or writes a component type: the systems after it in the order of
-// record see its changes, as they would if everything ran in sequence.
+// or removes components, through its command buffer ([Context.Commands]);
+// debug mode requires it of every system that records such changes. The
+// changes are applied at the end of the system's stage, and since they can
+// change what any query matches, every system after it in the order of
+// record that touches a component type runs in a later stage and sees them,
+// as it would if everything ran in sequence; the systems before it never run
+// in a later stage than it.
 func Structural() Option { return func(d *decl) { d.structural = true } }
 
 // Before makes the system run in an earlier stage than the named systems,
@@ -84,8 +88,9 @@ func (d *decl) touchesComponents() bool {
 	return len(d.reads)+len(d.writes)+len(d.emits) > 0
 }
 
-// conflict reports why the later of two systems in the order of record
-// cannot share a stage with the earlier one, or "" if it can:
+// relation says how the later of two systems in the order of record must
+// be placed against the earlier one. conflict, when not "", is why it must
+// run in a later stage:
 //
 //   - a write/write or read/write pair on one component type or resource,
 //     either way round (they would race);
@@ -94,32 +99,44 @@ func (d *decl) touchesComponents() bool {
 //   - the earlier is structural and the later touches components (the later
 //     must see its changes).
 //
-// The last two are one-way: a system that runs before an emitter or a
-// structural system would not see their effects in a sequential run either,
-// and in one stage it does not.
-func conflict(earlier, later *decl) string {
+// ordered, when there is no conflict, says the later may share the earlier's
+// stage but must not run in an earlier one: its effects applied at the end
+// of a stage (outputs, structural changes) would otherwise reach the
+// earlier system, or be applied before the earlier one's, unlike in a
+// sequential run. That holds when the later emits for a type the earlier
+// touches or emits, or is structural while the earlier touches components
+// or is structural too.
+func relation(earlier, later *decl) (conflict string, ordered bool) {
 	for _, pair := range [][2]*decl{{earlier, later}, {later, earlier}} {
 		x, y := pair[0], pair[1]
 		for _, t := range x.writes {
 			if slices.Contains(y.reads, t) {
-				return "component " + t.String()
+				return "component " + t.String(), true
 			}
 		}
 		for _, t := range x.resWrites {
 			if slices.Contains(y.resReads, t) {
-				return "resource " + t.String()
+				return "resource " + t.String(), true
 			}
 		}
 	}
 	for _, t := range earlier.emits {
 		if slices.Contains(later.reads, t) {
-			return "outputs for component " + t.String()
+			return "outputs for component " + t.String(), true
 		}
 	}
 	if earlier.structural && later.touchesComponents() {
-		return "structural changes"
+		return "structural changes", true
 	}
-	return ""
+	for _, t := range later.emits {
+		if slices.Contains(earlier.reads, t) || slices.Contains(earlier.emits, t) {
+			return "", true
+		}
+	}
+	if later.structural && (earlier.touchesComponents() || earlier.structural) {
+		return "", true
+	}
+	return "", false
 }
 
 // allows reports whether d permits the given access.

@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"fmt"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -10,9 +12,10 @@ import (
 // buffer, and the scheduler's workers for data parallelism. Each system has
 // one Context for its whole life; do not keep it beyond Update.
 type Context struct {
-	s    *Scheduler
-	sys  *system
-	cmds *ecs.Commands
+	s         *Scheduler
+	sys       *system
+	cmds      *ecs.Commands
+	splitting atomic.Int32 // ForEach calls of the system in progress (nested ones on other goroutines too)
 }
 
 // World returns the scheduler's world. During Update it is in a parallel
@@ -22,7 +25,14 @@ func (c *Context) World() *ecs.World { return c.s.w }
 
 // Commands returns the system's own command buffer, applied at the end of
 // its stage, after the stage's outputs, in the order of record.
-func (c *Context) Commands() *ecs.Commands { return c.cmds }
+// Panics inside a [ForEach] of the system (the buffer is not safe for
+// concurrent use): take it before the loop and record after it.
+func (c *Context) Commands() *ecs.Commands {
+	if c.splitting.Load() > 0 {
+		panic(fmt.Sprintf("sched: system %q: Commands called inside ForEach; record commands before or after it", c.sys.name))
+	}
+	return c.cmds
+}
 
 // Name returns the system's name.
 func (c *Context) Name() string { return c.sys.name }

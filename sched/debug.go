@@ -13,7 +13,16 @@ type checker struct{ cur *system }
 
 func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, op string) {
 	x := c.cur
-	if x == nil || x.decl.allows(kind == ecs.ResourceAccess, t, write) {
+	if x == nil {
+		return
+	}
+	if kind == ecs.StructuralAccess {
+		if !x.decl.structural {
+			panic(fmt.Sprintf("sched: system %q records a structural change (%s) without declaring it; add sched.Structural() to its options", x.name, op))
+		}
+		return
+	}
+	if x.decl.allows(kind == ecs.ResourceAccess, t, write) {
 		return
 	}
 	what, verb, fix := "component", "reads", "sched.Reads"
@@ -30,6 +39,3 @@ func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, o
 func accessError(system, verb, what string, t reflect.Type, op, fix string) string {
 	return fmt.Sprintf("sched: system %q %s %s %v (%s) without declaring it; add %s to its options", system, verb, what, t, op, fix)
 }
-
-// reflectComparable reports whether x's dynamic type supports ==.
-func reflectComparable(x System) bool { return reflect.TypeOf(x).Comparable() }

@@ -75,9 +75,12 @@
 //
 // # Debugging and insight
 //
-// [Debug] runs one worker and checks every access against the declaration:
-// a system that touches a type it did not declare, or writes one it only
-// reads, panics with a message naming the system, the type and the access
+// [Debug] runs one worker and checks the accesses the world reports against
+// the declaration: a system that touches a type it did not declare, writes
+// with Set one it only reads, or records structural changes without
+// declaring them, panics with a message naming the system, the type and the
+// access (writes through pointers handed out by queries and Get are not
+// seen)
 // ("sched: system "move" writes component main.Position (Set) without
 // declaring it; add sched.Writes[main.Position]() to its options"). A panic
 // in a system is re-raised by Run as a *[Panic] naming the system, with the

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"cmp"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -70,11 +71,15 @@ func Sum[T cmp.Ordered](current, next T) T { return current + next }
 func Max[T cmp.Ordered](current, next T) T { return max(current, next) }
 
 // Emit records v for e's T from the calling system. Cost: an append to the
-// system's own buffer. In debug mode, panics unless the system declared
-// [Emits][T].
+// system's own buffer. Panics inside a [ForEach] of the system, and in debug
+// mode unless the system declared [Emits][T]. A value for a pending entity
+// of a Commands buffer is dropped and counted like one for a dead entity.
 func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
 	if ctx.s.debug {
 		ctx.checkEmit(o.typ)
+	}
+	if ctx.splitting.Load() > 0 {
+		panic(fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", ctx.sys.name, o.typ))
 	}
 	b := &o.bufs[ctx.sys.index]
 	*b = append(*b, emitted[T]{e, v})
@@ -84,7 +89,8 @@ func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
 // when their stage ended, since the output was made.
 func (o *Output[T]) Dropped() int { return o.dropped }
 
-// Applied returns how many entities have had merged values applied.
+// Applied returns how many merged values have been applied: one per entity
+// per stage in which it received outputs.
 func (o *Output[T]) Applied() int { return o.applied }
 
 func (o *Output[T]) resize(systems int) {

@@ -1,6 +1,9 @@
 package sched
 
-import "strconv"
+import (
+	"runtime/pprof"
+	"strconv"
+)
 
 // ForEach calls fn for every item, spreading the items over the scheduler's
 // workers (the calling system's goroutine takes part), and returns when all
@@ -10,14 +13,24 @@ import "strconv"
 //	chunks = q.AppendChunks(chunks[:0], 4096)
 //	sched.ForEach(ctx, chunks, func(c ecs.Chunk2[Position, Velocity]) { ... })
 //
-// fn runs on several goroutines at once: it may write the components of its
-// own item, and must not touch another item's. The result does not depend on
-// the number of workers when each item's work depends on that item alone.
-// A panic in fn is re-raised by [Scheduler.Run] as a *[Panic] naming the
-// system and the item. With one worker the items run in order on the
-// calling goroutine.
+// fn runs on several goroutines at once, each with the system's pprof
+// label: it may write the components of its own item, and must not touch
+// another item's, nor emit outputs or record commands (the system's buffers
+// are not safe for concurrent use; collect per item, then emit or record
+// after ForEach returns, in item order). Emit and Context.Commands panic
+// while a ForEach of their system runs. The result does not depend on the
+// number of workers when each item's work depends on that item alone. A
+// panic in fn is re-raised by [Scheduler.Run] as a *[Panic] naming the
+// system and the item, after the items already started have finished (with
+// one worker, no further item starts). With one worker the items run in
+// order on the calling goroutine.
 func ForEach[C any](ctx *Context, items []C, fn func(item C)) {
-	name := ctx.sys.name
-	ctx.s.pool.do(len(items), func(i int) { fn(items[i]) },
-		func(i int) string { return "system " + strconv.Quote(name) + ", item " + strconv.Itoa(i) })
+	name, labels := ctx.sys.name, ctx.sys.labels
+	ctx.splitting.Add(1)
+	defer ctx.splitting.Add(-1)
+	ctx.s.pool.do(len(items), func(i int) {
+		pprof.SetGoroutineLabels(labels)
+		fn(items[i])
+	}, func(i int) string { return "system " + strconv.Quote(name) + ", item " + strconv.Itoa(i) })
+	pprof.SetGoroutineLabels(labels) // the caller ran items too
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 )
@@ -78,12 +79,13 @@ func worker(tasks chan *job) {
 			}
 		}
 		j.work()
+		pprof.SetGoroutineLabels(unlabelled)
 	}
 }
 
 // do runs run(0) to run(n-1), spread over the workers, and returns once all
-// have finished. If any panicked, do panics with the first *Panic, after
-// every started item has finished.
+// have finished. If any panicked, the items not yet claimed still run (with
+// several workers), and do then panics with the first *Panic recorded.
 func (p *pool) do(n int, run func(i int), label func(i int) string) {
 	if n <= 0 {
 		return

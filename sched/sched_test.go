@@ -73,10 +73,11 @@ func TestStagesGroupSystemsThatDoNotConflict(t *testing.T) {
 	}
 	got := stageOf(s)
 	want := map[string]int{"move": 0, "regen": 0, "drag": 1, "render": 1, "radar": 1, "hurt": 0, "burn": 0,
-		"show": 1, "scorer": 0, "board": 1, "spawner": 0, "reaper": 2, "tick": 0, "clock": 1}
-	// spawner is structural but touches no component and comes after the
-	// systems that do: it shares stage 0. reaper reads Health after spawner,
-	// so it needs spawner's changes applied, and the emitters' outputs.
+		"show": 1, "scorer": 0, "board": 1, "spawner": 1, "reaper": 2, "tick": 0, "clock": 1}
+	// spawner is structural and touches no component: it may share a stage
+	// with the systems before it but not run before any of them (drag is in
+	// stage 1). reaper writes Health after show reads it, and comes after
+	// spawner, whose changes it must see.
 	for name, st := range want {
 		if got[name] != st {
 			t.Errorf("%s in stage %d, want %d\n%s", name, got[name], st, s.Plan())
@@ -84,7 +85,7 @@ func TestStagesGroupSystemsThatDoNotConflict(t *testing.T) {
 	}
 	plan := s.Plan()
 	for _, part := range []string{"14 systems in 3 stages", `drag: after "move" (component sched_test.Vel)`,
-		`reaper: after "show" (component sched_test.Health)`, `board: after "scorer" (outputs for component sched_test.Score)`, `clock: after "tick" (resource sched.Time)`} {
+		`reaper: after "show" (component sched_test.Health)`, `spawner: with or after "drag" (effects applied in the order of record)`, `board: after "scorer" (outputs for component sched_test.Score)`, `clock: after "tick" (resource sched.Time)`} {
 		if !strings.Contains(plan, part) {
 			t.Errorf("plan lacks %q:\n%s", part, plan)
 		}
@@ -224,7 +225,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		}, []sched.Option{sched.Reads[Pos]()}, []string{`system "set" writes component sched_test.Pos (Set)`, "sched.Writes[sched_test.Pos]()"}},
 		{"cmd", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { vel.RemoveCmd(ctx.Commands(), e) }
-		}, nil, []string{`system "cmd" writes component sched_test.Vel (RemoveCmd)`}},
+		}, nil, []string{`system "cmd" records a structural change (RemoveCmd)`, "sched.Structural()"}},
 		{"resource", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { ecs.GetResource[Score](ctx.World()) }
 		}, nil, []string{`system "resource" reads resource sched_test.Score (GetResource)`, "sched.ReadsResource[sched_test.Score]()"}},
@@ -432,4 +433,85 @@ func TestFixedLoop(t *testing.T) {
 		t.Fatalf("%d ticks, last %+v", len(ticks), last)
 	}
 	mustPanic(t, func() { sched.NewFixedLoop(s, 0) }, "positive")
+}
+
+// TestEffectsFollowTheOrderOfRecord: outputs and structural changes of a
+// system registered later never reach a system registered earlier, even
+// when they do not conflict and could have gone to an earlier stage.
+func TestEffectsFollowTheOrderOfRecord(t *testing.T) {
+	w := ecs.NewWorld()
+	s := sched.New(w, sched.Workers(2))
+	defer s.Close()
+	pos, hp := ecs.NewMap[Pos](w), ecs.NewMap[Health](w)
+	var es []ecs.Entity
+	for range 3 {
+		e := pos.Spawn(Pos{})
+		hp.Set(e, Health{1})
+		es = append(es, e)
+	}
+	q := ecs.NewQuery1[Pos](w)
+	sum := sched.NewOutput(s, func(cur, next Health) Health { return Health{cur.HP + next.HP} })
+	seen := 0
+	mustAdd(t, s, "a", func() {}, sched.Writes[Pos]())
+	mustAdd(t, s, "b", func() { // stage 1: after a
+		seen = q.Count()
+		for _, e := range es {
+			hp.Set(e, Health{10})
+		}
+	}, sched.Reads[Pos](), sched.Writes[Health]())
+	mustAdd(t, s, "c", func(ctx *sched.Context) { // emits: never before b
+		for _, e := range es {
+			sum.Emit(ctx, e, Health{5})
+		}
+	}, sched.Emits[Health]())
+	mustAdd(t, s, "d", func(ctx *sched.Context) { // structural: never before b
+		ctx.Commands().Despawn(es[0])
+	}, sched.Structural())
+	s.Run()
+	if seen != 3 || hp.Get(es[1]).HP != 15 || w.Alive(es[0]) {
+		t.Fatalf("b saw %d entities, health %d (want 3 and 10+5), es[0] alive %v\n%s",
+			seen, hp.Get(es[1]).HP, w.Alive(es[0]), s.Plan())
+	}
+}
+
+func TestPanicWhileApplyingDropsTheStage(t *testing.T) {
+	w := ecs.NewWorld()
+	s := sched.New(w, sched.Workers(2))
+	defer s.Close()
+	pos := ecs.NewMap[Pos](w)
+	boom := true
+	ecs.OnAdd(w, func(ecs.Entity, *Pos) {
+		if boom {
+			boom = false
+			panic("hook")
+		}
+	})
+	mustAdd(t, s, "spawn", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		pos.AddCmd(c, c.Spawn(), Pos{})
+	}, sched.Structural())
+	mustPanic(t, s.Run, "hook")
+	s.Run()
+	if w.InParallel() || w.Len() != 2 {
+		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.InParallel())
+	}
+}
+
+func TestEmitAndCommandsRefusedInsideForEach(t *testing.T) {
+	w := ecs.NewWorld()
+	e := ecs.NewMap[Health](w).Spawn(Health{})
+	for _, workers := range []int{1, 2} {
+		s := sched.New(w, sched.Workers(workers))
+		out := sched.NewOutput[Health](s, nil)
+		mustAdd(t, s, "emit", func(ctx *sched.Context) {
+			sched.ForEach(ctx, []int{1, 2}, func(i int) { out.Emit(ctx, e, Health{i}) })
+		}, sched.Emits[Health]())
+		mustPanic(t, s.Run, `system "emit"`, "Emit[sched_test.Health] called inside ForEach")
+		s.Enable("emit", false)
+		mustAdd(t, s, "cmds", func(ctx *sched.Context) {
+			sched.ForEach(ctx, []int{1, 2}, func(int) { ctx.Commands() })
+		}, sched.Structural())
+		mustPanic(t, s.Run, "Commands called inside ForEach")
+		s.Close()
+	}
 }

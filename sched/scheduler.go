@@ -3,6 +3,7 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -56,9 +57,12 @@ type SchedulerOption func(*Scheduler)
 func Workers(n int) SchedulerOption { return func(s *Scheduler) { s.workers = n } }
 
 // Debug turns on access checking: a system that touches a component type
-// or resource it did not declare, or writes one it declared read-only,
-// panics with a message naming the system, the type and the access. It
-// implies Workers(1), since the check must know which system is running.
+// or resource it did not declare, writes with Set a type it declared
+// read-only, or records structural changes without [Structural], panics
+// with a message naming the system, the type and the access. What the world
+// reports is checked (see ecs.AccessChecker): writes through pointers from
+// queries, Get or GetResource are not seen. It implies Workers(1), since
+// the check must know which system is running.
 func Debug() SchedulerOption { return func(s *Scheduler) { s.debug = true } }
 
 // New returns a scheduler for w with no systems.
@@ -87,7 +91,7 @@ func (s *Scheduler) Workers() int { return s.workers }
 // Add registers sys under name: a [System], a func(*Context), a
 // func(*ecs.World) or a func(). The options declare its access and ordering
 // constraints. It returns an error if name is empty or taken, if the same
-// System value is already registered, or if sys is not a system.
+// System pointer is already registered, or if sys is not a system.
 func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
 	if s.closed {
 		return errors.New("sched: Add: the scheduler is closed")
@@ -102,9 +106,9 @@ func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("sched: Add %q: %w", name, err)
 	}
-	if comparableSystem(x) {
+	if isPointer(x) {
 		for _, other := range s.systems {
-			if comparableSystem(other.sys) && other.sys == x {
+			if isPointer(other.sys) && other.sys == x {
 				return fmt.Errorf("sched: Add %q: this system is already registered as %q", name, other.name)
 			}
 		}
@@ -127,16 +131,10 @@ func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
 	return nil
 }
 
-// comparableSystem reports whether x can be compared with ==: pointers and
-// other comparable values can, funcs cannot (two registrations of one
-// function are told apart by name only).
-func comparableSystem(x System) bool {
-	switch x.(type) {
-	case Func, WorldFunc:
-		return false
-	}
-	return reflectComparable(x)
-}
+// isPointer reports whether x is a pointer, the kind of system value that
+// can be registered twice by mistake and compared safely; functions and
+// other values are told apart by name only.
+func isPointer(x System) bool { return reflect.TypeOf(x).Kind() == reflect.Pointer }
 
 // Enable turns the named system on or off; a disabled system keeps its
 // place in the plan and is skipped. Returns an error for an unknown name.
@@ -216,13 +214,16 @@ func (s *Scheduler) Build() error {
 		x.stage = 0
 		why[x.index] = "no conflict with an earlier system"
 		for _, y := range order[:k] {
-			reason := conflict(&y.decl, &x.decl)
+			reason, ordered := relation(&y.decl, &x.decl)
 			if reason == "" && slices.Contains(succ[y.index], x.index) {
 				reason = "an explicit constraint"
 			}
 			if reason != "" && y.stage+1 > x.stage {
 				x.stage = y.stage + 1
 				why[x.index] = fmt.Sprintf("after %q (%s)", y.name, reason)
+			} else if ordered && y.stage > x.stage {
+				x.stage = y.stage
+				why[x.index] = fmt.Sprintf("with or after %q (effects applied in the order of record)", y.name)
 			}
 		}
 		nstages = max(nstages, x.stage+1)
@@ -293,7 +294,9 @@ func (s *Scheduler) Ticks() uint64 { return s.ticks }
 // Build fails, or with a *[Panic] if a system panicked (in debug mode the
 // system's panic goes on as it was, on the calling goroutine); the world is
 // left out of its parallel section, with that stage's outputs and command
-// buffers discarded.
+// buffers not yet applied discarded. A panic that happens while a stage's
+// outputs merge or its buffers apply (in a hook, say) is re-raised as it
+// was.
 func (s *Scheduler) Run() {
 	if s.closed {
 		panic("sched: Run: the scheduler is closed")
@@ -318,27 +321,36 @@ func (s *Scheduler) Run() {
 }
 
 // runStage runs the enabled systems of stage k in a parallel section, then
-// merges their outputs and applies their command buffers in order.
+// merges their outputs and applies their command buffers in order. If
+// anything panics, the world leaves the section and the stage's remaining
+// outputs and buffers are dropped, so none is applied twice.
 func (s *Scheduler) runStage(k int, st []*system) {
 	w := s.w
 	w.BeginParallel()
-	ok := false
+	open, ok := true, false
 	defer func() {
-		if !ok {
-			if s.debug {
-				s.checker.cur = nil
-				w.SetAccessChecker(nil)
-			}
+		if ok {
+			return
+		}
+		if s.debug {
+			s.checker.cur = nil
+			w.SetAccessChecker(nil)
+		}
+		if open {
 			w.EndParallel()
-			for _, x := range st {
-				x.ctx.cmds.Reset()
-			}
-			for _, o := range s.outputs {
-				o.discard(st)
-			}
+		} else {
+			w.Recover() // a hook panicked while outputs merged or buffers applied
+		}
+		for _, x := range st {
+			x.ctx.cmds.Reset()
+		}
+		for _, o := range s.outputs {
+			o.discard(st)
 		}
 	}()
-	if s.debug {
+	label := func(i int) string { return "system " + strconv.Quote(st[i].name) }
+	switch {
+	case s.debug:
 		w.SetAccessChecker(s.checker)
 		for _, x := range st {
 			if x.enabled {
@@ -348,17 +360,17 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 		s.checker.cur = nil
 		w.SetAccessChecker(nil)
-	} else if s.allEnabled(st) {
-		s.pool.do(len(st), s.stageFn[k], func(i int) string { return "system " + strconv.Quote(st[i].name) })
-	} else {
+	case s.allEnabled(st):
+		s.pool.do(len(st), s.stageFn[k], label)
+	default:
 		s.pool.do(len(st), func(i int) {
 			if st[i].enabled {
 				st[i].run()
 			}
-		}, func(i int) string { return "system " + strconv.Quote(st[i].name) })
+		}, label)
 	}
 	w.EndParallel()
-	ok = true
+	open = false
 	for _, o := range s.outputs {
 		o.sync(st)
 	}
@@ -367,6 +379,7 @@ func (s *Scheduler) runStage(k int, st []*system) {
 			w.Apply(x.ctx.cmds)
 		}
 	}
+	ok = true
 }
 
 func (s *Scheduler) allEnabled(st []*system) bool {

@@ -85,13 +85,17 @@ func newSystem(s *Scheduler, name string, index int, sys System, d decl) *system
 	return x
 }
 
+// unlabelled is the label set goroutines return to after a system: the
+// goroutine that calls Run loses any labels of its own.
+var unlabelled = context.Background()
+
 // run calls the system's Update with its pprof label set on the goroutine,
 // and records the time it took.
 func (x *system) run() {
 	start := time.Now()
 	pprof.SetGoroutineLabels(x.labels)
+	defer pprof.SetGoroutineLabels(unlabelled) // also after a panic
 	x.sys.Update(&x.ctx)
-	pprof.SetGoroutineLabels(context.Background())
 	d := time.Since(start)
 	x.runs++
 	x.last = d
