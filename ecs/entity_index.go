@@ -32,9 +32,9 @@ type entityIndex struct {
 }
 
 func newEntityIndex() entityIndex {
-	x := entityIndex{next: 1} // index 0 is reserved: the zero Entity is never alive
-	x.ensure(1)
-	return x
+	// Index 0 is reserved: the zero Entity is never alive. Pages are made
+	// by the first spawn into them, so an empty world costs no 64 KiB page.
+	return entityIndex{next: 1}
 }
 
 // ensure makes pages for indices [0, n).
@@ -78,7 +78,7 @@ func (x *entityIndex) alloc() (Entity, *record) {
 	}
 	x.next++
 	x.alive++
-	if i&(recordPageSize-1) == 0 {
+	if int(i>>recordPageBits) >= len(x.pages) {
 		x.ensure(uint64(i) + 1)
 	}
 	return Entity{i, 0}, x.at(i)

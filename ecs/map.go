@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -107,6 +108,21 @@ func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
 // e is not alive or has no T; [Map.TryGet] is the checking twin.
 // Complexity: O(1), no allocation.
 func (m *Map[T]) Get(e Entity) *T {
+	// The fast path makes no call, so the common case pays no spills:
+	// table storage, a live entity that has the component, no checker.
+	if m.sparse == nil && atomic.LoadInt32(&checkersSet) == 0 {
+		if r := m.w.entities.lookup(e); r != nil {
+			if c := r.table.column(m.id); c >= 0 {
+				// SAFETY: column c of r.table stores T values and r.row is a live row.
+				return (*T)(r.table.columns[c].at(r.row))
+			}
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse storage, a checked world, and every error.
+func (m *Map[T]) getSlow(e Entity) *T {
 	if m.w.checker != nil {
 		m.w.checkComponent(m.info, false, "Get")
 	}

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"sync/atomic"
 )
 
 // Parallel sections let several goroutines work on one world at once, the
@@ -86,7 +87,20 @@ type AccessChecker interface {
 // SetAccessChecker makes c see every access reported above, until it is
 // set to nil. Checking costs a call per access; without a checker it costs
 // one test.
-func (w *World) SetAccessChecker(c AccessChecker) { w.checker = c }
+func (w *World) SetAccessChecker(c AccessChecker) {
+	switch {
+	case w.checker == nil && c != nil:
+		atomic.AddInt32(&checkersSet, 1)
+	case w.checker != nil && c == nil:
+		atomic.AddInt32(&checkersSet, -1)
+	}
+	w.checker = c
+}
+
+// checkersSet counts the worlds that have an access checker, so that the
+// fast path of Map.Get tests one global instead of loading its world's
+// checker.
+var checkersSet int32
 
 // checkPass reports the terms of a query pass to the checker.
 func (w *World) checkPass(c *queryCache) {

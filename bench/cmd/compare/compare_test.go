@@ -1,0 +1,68 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tessera-ecs/tessera/bench/floor"
+	"github.com/tessera-ecs/tessera/bench/suite"
+	"github.com/tessera-ecs/tessera/bench/tessera"
+)
+
+func TestEveryCandidateComputesTheFloorsResults(t *testing.T) {
+	ref := floor.Candidate()
+	for _, c := range candidates() {
+		for _, msg := range suite.Verify(c, ref, []int{1, 16, 300}) {
+			t.Errorf("%s (%s): %s", c.Name, c.Variant, msg)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	if err := setBenchtime(time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	cands := append([]*suite.Candidate{floor.Candidate()}, tessera.Candidates()...)
+	// A stand-in peer: the floor under another name, so the ratio exists.
+	peer := *floor.Candidate()
+	peer.Name, peer.Module, peer.Variant = "peer", "example.com/peer v1", ""
+	cands = append(cands, &peer)
+	specs := pick(suite.Specs, "^(query2|add_remove)$")
+	ticks := 0
+	r := run(specs, cands, []int{4, 64}, 1, func(string) { ticks++ })
+	if want := 2 * (5 + 4); ticks != want { // 2 sizes x (query2: floor, 3 tessera forms, peer; add_remove: floor, 2 tessera forms, peer)
+		t.Errorf("%d measurements, want %d", ticks, want)
+	}
+	for wi := range specs {
+		for ci, c := range cands {
+			for si, v := range r.nsPerE[wi][ci] {
+				if specs[wi].Get(c) != nil && (math.IsNaN(v) || v <= 0) {
+					t.Errorf("%s %s size %d: %v ns", specs[wi].Name, label(c), si, v)
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	if err := writeReport(dir, r, cands, []int{4, 64}, 1, time.Millisecond, "go run ./cmd/compare -test", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := string(data)
+	for _, want := range []string{"## Summary", "| query2 |", "## add_remove", "tessera (sparse Velocity)",
+		"**tessera / best peer**", "`example.com/peer v1`", "go run ./cmd/compare -test", "N=64", "![query2](query2.svg)"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "query2.svg"))
+	if err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Fatalf("plot: %v", err)
+	}
+}

@@ -1,0 +1,122 @@
+// Command compare runs the peer suite (BENCHMARKS.md section 1) for
+// Tessera, the six Go peers and the plain-slice floor in one process, and
+// writes a Markdown report with one SVG plot per workload:
+//
+//	cd bench && go run ./cmd/compare            # the full report in results/
+//	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
+//
+// Each measurement is testing.Benchmark over a prepared suite.Op; the
+// report gives the median of -count runs as time per entity, and the ratio
+// of Tessera's best form to the best peer.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/tessera-ecs/tessera/bench/floor"
+	"github.com/tessera-ecs/tessera/bench/suite"
+)
+
+func main() {
+	testing.Init()
+	var (
+		quick     = flag.Bool("quick", false, "a smoke run: few sizes and workloads, one short repetition")
+		count     = flag.Int("count", 5, "repetitions per measurement; the report shows the median")
+		benchtime = flag.Duration("benchtime", 100*time.Millisecond, "time per repetition")
+		sizesFlag = flag.String("sizes", "", "comma-separated entity counts (default: BENCHMARKS.md's)")
+		only      = flag.String("workloads", "", "regular expression selecting workloads")
+		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
+		quiet     = flag.Bool("quiet", false, "no progress bar")
+	)
+	flag.Parse()
+	sizes := suite.Sizes
+	specs := suite.Specs
+	if *quick {
+		sizes = []int{16, 1024}
+		*count = 1
+		*benchtime = 20 * time.Millisecond
+		specs = pick(specs, "^(query2|query_frag_outer|random_access|create2|add_remove|delete2/batch|create_world)$")
+	}
+	if *sizesFlag != "" {
+		sizes = nil
+		for _, f := range strings.Split(*sizesFlag, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				fmt.Fprintf(os.Stderr, "compare: -sizes: %q is not a positive count\n", f)
+				os.Exit(2)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	if *only != "" {
+		if _, err := regexp.Compile(*only); err != nil {
+			fmt.Fprintf(os.Stderr, "compare: -workloads: %v\n", err)
+			os.Exit(2)
+		}
+		specs = pick(specs, *only)
+	}
+	if *count < 1 || *benchtime <= 0 {
+		fmt.Fprintln(os.Stderr, "compare: -count must be at least 1 and -benchtime positive")
+		os.Exit(2)
+	}
+	if err := setBenchtime(*benchtime); err != nil {
+		panic(err)
+	}
+	cands := candidates()
+	ref := floor.Candidate()
+	for _, c := range cands {
+		if bad := suite.Verify(c, ref, []int{1, 64}); len(bad) > 0 {
+			fmt.Fprintf(os.Stderr, "compare: %s (%s) computes wrong results:\n  %s\n", c.Name, c.Variant, strings.Join(bad, "\n  "))
+			os.Exit(1)
+		}
+	}
+	total := 0
+	for _, s := range specs {
+		for _, c := range cands {
+			if s.Get(c) != nil {
+				total += len(sizes) * *count
+			}
+		}
+	}
+	var bar *progressbar.ProgressBar
+	if !*quiet {
+		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetDescription("measuring"), progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	start := time.Now()
+	res := run(specs, cands, sizes, *count, func(what string) {
+		if bar != nil {
+			bar.Describe(what)
+			bar.Add(1)
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	cmd := "cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " ")
+	if err := writeReport(*out, res, cands, sizes, *count, *benchtime, strings.TrimSpace(cmd), time.Since(start)); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("wrote %s/REPORT.md (%d measurements in %v, %s, %d CPUs)\n", *out, total, time.Since(start).Round(time.Second),
+		runtime.Version(), runtime.NumCPU())
+}
+
+func pick(specs []suite.Spec, expr string) []suite.Spec {
+	re := regexp.MustCompile(expr)
+	return slices.DeleteFunc(slices.Clone(specs), func(s suite.Spec) bool { return !re.MatchString(s.Name) })
+}
+
+func flagSet(name, value string) error { return flag.Set(name, value) }

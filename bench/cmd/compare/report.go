@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tessera-ecs/tessera/bench/suite"
+)
+
+// writeReport writes dir/REPORT.md and one SVG plot per workload.
+func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, count int, benchtime time.Duration, cmd string, took time.Duration) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Tessera against the Go ECS peers\n\n")
+	fmt.Fprintf(&b, "The workloads of BENCHMARKS.md section 1 (those of the public go-ecs-benchmarks project), ")
+	fmt.Fprintf(&b, "run for every candidate in one process. Times are nanoseconds per entity (per world for create_world), ")
+	fmt.Fprintf(&b, "the median of %d runs of about %v each: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
+	fmt.Fprintf(&b, "The ratio is Tessera's best form over the best peer: below 1 means Tessera is faster. ")
+	fmt.Fprintf(&b, "The floor is the same work on plain slices; it is not a peer.\n\n")
+	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
+	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Candidates:\n")
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c.Module != "" && !seen[c.Module] {
+			seen[c.Module] = true
+			fmt.Fprintf(&b, "  - %s: `%s`\n", c.Name, c.Module)
+		}
+	}
+	fmt.Fprintf(&b, "\n## Summary: Tessera's best form / the best peer\n\n")
+	header(&b, "workload", sizes)
+	for wi, s := range r.specs {
+		fmt.Fprintf(&b, "| %s |", s.Name)
+		for si := range sizes {
+			ratio, _, _ := bestRatio(r, wi, si, cands)
+			fmt.Fprintf(&b, " %s |", fmtRatio(ratio))
+		}
+		b.WriteString("\n")
+	}
+	for wi, s := range r.specs {
+		fmt.Fprintf(&b, "\n## %s\n\n", s.Name)
+		header(&b, "candidate", sizes)
+		for ci, c := range cands {
+			row := r.nsPerE[wi][ci]
+			if allNaN(row) {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s |", label(c))
+			for _, v := range row {
+				fmt.Fprintf(&b, " %s |", fmtNs(v))
+			}
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "| **tessera / best peer** |")
+		for si := range sizes {
+			ratio, t, p := bestRatio(r, wi, si, cands)
+			if math.IsNaN(ratio) {
+				b.WriteString(" – |")
+				continue
+			}
+			fmt.Fprintf(&b, " **%s** (%s vs %s) |", fmtRatio(ratio), t, p)
+		}
+		b.WriteString("\n")
+		name := plotName(s.Name)
+		if err := plotWorkload(filepath.Join(dir, name), s.Name, r.nsPerE[wi], cands, sizes); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\n![%s](%s)\n", s.Name, name)
+	}
+	return os.WriteFile(filepath.Join(dir, "REPORT.md"), []byte(b.String()), 0o644)
+}
+
+func header(b *strings.Builder, first string, sizes []int) {
+	fmt.Fprintf(b, "| %s |", first)
+	for _, n := range sizes {
+		fmt.Fprintf(b, " N=%s |", fmtN(n))
+	}
+	b.WriteString("\n|---|")
+	for range sizes {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+}
+
+// bestRatio returns Tessera's best time over the best peer's at size si,
+// with the names of the two forms.
+func bestRatio(r *result, wi, si int, cands []*suite.Candidate) (float64, string, string) {
+	bestT, bestP := math.Inf(1), math.Inf(1)
+	var nameT, nameP string
+	for ci, c := range cands {
+		v := r.nsPerE[wi][ci][si]
+		if math.IsNaN(v) || c.Name == "floor" {
+			continue
+		}
+		if c.Name == "tessera" {
+			if v < bestT {
+				bestT, nameT = v, c.Variant
+			}
+		} else if v < bestP {
+			bestP, nameP = v, c.Name
+		}
+	}
+	if math.IsInf(bestT, 1) || math.IsInf(bestP, 1) {
+		return math.NaN(), "", ""
+	}
+	return bestT / bestP, nameT, nameP
+}
+
+func allNaN(row []float64) bool {
+	for _, v := range row {
+		if !math.IsNaN(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func fmtNs(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "–"
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func fmtRatio(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func fmtN(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dk", n>>10)
+	}
+	return fmt.Sprint(n)
+}
+
+func plotName(workload string) string {
+	return strings.NewReplacer("/", "_").Replace(workload) + ".svg"
+}
+
+// plotWorkload draws ns per entity against N, both on log scales, one line
+// per candidate.
+func plotWorkload(path, workload string, rows [][]float64, cands []*suite.Candidate, sizes []int) error {
+	p := plot.New()
+	p.Title.Text = workload
+	p.X.Label.Text = "entities (N)"
+	p.Y.Label.Text = "ns per entity"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Legend.Top = true
+	var lines []any
+	for ci, c := range cands {
+		var pts plotter.XYs
+		for si, v := range rows[ci] {
+			if !math.IsNaN(v) && v > 0 {
+				pts = append(pts, plotter.XY{X: float64(sizes[si]), Y: v})
+			}
+		}
+		if len(pts) > 0 {
+			lines = append(lines, label(c), pts)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return err
+	}
+	return p.Save(9*vg.Inch, 6*vg.Inch, path)
+}
+
+// cpuModel reads the processor's name from /proc/cpuinfo, where there is one.
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}

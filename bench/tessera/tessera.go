@@ -1,0 +1,366 @@
+// Package tessera implements the peer suite's workloads with Tessera: one
+// Candidate per iteration form (range over func, per table, cursor), and
+// one with Velocity in sparse storage for add_remove.
+package tessera
+
+import (
+	"github.com/tessera-ecs/tessera/bench/suite"
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+const module = "github.com/tessera-ecs/tessera (this repository)"
+
+// Candidates returns Tessera's candidates: "range" implements every
+// workload; "chunks" and "cursor" the query workloads; "sparse" add_remove
+// with Velocity in a sparse set.
+func Candidates() []*suite.Candidate {
+	return []*suite.Candidate{
+		{
+			Name: "tessera", Module: module, Variant: "range (All)",
+			Query2: queries(rangeMove), QueryFragInner: fragInner(rangeMove), QueryFragOuter: fragOuter(rangeMove),
+			RandomAccess: randomAccess,
+			Create2:      create2(false), Create2Batch: create2(true), Create2Alloc: create2Alloc,
+			Create10: create10(false), Create10Batch: create10(true),
+			AddRemove: addRemove(false, false, false), AddRemoveBatch: addRemove(true, false, false),
+			AddRemoveLarge: addRemove(false, true, false), AddRemoveLargeBatch: addRemove(true, true, false),
+			Delete2: delete2(false), Delete2Batch: delete2(true), Delete10: delete10(false), Delete10Batch: delete10(true),
+			CreateWorld: func(int) suite.Op {
+				var w *ecs.World
+				return suite.Op{Run: func() { w = ecs.NewWorld() }, Check: func() float64 { return float64(w.Len()) }}
+			},
+		},
+		{
+			Name: "tessera", Module: module, Variant: "per table (Chunks)",
+			Query2: queries(chunkMove), QueryFragInner: fragInner(chunkMove), QueryFragOuter: fragOuter(chunkMove),
+		},
+		{
+			Name: "tessera", Module: module, Variant: "cursor (Iter)",
+			Query2: queries(cursorMove), QueryFragInner: fragInner(cursorMove), QueryFragOuter: fragOuter(cursorMove),
+		},
+		{
+			Name: "tessera", Module: module, Variant: "sparse Velocity",
+			AddRemove: addRemove(false, false, true), AddRemoveLarge: addRemove(false, true, true),
+		},
+	}
+}
+
+type q2 = ecs.Query2[suite.Position, suite.Velocity]
+
+//go:noinline
+func rangeMove(q *q2) {
+	for r := range q.All() {
+		r.A.X += r.B.X
+		r.A.Y += r.B.Y
+	}
+}
+
+//go:noinline
+func chunkMove(q *q2) {
+	for c := range q.Chunks() {
+		vel := c.B[:len(c.A)]
+		for i := range c.A {
+			c.A[i].X += vel[i].X
+			c.A[i].Y += vel[i].Y
+		}
+	}
+}
+
+//go:noinline
+func cursorMove(q *q2) {
+	it := q.Iter()
+	for it.Next() {
+		p, v := it.Get()
+		p.X += v.X
+		p.Y += v.Y
+	}
+}
+
+func sumPositions(w *ecs.World) float64 {
+	s := 0.0
+	for r := range ecs.NewQuery2[suite.Position, suite.Velocity](w).All() {
+		s += r.A.X + r.A.Y
+	}
+	return s
+}
+
+func spawnBodies(w *ecs.World, n int) {
+	pv := ecs.NewMap2[suite.Position, suite.Velocity](w)
+	i := 0
+	pv.SpawnBatchFunc(n, func(_ ecs.Entity, p *suite.Position, v *suite.Velocity) {
+		*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
+		i++
+	})
+}
+
+func queries(move func(*q2)) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		spawnBodies(w, n)
+		q := ecs.NewQuery2[suite.Position, suite.Velocity](w)
+		return suite.Op{Run: func() { move(q) }, Check: func() float64 { return sumPositions(w) }}
+	}
+}
+
+// addBits gives e the components among C1..Ck whose bit is set in bits.
+func addBits(w *ecs.World, e ecs.Entity, bits, k int) {
+	adders := [...]func(){
+		func() { ecs.NewMap[suite.C1](w).Add(e, suite.C1{}) },
+		func() { ecs.NewMap[suite.C2](w).Add(e, suite.C2{}) },
+		func() { ecs.NewMap[suite.C3](w).Add(e, suite.C3{}) },
+		func() { ecs.NewMap[suite.C4](w).Add(e, suite.C4{}) },
+		func() { ecs.NewMap[suite.C5](w).Add(e, suite.C5{}) },
+		func() { ecs.NewMap[suite.C6](w).Add(e, suite.C6{}) },
+		func() { ecs.NewMap[suite.C7](w).Add(e, suite.C7{}) },
+		func() { ecs.NewMap[suite.C8](w).Add(e, suite.C8{}) },
+	}
+	for b := range k {
+		if bits>>b&1 == 1 {
+			adders[b]()
+		}
+	}
+}
+
+func fragInner(move func(*q2)) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		pv := ecs.NewMap2[suite.Position, suite.Velocity](w)
+		for i := range n {
+			e := pv.Spawn(suite.InitialPosition(i), suite.InitialVelocity(i))
+			addBits(w, e, i%32, 5)
+		}
+		q := ecs.NewQuery2[suite.Position, suite.Velocity](w)
+		return suite.Op{Run: func() { move(q) }, Check: func() float64 { return sumPositions(w) }}
+	}
+}
+
+func fragOuter(move func(*q2)) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		spawnBodies(w, n)
+		pos := ecs.NewMap[suite.Position](w)
+		for j := range 4 * n {
+			e := pos.Spawn(suite.Position{})
+			addBits(w, e, j%256, 8)
+		}
+		q := ecs.NewQuery2[suite.Position, suite.Velocity](w)
+		return suite.Op{Run: func() { move(q) }, Check: func() float64 { return sumPositions(w) }}
+	}
+}
+
+//go:noinline
+func sumX(m *ecs.Map[suite.Position], es []ecs.Entity) float64 {
+	s := 0.0
+	for _, e := range es {
+		s += m.Get(e).X
+	}
+	return s
+}
+
+func randomAccess(n int) suite.Op {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[suite.Position](w)
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		es[i] = pos.Spawn(suite.InitialPosition(i))
+	}
+	shuffled := make([]ecs.Entity, n)
+	for i, j := range suite.Shuffle(n) {
+		shuffled[i] = es[j]
+	}
+	var sum float64
+	return suite.Op{Run: func() { sum = sumX(pos, shuffled) }, Check: func() float64 { return sum }}
+}
+
+//go:noinline
+func spawnEach(pv *ecs.Map2[suite.Position, suite.Velocity], n int) {
+	for i := range n {
+		pv.Spawn(suite.InitialPosition(i), suite.InitialVelocity(i))
+	}
+}
+
+//go:noinline
+func spawnBatch(pv *ecs.Map2[suite.Position, suite.Velocity], n int) {
+	i := 0
+	pv.SpawnBatchFunc(n, func(_ ecs.Entity, p *suite.Position, v *suite.Velocity) {
+		*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
+		i++
+	})
+}
+
+func createdSum(w *ecs.World) float64 {
+	s := 0.0
+	for r := range ecs.NewQuery2[suite.Position, suite.Velocity](w).All() {
+		s += r.A.X + r.A.Y + r.B.X + r.B.Y
+	}
+	return s
+}
+
+func create2(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		pv := ecs.NewMap2[suite.Position, suite.Velocity](w)
+		all := ecs.NewQuery1[suite.Position](w)
+		spawnEach(pv, n)
+		w.DespawnAll(all)
+		run := func() { spawnEach(pv, n) }
+		if batch {
+			run = func() { spawnBatch(pv, n) }
+		}
+		return suite.Op{Run: run, Reset: func() { w.DespawnAll(all) }, Check: func() float64 { return createdSum(w) }}
+	}
+}
+
+func create2Alloc(n int) suite.Op {
+	var w *ecs.World
+	return suite.Op{
+		Run: func() {
+			w = ecs.NewWorld()
+			spawnEach(ecs.NewMap2[suite.Position, suite.Velocity](w), n)
+		},
+		Check: func() float64 { return createdSum(w) },
+	}
+}
+
+// tenSpawner spawns entities with C1..C10: the spawn handles take up to
+// eight types, so the last two are added in a second step (one more table
+// move per entity, or per batch).
+type tenSpawner struct {
+	w         *ecs.World
+	all       *ecs.Query1[suite.C10]
+	partial   *ecs.Query1[suite.C1] // entities with C1..C8 only
+	partial10 *ecs.Query1[suite.C9] // entities with C1..C9
+	ten       *ecs.Map8[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8]
+	last      *ecs.Map2[suite.C9, suite.C10]
+	c9        *ecs.Map[suite.C9]
+	c10       *ecs.Map[suite.C10]
+}
+
+func newTenSpawner(w *ecs.World) *tenSpawner {
+	return &tenSpawner{w: w, all: ecs.NewQuery1[suite.C10](w),
+		partial:   ecs.NewQuery1[suite.C1](w, ecs.Without(ecs.C[suite.C9]())),
+		partial10: ecs.NewQuery1[suite.C9](w, ecs.Without(ecs.C[suite.C10]())),
+		ten:       ecs.NewMap8[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8](w),
+		last:      ecs.NewMap2[suite.C9, suite.C10](w), c9: ecs.NewMap[suite.C9](w), c10: ecs.NewMap[suite.C10](w)}
+}
+
+//go:noinline
+func spawnTenEach(t *tenSpawner, n int) {
+	for range n {
+		e := t.ten.Spawn(suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
+		t.last.Add(e, suite.C9{}, suite.C10{})
+	}
+}
+
+//go:noinline
+func spawnTenBatch(t *tenSpawner, n int) {
+	t.ten.SpawnBatch(n, suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
+	t.c9.AddAll(t.partial, suite.C9{})
+	t.c10.AddAll(t.partial10, suite.C10{})
+}
+
+func create10(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		t := newTenSpawner(w)
+		spawnTenEach(t, n)
+		w.DespawnAll(t.all)
+		run := func() { spawnTenEach(t, n) }
+		if batch {
+			run = func() { spawnTenBatch(t, n) }
+		}
+		return suite.Op{Run: run, Reset: func() { w.DespawnAll(t.all) }, Check: func() float64 { return float64(t.all.Count()) }}
+	}
+}
+
+//go:noinline
+func addRemoveEach(vel *ecs.Map[suite.Velocity], es []ecs.Entity) {
+	for i, e := range es {
+		vel.Add(e, suite.InitialVelocity(i))
+	}
+	for _, e := range es {
+		vel.Remove(e)
+	}
+}
+
+//go:noinline
+func addRemoveAll(vel *ecs.Map[suite.Velocity], without, with ecs.Matcher) {
+	vel.AddAll(without, suite.Velocity{})
+	vel.RemoveAll(with)
+}
+
+// addRemove builds n entities with Position (and C1..C10 when large),
+// Velocity in table or sparse storage.
+func addRemove(batch, large, sparse bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		if sparse {
+			ecs.Register[suite.Velocity](w, ecs.Sparse(), ecs.CapacityHint(n))
+		}
+		pos, vel := ecs.NewMap[suite.Position](w), ecs.NewMap[suite.Velocity](w)
+		es := make([]ecs.Entity, n)
+		t := newTenSpawner(w)
+		for i := range es {
+			es[i] = pos.Spawn(suite.InitialPosition(i))
+			if large {
+				t.ten.Add(es[i], suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
+				t.last.Add(es[i], suite.C9{}, suite.C10{})
+			}
+		}
+		without := ecs.NewQuery1[suite.Position](w, ecs.Without(ecs.C[suite.Velocity]()))
+		with := ecs.NewQuery1[suite.Velocity](w)
+		run := func() { addRemoveEach(vel, es) }
+		if batch {
+			run = func() { addRemoveAll(vel, without, with) }
+		}
+		run() // the warm-up round
+		return suite.Op{Run: run, Check: func() float64 { return float64(without.Count()) }}
+	}
+}
+
+//go:noinline
+func despawnEach(w *ecs.World, es []ecs.Entity) {
+	for _, e := range es {
+		w.Despawn(e)
+	}
+}
+
+func delete2(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		pv := ecs.NewMap2[suite.Position, suite.Velocity](w)
+		all := ecs.NewQuery1[suite.Position](w)
+		var es []ecs.Entity
+		reset := func() {
+			es = es[:0]
+			for i := range n {
+				es = append(es, pv.Spawn(suite.InitialPosition(i), suite.InitialVelocity(i)))
+			}
+		}
+		run := func() { despawnEach(w, es) }
+		if batch {
+			run = func() { w.DespawnAll(all) }
+		}
+		return suite.Op{Run: run, Reset: reset, Check: func() float64 { return float64(w.Len()) }}
+	}
+}
+
+func delete10(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld()
+		t := newTenSpawner(w)
+		var es []ecs.Entity
+		reset := func() {
+			es = es[:0]
+			for range n {
+				e := t.ten.Spawn(suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
+				t.last.Add(e, suite.C9{}, suite.C10{})
+				es = append(es, e)
+			}
+		}
+		run := func() { despawnEach(w, es) }
+		if batch {
+			run = func() { w.DespawnAll(t.all) }
+		}
+		return suite.Op{Run: run, Reset: reset, Check: func() float64 { return float64(w.Len()) }}
+	}
+}
