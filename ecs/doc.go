@@ -32,7 +32,7 @@
 //	p, ok := pos.TryGet(e)      // checking twin
 //	pos.Remove(e)               // no-op if absent
 //
-// [Map2] to [Map8] do the same for several types at once: Spawn with values,
+// [Map2] to [Map12] do the same for several types at once: Spawn with values,
 // SpawnBatch and SpawnBatchFunc for many entities, and Add and Remove that
 // move the entity once rather than once per type.
 //

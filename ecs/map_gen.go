@@ -2141,3 +2141,1619 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	}
 	w.settle()
 }
+
+// Map9 is a cached handle for 9 component types at once: it spawns
+// entities with all of them and adds or removes them together, in one table
+// move instead of 9. The types must be distinct.
+type Map9[A, B, C, D, E, F, G, H, I any] struct {
+	w     *World
+	ids   [9]componentID
+	infos [9]*componentInfo
+	table *table   // the table of exactly these types
+	cols  [9]int32 // their columns in table
+}
+
+// NewMap9 returns the handle for A, B, C, D, E, F, G, H, I in w. Panics if a type is
+// listed twice.
+func NewMap9[A, B, C, D, E, F, G, H, I any](w *World) *Map9[A, B, C, D, E, F, G, H, I] {
+	w.mustNotShare("NewMap9", nil)
+	m := &Map9[A, B, C, D, E, F, G, H, I]{w: w, ids: [9]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg)}}
+	t, infos, cols := w.spawnTable("NewMap9", m.ids[:])
+	m.table = t
+	copy(m.infos[:], infos)
+	copy(m.cols[:], cols)
+	return m
+}
+
+// Spawn creates an entity with the given components and returns it.
+// Inside an iteration the entity is created at once (so the handle is
+// usable) and its components are added when the iteration ends.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
+	w := m.w
+	if w.lock > 0 {
+		e := w.Spawn()
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		return e
+	}
+	t := m.table
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// SpawnBatch creates n entities that all start with the given component
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
+	if c := m.cols[7]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*H)(m.infos[7].sparse.add(e)) = vH
+		}
+	}
+	if c := m.cols[8]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*I)(m.infos[8].sparse.add(e)) = vI
+		}
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// SpawnBatchFunc creates n entities with zero components of these types and
+// calls init once per entity, in spawn order, to fill them in. The pointers
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
+// Complexity: O(n).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			var vA A
+			var vB B
+			var vC C
+			var vD D
+			var vE E
+			var vF F
+			var vG G
+			var vH H
+			var vI I
+			e := w.Spawn()
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI)
+			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	for i := range uint32(n) {
+		row := start + i
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+		if m.cols[7] < 0 {
+			var zero H
+			*p7 = zero // a sparse slot may hold a removed value
+		}
+		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+		if m.cols[8] < 0 {
+			var zero I
+			*p8 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8)
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// Get returns pointers to e's components. Panics, naming e, the type and
+// the operation, if e is not alive or lacks one of them; [Map9.Has] is
+// the checking twin. The pointers follow the rules of [Map.Get].
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
+	r := m.w.checkAlive("Get", e, m.infos[0])
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8]))
+}
+
+// Has reports whether e is alive and has every one of the types.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return false
+		}
+	}
+	return true
+}
+
+// Add gives e all the components at once, in a single table move. Panics if
+// e is not alive or already has one of them. Inside an iteration the adds
+// are deferred. Complexity: O(number of e's components).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	w := m.w
+	r := w.checkAlive("Add", e, m.infos[0])
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
+		}
+	}
+	if w.lock > 0 {
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
+	}
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+}
+
+func (m *Map9[A, B, C, D, E, F, G, H, I]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	m.w.mustNotShare("Add", m.infos[0])
+	b := &m.w.cmds
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
+}
+
+// Remove takes all of the types that e has away from it, in a single table
+// move. Panics if e is not alive. Inside an iteration the removals are
+// deferred. Complexity: O(number of e's components).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
+	w := m.w
+	r := w.checkAlive("Remove", e, m.infos[0])
+	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
+		for _, id := range m.ids {
+			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
+		}
+		w.unlock()
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
+			dst = w.withoutComponent(dst, id)
+		}
+	}
+	if dst != r.table {
+		w.move(e, r, dst)
+	}
+	w.settle()
+}
+
+// Map10 is a cached handle for 10 component types at once: it spawns
+// entities with all of them and adds or removes them together, in one table
+// move instead of 10. The types must be distinct.
+type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
+	w     *World
+	ids   [10]componentID
+	infos [10]*componentInfo
+	table *table    // the table of exactly these types
+	cols  [10]int32 // their columns in table
+}
+
+// NewMap10 returns the handle for A, B, C, D, E, F, G, H, I, J in w. Panics if a type is
+// listed twice.
+func NewMap10[A, B, C, D, E, F, G, H, I, J any](w *World) *Map10[A, B, C, D, E, F, G, H, I, J] {
+	w.mustNotShare("NewMap10", nil)
+	m := &Map10[A, B, C, D, E, F, G, H, I, J]{w: w, ids: [10]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg)}}
+	t, infos, cols := w.spawnTable("NewMap10", m.ids[:])
+	m.table = t
+	copy(m.infos[:], infos)
+	copy(m.cols[:], cols)
+	return m
+}
+
+// Spawn creates an entity with the given components and returns it.
+// Inside an iteration the entity is created at once (so the handle is
+// usable) and its components are added when the iteration ends.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
+	w := m.w
+	if w.lock > 0 {
+		e := w.Spawn()
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		return e
+	}
+	t := m.table
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// SpawnBatch creates n entities that all start with the given component
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
+	if c := m.cols[7]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*H)(m.infos[7].sparse.add(e)) = vH
+		}
+	}
+	if c := m.cols[8]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*I)(m.infos[8].sparse.add(e)) = vI
+		}
+	}
+	if c := m.cols[9]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*J)(m.infos[9].sparse.add(e)) = vJ
+		}
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// SpawnBatchFunc creates n entities with zero components of these types and
+// calls init once per entity, in spawn order, to fill them in. The pointers
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
+// Complexity: O(n).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			var vA A
+			var vB B
+			var vC C
+			var vD D
+			var vE E
+			var vF F
+			var vG G
+			var vH H
+			var vI I
+			var vJ J
+			e := w.Spawn()
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ)
+			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	for i := range uint32(n) {
+		row := start + i
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+		if m.cols[7] < 0 {
+			var zero H
+			*p7 = zero // a sparse slot may hold a removed value
+		}
+		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+		if m.cols[8] < 0 {
+			var zero I
+			*p8 = zero // a sparse slot may hold a removed value
+		}
+		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+		if m.cols[9] < 0 {
+			var zero J
+			*p9 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// Get returns pointers to e's components. Panics, naming e, the type and
+// the operation, if e is not alive or lacks one of them; [Map10.Has] is
+// the checking twin. The pointers follow the rules of [Map.Get].
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
+	r := m.w.checkAlive("Get", e, m.infos[0])
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9]))
+}
+
+// Has reports whether e is alive and has every one of the types.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return false
+		}
+	}
+	return true
+}
+
+// Add gives e all the components at once, in a single table move. Panics if
+// e is not alive or already has one of them. Inside an iteration the adds
+// are deferred. Complexity: O(number of e's components).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	w := m.w
+	r := w.checkAlive("Add", e, m.infos[0])
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
+		}
+	}
+	if w.lock > 0 {
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
+	}
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
+	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+}
+
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	m.w.mustNotShare("Add", m.infos[0])
+	b := &m.w.cmds
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
+}
+
+// Remove takes all of the types that e has away from it, in a single table
+// move. Panics if e is not alive. Inside an iteration the removals are
+// deferred. Complexity: O(number of e's components).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
+	w := m.w
+	r := w.checkAlive("Remove", e, m.infos[0])
+	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
+		for _, id := range m.ids {
+			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
+		}
+		w.unlock()
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
+			dst = w.withoutComponent(dst, id)
+		}
+	}
+	if dst != r.table {
+		w.move(e, r, dst)
+	}
+	w.settle()
+}
+
+// Map11 is a cached handle for 11 component types at once: it spawns
+// entities with all of them and adds or removes them together, in one table
+// move instead of 11. The types must be distinct.
+type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	w     *World
+	ids   [11]componentID
+	infos [11]*componentInfo
+	table *table    // the table of exactly these types
+	cols  [11]int32 // their columns in table
+}
+
+// NewMap11 returns the handle for A, B, C, D, E, F, G, H, I, J, K in w. Panics if a type is
+// listed twice.
+func NewMap11[A, B, C, D, E, F, G, H, I, J, K any](w *World) *Map11[A, B, C, D, E, F, G, H, I, J, K] {
+	w.mustNotShare("NewMap11", nil)
+	m := &Map11[A, B, C, D, E, F, G, H, I, J, K]{w: w, ids: [11]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg)}}
+	t, infos, cols := w.spawnTable("NewMap11", m.ids[:])
+	m.table = t
+	copy(m.infos[:], infos)
+	copy(m.cols[:], cols)
+	return m
+}
+
+// Spawn creates an entity with the given components and returns it.
+// Inside an iteration the entity is created at once (so the handle is
+// usable) and its components are added when the iteration ends.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
+	w := m.w
+	if w.lock > 0 {
+		e := w.Spawn()
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		return e
+	}
+	t := m.table
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// SpawnBatch creates n entities that all start with the given component
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
+	if c := m.cols[7]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*H)(m.infos[7].sparse.add(e)) = vH
+		}
+	}
+	if c := m.cols[8]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*I)(m.infos[8].sparse.add(e)) = vI
+		}
+	}
+	if c := m.cols[9]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*J)(m.infos[9].sparse.add(e)) = vJ
+		}
+	}
+	if c := m.cols[10]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*K)(t.columns[c].at(start)), n), vK)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*K)(m.infos[10].sparse.add(e)) = vK
+		}
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// SpawnBatchFunc creates n entities with zero components of these types and
+// calls init once per entity, in spawn order, to fill them in. The pointers
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
+// Complexity: O(n).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			var vA A
+			var vB B
+			var vC C
+			var vD D
+			var vE E
+			var vF F
+			var vG G
+			var vH H
+			var vI I
+			var vJ J
+			var vK K
+			e := w.Spawn()
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK)
+			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	for i := range uint32(n) {
+		row := start + i
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+		if m.cols[7] < 0 {
+			var zero H
+			*p7 = zero // a sparse slot may hold a removed value
+		}
+		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+		if m.cols[8] < 0 {
+			var zero I
+			*p8 = zero // a sparse slot may hold a removed value
+		}
+		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+		if m.cols[9] < 0 {
+			var zero J
+			*p9 = zero // a sparse slot may hold a removed value
+		}
+		p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
+		if m.cols[10] < 0 {
+			var zero K
+			*p10 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// Get returns pointers to e's components. Panics, naming e, the type and
+// the operation, if e is not alive or lacks one of them; [Map11.Has] is
+// the checking twin. The pointers follow the rules of [Map.Get].
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
+	r := m.w.checkAlive("Get", e, m.infos[0])
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9])), (*K)(componentAt("Get", e, r, m.infos[10]))
+}
+
+// Has reports whether e is alive and has every one of the types.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return false
+		}
+	}
+	return true
+}
+
+// Add gives e all the components at once, in a single table move. Panics if
+// e is not alive or already has one of them. Inside an iteration the adds
+// are deferred. Complexity: O(number of e's components).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	w := m.w
+	r := w.checkAlive("Add", e, m.infos[0])
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
+		}
+	}
+	if w.lock > 0 {
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
+	}
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
+	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
+	*(*K)(spawnSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10])) = vK
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+}
+
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	m.w.mustNotShare("Add", m.infos[0])
+	b := &m.w.cmds
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(b, m.infos[10], vK)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
+}
+
+// Remove takes all of the types that e has away from it, in a single table
+// move. Panics if e is not alive. Inside an iteration the removals are
+// deferred. Complexity: O(number of e's components).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
+	w := m.w
+	r := w.checkAlive("Remove", e, m.infos[0])
+	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
+		for _, id := range m.ids {
+			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
+		}
+		w.unlock()
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
+			dst = w.withoutComponent(dst, id)
+		}
+	}
+	if dst != r.table {
+		w.move(e, r, dst)
+	}
+	w.settle()
+}
+
+// Map12 is a cached handle for 12 component types at once: it spawns
+// entities with all of them and adds or removes them together, in one table
+// move instead of 12. The types must be distinct.
+type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	w     *World
+	ids   [12]componentID
+	infos [12]*componentInfo
+	table *table    // the table of exactly these types
+	cols  [12]int32 // their columns in table
+}
+
+// NewMap12 returns the handle for A, B, C, D, E, F, G, H, I, J, K, L in w. Panics if a type is
+// listed twice.
+func NewMap12[A, B, C, D, E, F, G, H, I, J, K, L any](w *World) *Map12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	w.mustNotShare("NewMap12", nil)
+	m := &Map12[A, B, C, D, E, F, G, H, I, J, K, L]{w: w, ids: [12]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg), idOf[L](&w.reg)}}
+	t, infos, cols := w.spawnTable("NewMap12", m.ids[:])
+	m.table = t
+	copy(m.infos[:], infos)
+	copy(m.cols[:], cols)
+	return m
+}
+
+// Spawn creates an entity with the given components and returns it.
+// Inside an iteration the entity is created at once (so the handle is
+// usable) and its components are added when the iteration ends.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
+	w := m.w
+	if w.lock > 0 {
+		e := w.Spawn()
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		return e
+	}
+	t := m.table
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+	*(*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11])) = vL
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// SpawnBatch creates n entities that all start with the given component
+// values, growing the table and the entity index once and filling each
+// column in one pass. Panics if n < 0. Complexity: O(n).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	if c := m.cols[0]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*A)(m.infos[0].sparse.add(e)) = vA
+		}
+	}
+	if c := m.cols[1]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*B)(m.infos[1].sparse.add(e)) = vB
+		}
+	}
+	if c := m.cols[2]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*C)(m.infos[2].sparse.add(e)) = vC
+		}
+	}
+	if c := m.cols[3]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*D)(m.infos[3].sparse.add(e)) = vD
+		}
+	}
+	if c := m.cols[4]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*E)(m.infos[4].sparse.add(e)) = vE
+		}
+	}
+	if c := m.cols[5]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*F)(m.infos[5].sparse.add(e)) = vF
+		}
+	}
+	if c := m.cols[6]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*G)(m.infos[6].sparse.add(e)) = vG
+		}
+	}
+	if c := m.cols[7]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*H)(m.infos[7].sparse.add(e)) = vH
+		}
+	}
+	if c := m.cols[8]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*I)(m.infos[8].sparse.add(e)) = vI
+		}
+	}
+	if c := m.cols[9]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*J)(m.infos[9].sparse.add(e)) = vJ
+		}
+	}
+	if c := m.cols[10]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*K)(t.columns[c].at(start)), n), vK)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*K)(m.infos[10].sparse.add(e)) = vK
+		}
+	}
+	if c := m.cols[11]; c >= 0 {
+		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
+		// c stores values of this type.
+		fill(unsafe.Slice((*L)(t.columns[c].at(start)), n), vL)
+	} else {
+		for _, e := range t.entities[start:] {
+			*(*L)(m.infos[11].sparse.add(e)) = vL
+		}
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// SpawnBatchFunc creates n entities with zero components of these types and
+// calls init once per entity, in spawn order, to fill them in. The pointers
+// are valid during the call only. init runs like a loop body: structural
+// changes it makes are deferred until the batch (or the enclosing iteration)
+// ends. Panics if n < 0.
+// Complexity: O(n).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 {
+		for range n {
+			var vA A
+			var vB B
+			var vC C
+			var vD D
+			var vE E
+			var vF F
+			var vG G
+			var vH H
+			var vI I
+			var vJ J
+			var vK K
+			var vL L
+			e := w.Spawn()
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK, &vL)
+			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	for i := range uint32(n) {
+		row := start + i
+		e := t.entities[row]
+		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+		if m.cols[0] < 0 {
+			var zero A
+			*p0 = zero // a sparse slot may hold a removed value
+		}
+		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+		if m.cols[1] < 0 {
+			var zero B
+			*p1 = zero // a sparse slot may hold a removed value
+		}
+		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+		if m.cols[2] < 0 {
+			var zero C
+			*p2 = zero // a sparse slot may hold a removed value
+		}
+		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+		if m.cols[3] < 0 {
+			var zero D
+			*p3 = zero // a sparse slot may hold a removed value
+		}
+		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+		if m.cols[4] < 0 {
+			var zero E
+			*p4 = zero // a sparse slot may hold a removed value
+		}
+		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+		if m.cols[5] < 0 {
+			var zero F
+			*p5 = zero // a sparse slot may hold a removed value
+		}
+		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+		if m.cols[6] < 0 {
+			var zero G
+			*p6 = zero // a sparse slot may hold a removed value
+		}
+		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+		if m.cols[7] < 0 {
+			var zero H
+			*p7 = zero // a sparse slot may hold a removed value
+		}
+		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+		if m.cols[8] < 0 {
+			var zero I
+			*p8 = zero // a sparse slot may hold a removed value
+		}
+		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+		if m.cols[9] < 0 {
+			var zero J
+			*p9 = zero // a sparse slot may hold a removed value
+		}
+		p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
+		if m.cols[10] < 0 {
+			var zero K
+			*p10 = zero // a sparse slot may hold a removed value
+		}
+		p11 := (*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11]))
+		if m.cols[11] < 0 {
+			var zero L
+			*p11 = zero // a sparse slot may hold a removed value
+		}
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
+	}
+	w.addedRows(t, start, m.infos[:])
+	w.settle()
+}
+
+// Get returns pointers to e's components. Panics, naming e, the type and
+// the operation, if e is not alive or lacks one of them; [Map12.Has] is
+// the checking twin. The pointers follow the rules of [Map.Get].
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
+	if m.w.checker != nil {
+		m.check("Get")
+	}
+	r := m.w.checkAlive("Get", e, m.infos[0])
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9])), (*K)(componentAt("Get", e, r, m.infos[10])), (*L)(componentAt("Get", e, r, m.infos[11]))
+}
+
+// Has reports whether e is alive and has every one of the types.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
+	if m.w.checker != nil {
+		m.check("Has")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return false
+		}
+	}
+	return true
+}
+
+// Add gives e all the components at once, in a single table move. Panics if
+// e is not alive or already has one of them. Inside an iteration the adds
+// are deferred. Complexity: O(number of e's components).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	w := m.w
+	r := w.checkAlive("Add", e, m.infos[0])
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
+		}
+	}
+	if w.lock > 0 {
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if m.infos[i].sparse == nil {
+			dst = w.withComponent(dst, id)
+		}
+	}
+	row := r.row
+	if dst != r.table {
+		row = w.move(e, r, dst)
+	}
+	// SAFETY: spawnSlot returns a slot that stores values of type i.
+	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
+	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
+	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
+	*(*K)(spawnSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10])) = vK
+	*(*L)(spawnSlot(e, dst, row, dst.column(m.ids[11]), m.infos[11])) = vL
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+}
+
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	m.w.mustNotShare("Add", m.infos[0])
+	b := &m.w.cmds
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(b, m.infos[10], vK)})
+	b.push(command{kind: cmdAdd, e: e, id: m.ids[11], slot: stage(b, m.infos[11], vL)})
+}
+
+// check reports a read of each of the handle's types to the access checker.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) check(op string) {
+	for _, info := range m.infos {
+		m.w.checkComponent(info, false, op)
+	}
+}
+
+// Remove takes all of the types that e has away from it, in a single table
+// move. Panics if e is not alive. Inside an iteration the removals are
+// deferred. Complexity: O(number of e's components).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
+	w := m.w
+	r := w.checkAlive("Remove", e, m.infos[0])
+	if w.lock > 0 {
+		w.mustNotShare("Remove", m.infos[0])
+		for _, id := range m.ids {
+			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+		}
+		return
+	}
+	if w.hooked {
+		// Hooks first, one type at a time, as single removals would; the
+		// count stays raised so observers settle once, after all of them.
+		w.lock++
+		for _, id := range m.ids {
+			w.removeComponent(e, r, id)
+		}
+		w.unlock()
+		return
+	}
+	dst := r.table
+	for i, id := range m.ids {
+		if s := m.infos[i].sparse; s != nil {
+			s.remove(e)
+		} else if dst.column(id) >= 0 {
+			dst = w.withoutComponent(dst, id)
+		}
+	}
+	if dst != r.table {
+		w.move(e, r, dst)
+	}
+	w.settle()
+}

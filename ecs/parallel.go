@@ -74,7 +74,7 @@ const (
 // AccessChecker is told of the accesses made to a world while it is set
 // with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
 // system that touches a type it did not declare. Reported: query passes
-// (each term, as a read), Get, TryGet and Has of Map and Map2..Map8 (reads),
+// (each term, as a read), Get, TryGet and Has of Map and Map2..Map12 (reads),
 // Map.Set (a write), GetResource (a read), and every change recorded in a
 // Commands buffer (StructuralAccess, a write). Not seen: writes through the
 // pointers that passes, Get and GetResource hand out, query filters (With,

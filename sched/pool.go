@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -21,12 +22,13 @@ type pool struct {
 
 // job is one batch of items.
 type job struct {
-	n     int
-	next  atomic.Int64
-	wg    sync.WaitGroup
-	run   func(i int)
-	label func(i int) string // names item i in a panic report
-	fault atomic.Pointer[Panic]
+	n      int
+	next   atomic.Int64
+	wg     sync.WaitGroup
+	run    func(i int)
+	label  func(i int) string // names item i in a panic report
+	labels context.Context    // pprof labels for the workers that take part, nil for none
+	fault  atomic.Pointer[Panic]
 }
 
 // Panic reports a panic in a system or in a parallel loop of one, re-raised
@@ -86,7 +88,7 @@ func worker(tasks chan *job) {
 // do runs run(0) to run(n-1), spread over the workers, and returns once all
 // have finished. If any panicked, the items not yet claimed still run (with
 // several workers), and do then panics with the first *Panic recorded.
-func (p *pool) do(n int, run func(i int), label func(i int) string) {
+func (p *pool) do(n int, run func(i int), label func(i int) string, labels context.Context) {
 	if n <= 0 {
 		return
 	}
@@ -94,7 +96,7 @@ func (p *pool) do(n int, run func(i int), label func(i int) string) {
 		p.serial(n, run, label)
 		return
 	}
-	j := &job{n: n, run: run, label: label}
+	j := &job{n: n, run: run, label: label, labels: labels}
 	j.wg.Add(n)
 	for range min(p.workers-1, n-1) {
 		select {
@@ -128,6 +130,9 @@ func (p *pool) serial(n int, run func(i int), label func(i int) string) {
 
 // work claims and runs items until none is left.
 func (j *job) work() {
+	if j.labels != nil {
+		pprof.SetGoroutineLabels(j.labels)
+	}
 	for {
 		i := int(j.next.Add(1) - 1)
 		if i >= j.n {

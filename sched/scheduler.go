@@ -361,13 +361,13 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		s.checker.cur = nil
 		w.SetAccessChecker(nil)
 	case s.allEnabled(st):
-		s.pool.do(len(st), s.stageFn[k], label)
+		s.pool.do(len(st), s.stageFn[k], label, nil)
 	default:
 		s.pool.do(len(st), func(i int) {
 			if st[i].enabled {
 				st[i].run()
 			}
-		}, label)
+		}, label, nil)
 	}
 	w.EndParallel()
 	open = false

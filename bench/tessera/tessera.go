@@ -221,41 +221,32 @@ func create2Alloc(n int) suite.Op {
 	}
 }
 
-// tenSpawner spawns entities with C1..C10: the spawn handles take up to
-// eight types, so the last two are added in a second step (one more table
-// move per entity, or per batch).
+// tenSpawner spawns entities with C1..C10 in one step each.
 type tenSpawner struct {
-	w         *ecs.World
-	all       *ecs.Query1[suite.C10]
-	partial   *ecs.Query1[suite.C1] // entities with C1..C8 only
-	partial10 *ecs.Query1[suite.C9] // entities with C1..C9
-	ten       *ecs.Map8[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8]
-	last      *ecs.Map2[suite.C9, suite.C10]
-	c9        *ecs.Map[suite.C9]
-	c10       *ecs.Map[suite.C10]
+	w   *ecs.World
+	all *ecs.Query1[suite.C10]
+	ten *ecs.Map10[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8, suite.C9, suite.C10]
 }
 
 func newTenSpawner(w *ecs.World) *tenSpawner {
 	return &tenSpawner{w: w, all: ecs.NewQuery1[suite.C10](w),
-		partial:   ecs.NewQuery1[suite.C1](w, ecs.Without(ecs.C[suite.C9]())),
-		partial10: ecs.NewQuery1[suite.C9](w, ecs.Without(ecs.C[suite.C10]())),
-		ten:       ecs.NewMap8[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8](w),
-		last:      ecs.NewMap2[suite.C9, suite.C10](w), c9: ecs.NewMap[suite.C9](w), c10: ecs.NewMap[suite.C10](w)}
+		ten: ecs.NewMap10[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8, suite.C9, suite.C10](w)}
+}
+
+func (t *tenSpawner) spawn() ecs.Entity {
+	return t.ten.Spawn(suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{}, suite.C9{}, suite.C10{})
 }
 
 //go:noinline
 func spawnTenEach(t *tenSpawner, n int) {
 	for range n {
-		e := t.ten.Spawn(suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
-		t.last.Add(e, suite.C9{}, suite.C10{})
+		t.spawn()
 	}
 }
 
 //go:noinline
 func spawnTenBatch(t *tenSpawner, n int) {
-	t.ten.SpawnBatch(n, suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
-	t.c9.AddAll(t.partial, suite.C9{})
-	t.c10.AddAll(t.partial10, suite.C10{})
+	t.ten.SpawnBatch(n, suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{}, suite.C9{}, suite.C10{})
 }
 
 func create10(batch bool) suite.Workload {
@@ -302,8 +293,7 @@ func addRemove(batch, large, sparse bool) suite.Workload {
 		for i := range es {
 			es[i] = pos.Spawn(suite.InitialPosition(i))
 			if large {
-				t.ten.Add(es[i], suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
-				t.last.Add(es[i], suite.C9{}, suite.C10{})
+				t.ten.Add(es[i], suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{}, suite.C9{}, suite.C10{})
 			}
 		}
 		without := ecs.NewQuery1[suite.Position](w, ecs.Without(ecs.C[suite.Velocity]()))
@@ -352,9 +342,7 @@ func delete10(batch bool) suite.Workload {
 		reset := func() {
 			es = es[:0]
 			for range n {
-				e := t.ten.Spawn(suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{})
-				t.last.Add(e, suite.C9{}, suite.C10{})
-				es = append(es, e)
+				es = append(es, t.spawn())
 			}
 		}
 		run := func() { despawnEach(w, es) }

@@ -4,6 +4,7 @@
 //
 //	cd bench && go run ./cmd/compare            # the full report in results/
 //	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
+//	cd bench && go run ./cmd/compare -suite seeds  # seed 000's and 004's suites, in results/SEEDS.md
 //
 // Each measurement is testing.Benchmark over a prepared suite.Op; the
 // report gives the median of -count runs as time per entity, and the ratio
@@ -38,8 +39,28 @@ func main() {
 		only      = flag.String("workloads", "", "regular expression selecting workloads")
 		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
 		quiet     = flag.Bool("quiet", false, "no progress bar")
+		suiteName = flag.String("suite", "peers", "peers (BENCHMARKS.md section 1, REPORT.md) or seeds (sections 2 and 3, SEEDS.md)")
 	)
 	flag.Parse()
+	cmd := strings.TrimSpace("cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " "))
+	switch *suiteName {
+	case "peers":
+	case "seeds":
+		progress := func(what string) {
+			if !*quiet {
+				fmt.Fprintln(os.Stderr, what)
+			}
+		}
+		if err := runSeeds(*out, *quick, cmd, progress); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("wrote %s/SEEDS.md\n", *out)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers or seeds\n", *suiteName)
+		os.Exit(2)
+	}
 	sizes := suite.Sizes
 	specs := suite.Specs
 	if *quick {
@@ -105,8 +126,7 @@ func main() {
 	if bar != nil {
 		bar.Finish()
 	}
-	cmd := "cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " ")
-	if err := writeReport(*out, res, cands, sizes, *count, *benchtime, strings.TrimSpace(cmd), time.Since(start)); err != nil {
+	if err := writeReport(*out, res, cands, sizes, *count, *benchtime, cmd, time.Since(start)); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}

@@ -1,6 +1,6 @@
 // Command gen writes the fixed-arity generic types of package ecs from the
 // templates in this directory: query_gen.go (Query1..Query8, Row, Chunk and
-// Cursor types) and map_gen.go (Map2..Map8). Run it with go generate in ecs.
+// Cursor types) and map_gen.go (Map2..Map12). Run it with go generate in ecs.
 package main
 
 import (
@@ -16,8 +16,12 @@ import (
 //go:embed *.tmpl
 var templates embed.FS
 
-// maxArity is the largest number of component types a query or map takes.
-const maxArity = 8
+// The largest number of component types a query takes, and a map (spawn
+// and add handles go further: entities often start with many components).
+const (
+	maxQueryArity = 8
+	maxMapArity   = 12
+)
 
 // arity describes one generated type: N type parameters named A, B, ...
 type arity struct {
@@ -38,14 +42,14 @@ func main() {
 	tmpl := template.Must(template.New("").Funcs(funcs).ParseFS(templates, "*.tmpl"))
 	outputs := []struct {
 		template, file string
-		from           int
+		from, to       int
 	}{
-		{"query.tmpl", "query_gen.go", 1},
-		{"map.tmpl", "map_gen.go", 2},
+		{"query.tmpl", "query_gen.go", 1, maxQueryArity},
+		{"map.tmpl", "map_gen.go", 2, maxMapArity},
 	}
 	for _, o := range outputs {
 		var as []arity
-		for n := o.from; n <= maxArity; n++ {
+		for n := o.from; n <= o.to; n++ {
 			a := arity{N: n}
 			for i := range n {
 				a.Types = append(a.Types, string(rune('A'+i)))
