@@ -37,6 +37,12 @@
 //   - an earlier structural system, when this one touches any component
 //     (it must see the changes).
 //
+// A system whose outputs or structural changes are applied at the end of
+// its stage may share the stage of an earlier system that touches the same
+// types (or any component, for a structural one) but never runs in an
+// earlier stage than it: its effects must not reach a system that comes
+// before it in the order of record.
+//
 // The systems of a stage run in parallel on a pool of worker goroutines
 // (the calling goroutine is one of them), inside an ecs parallel section.
 // When they are all done, the Sync phase runs: outputs are merged
