@@ -8,7 +8,12 @@ import (
 // Verify prepares every workload c implements at each size, runs it once
 // (after Reset, if any) and compares its checksum with want's, the
 // reference candidate (the floor). It returns one message per mismatch.
-func Verify(c, want *Candidate, sizes []int) []string {
+func Verify(c, want *Candidate, sizes []int) []string { return VerifyRounds(c, want, sizes, 1) }
+
+// VerifyRounds is Verify with k rounds (Reset, if any, then Run) on each
+// prepared Op, as the driver runs them, which also checks that Reset
+// restores what Run expects.
+func VerifyRounds(c, want *Candidate, sizes []int, k int) []string {
 	var bad []string
 	for _, s := range Specs {
 		got, ref := s.Get(c), s.Get(want)
@@ -16,20 +21,22 @@ func Verify(c, want *Candidate, sizes []int) []string {
 			continue
 		}
 		for _, n := range sizes {
-			a, b := once(got, n), once(ref, n)
+			a, b := rounds(got(n), k), rounds(ref(n), k)
 			if math.Abs(a-b) > 1e-9*math.Max(1, math.Abs(b)) {
-				bad = append(bad, fmt.Sprintf("%s %s n=%d: checksum %v, want %v", c.Name, s.Name, n, a, b))
+				bad = append(bad, fmt.Sprintf("%s %s n=%d: checksum %v after %d rounds, want %v", c.Name, s.Name, n, a, k, b))
 			}
 		}
 	}
 	return bad
 }
 
-func once(w Workload, n int) float64 {
-	op := w(n)
-	if op.Reset != nil {
-		op.Reset()
+// rounds runs op k times as the driver does and returns its checksum.
+func rounds(op Op, k int) float64 {
+	for range k {
+		if op.Reset != nil {
+			op.Reset()
+		}
+		op.Run()
 	}
-	op.Run()
 	return op.Check()
 }

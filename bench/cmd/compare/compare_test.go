@@ -16,7 +16,7 @@ import (
 func TestEveryCandidateComputesTheFloorsResults(t *testing.T) {
 	ref := floor.Candidate()
 	for _, c := range candidates() {
-		for _, msg := range suite.Verify(c, ref, []int{1, 16, 300}) {
+		for _, msg := range suite.VerifyRounds(c, ref, []int{1, 16, 300}, 3) {
 			t.Errorf("%s (%s): %s", c.Name, c.Variant, msg)
 		}
 	}
