@@ -48,7 +48,7 @@ func Seed004(sizes []int, ticks int, progress func(string)) []Result {
 			out = append(out, Result{"iteration", s, n, iteration(n, s, t)})
 			progress(fmt.Sprintf("add_remove %s N=%d", s, n))
 			out = append(out, Result{"add_remove", s, n, addRemove(n, s, t)})
-			if n >= 10_000 && s != "naive" {
+			if n >= 10_000 {
 				progress(fmt.Sprintf("particle %s N=%d", s, n))
 				out = append(out, Result{"particle", s, n, particle(n, s, t)})
 			}
@@ -189,9 +189,14 @@ func sumTagged(q *ecs.Query2[Position, C1]) float32 {
 	return s
 }
 
-// particle runs the particle scenario of internal/scenario on one worker.
+// particle runs the particle scenario of internal/scenario on one worker,
+// or its naive twin.
 func particle(n int, storage string, ticks int) TickStats {
 	base := heapNow()
+	if storage == "naive" {
+		p := newNaiveParticles(n)
+		return runTicks(ticks, p.tick, func() int { return len(p.pos) }, base)
+	}
 	p, err := scenario.NewParticle(scenario.Config{N: n, Seed: 1, Workers: 1, Storage: storage})
 	if err != nil {
 		panic(err)

@@ -12,7 +12,7 @@ func TestSeed004Runs(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"iteration/table", "iteration/sparse", "iteration/naive", "add_remove/table",
-		"add_remove/sparse", "add_remove/naive", "particle/table", "particle/sparse"} {
+		"add_remove/sparse", "add_remove/naive", "particle/table", "particle/sparse", "particle/naive"} {
 		if !seen[want] {
 			t.Errorf("no result for %s", want)
 		}
@@ -37,5 +37,22 @@ func TestSeed000Profiles(t *testing.T) {
 		if r.PerSecond <= 0 {
 			t.Errorf("%+v", r)
 		}
+	}
+}
+
+func TestNaiveParticlesKeepTheirPopulation(t *testing.T) {
+	p := newNaiveParticles(5000)
+	for range 300 {
+		p.tick()
+		if got := len(p.pos); got < 4900 || got > 5000 || len(p.vel) != got || len(p.life) != got {
+			t.Fatalf("%d particles (vel %d, life %d), want within 2%% of 5000", got, len(p.vel), len(p.life))
+		}
+	}
+	sum := 0
+	for _, k := range p.perColor {
+		sum += k
+	}
+	if sum != len(p.color) {
+		t.Fatalf("stats count %d of %d", sum, len(p.color))
 	}
 }
