@@ -58,7 +58,7 @@ func (c *Commands) Spawn() Entity {
 // pending entity of this buffer. If e is dead by the time the buffer is
 // applied, nothing happens.
 func (c *Commands) Despawn(e Entity) {
-	c.check("Despawn", e, nil)
+	c.check("Despawn", e, c.w, nil)
 	c.buf.push(command{kind: cmdDespawn, e: e})
 }
 
@@ -68,30 +68,23 @@ func (c *Commands) Despawn(e Entity) {
 // belongs to another world. Complexity: O(1) amortised, no allocation once
 // warm.
 func (m *Map[T]) AddCmd(c *Commands, e Entity, v T) {
-	c.check("AddCmd", e, m)
+	c.check("AddCmd", e, m.w, m.info)
 	c.buf.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&c.buf, m.info, v)})
 }
 
 // RemoveCmd records taking T away from e; when the buffer is applied, it
 // does nothing if e has no T or is dead by then. Panics like AddCmd.
 func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
-	c.check("RemoveCmd", e, m)
+	c.check("RemoveCmd", e, m.w, m.info)
 	c.buf.push(command{kind: cmdRemove, e: e, id: m.id})
 }
 
-// check panics, naming op, the type and e, unless e is alive or a pending
-// entity of c and m (if any) belongs to c's world. It reports a write of
-// m's type to the world's access checker.
-func (c *Commands) check(op string, e Entity, m interface {
-	mapInfo() (*World, *componentInfo)
-}) {
-	var info *componentInfo
-	if m != nil {
-		var w *World
-		w, info = m.mapInfo()
-		if w != c.w {
-			panic(fmt.Sprintf("ecs: %s[%v]: the Commands buffer belongs to another world", op, info.typ))
-		}
+// check panics, naming op, the type info describes (if any) and e, unless
+// e is alive or a pending entity of c and w, the world of the handle, is
+// c's. It reports the structural change to the world's access checker.
+func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
+	if w != c.w {
+		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName(op, info)))
 	}
 	if c.w.checker != nil {
 		var t reflect.Type
@@ -110,8 +103,6 @@ func (c *Commands) check(op string, e Entity, m interface {
 		panic(deadEntity(op, e, info))
 	}
 }
-
-func (m *Map[T]) mapInfo() (*World, *componentInfo) { return m.w, m.info }
 
 func opName(op string, info *componentInfo) string {
 	if info == nil {

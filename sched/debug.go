@@ -11,6 +11,8 @@ import (
 // running system makes, it panics on one the system did not declare.
 type checker struct{ cur *system }
 
+// CheckAccess panics, naming the running system, the type and the access,
+// when the system's declaration does not allow the access.
 func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, op string) {
 	x := c.cur
 	if x == nil {

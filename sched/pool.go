@@ -39,6 +39,8 @@ type Panic struct {
 	Stack []byte // the stack of the goroutine that panicked
 }
 
+// Error formats the panic as "sched: <where> panicked: <value>", followed by
+// the stack of the goroutine that panicked.
 func (p *Panic) Error() string {
 	return fmt.Sprintf("sched: %s panicked: %v\n\n%s", p.Where, p.Value, p.Stack)
 }

@@ -22,9 +22,11 @@ type (
 	C10      struct{ X, Y float64 }
 )
 
-// InitialPosition and InitialVelocity are the values entity i (from 0, in
-// creation order) starts with wherever a workload sets them.
+// InitialPosition is the Position entity i (from 0, in creation order)
+// starts with wherever a workload sets one: (i, 2i).
 func InitialPosition(i int) Position { return Position{float64(i), float64(2 * i)} }
+
+// InitialVelocity is the Velocity entity i starts with: (1, i mod 7).
 func InitialVelocity(i int) Velocity { return Velocity{1, float64(i % 7)} }
 
 // Op is one prepared workload at one size.

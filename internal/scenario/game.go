@@ -37,18 +37,18 @@ type (
 type PlayerType uint8
 
 const (
-	NPC PlayerType = iota
-	Monster
-	Hero
+	NPC     PlayerType = iota // 'h' when alive; no attack
+	Monster                   // 'k' when alive
+	Hero                      // '@' when alive
 )
 
 // Status is a Health state.
 type Status uint8
 
 const (
-	Spawn Status = iota
-	Dead
-	Alive
+	Spawn Status = iota // respawned this tick, drawn '_'
+	Dead                // HP reached 0, drawn '|'
+	Alive               // drawn by player type
 )
 
 // FrameWidth and FrameHeight are the size of the character frame the Render
