@@ -15,7 +15,7 @@ func (m *Map[T]) AddAll(q Matcher, v T) {
 	c := m.w.ownCache("AddAll", q)
 	if m.w.lock > 0 {
 		m.w.mustNotShare("AddAll", m.info)
-		m.w.cmds.push(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
+		m.w.queue(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
 		return
 	}
 	// The value goes through the staging column of deferred adds: handing
@@ -33,7 +33,7 @@ func (m *Map[T]) RemoveAll(q Matcher) {
 	c := m.w.ownCache("RemoveAll", q)
 	if m.w.lock > 0 {
 		m.w.mustNotShare("RemoveAll", m.info)
-		m.w.cmds.push(command{kind: cmdRemoveAll, id: m.id, q: c})
+		m.w.queue(command{kind: cmdRemoveAll, id: m.id, q: c})
 		return
 	}
 	m.w.removeAll(c, m.id)
@@ -46,7 +46,7 @@ func (w *World) DespawnAll(q Matcher) {
 	c := w.ownCache("DespawnAll", q)
 	if w.lock > 0 {
 		w.mustNotShare("DespawnAll", nil)
-		w.cmds.push(command{kind: cmdDespawnAll, q: c})
+		w.queue(command{kind: cmdDespawnAll, q: c})
 		return
 	}
 	w.despawnAll(c)
@@ -86,17 +86,17 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 		for _, e := range w.matchedEntities(c) {
 			r := w.entities.at(e.index)
 			if w.hasComponent(e, r, info) {
-				p := componentAt("AddAll", e, r, info)
+				p := w.componentAt("AddAll", e, r, info)
 				info.copy1(p, v)
 				if h := info.hooks; h != nil {
-					runHooks(h.onSet, e, p)
+					w.runHooks(hookOnSet, info, h.onSet, e, p)
 				}
 				continue
 			}
 			p := w.addSlot(e, r, info)
 			info.copy1(p, v)
 			if h := info.hooks; h != nil {
-				runHooks(h.onAdd, e, p)
+				w.runHooks(hookOnAdd, info, h.onAdd, e, p)
 			}
 		}
 		return

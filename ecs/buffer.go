@@ -124,7 +124,7 @@ func (w *World) Apply(c *Commands) {
 		panic("ecs: Apply: the Commands buffer belongs to another world")
 	}
 	if w.lock > 0 {
-		panic("ecs: Apply: called inside an iteration or a parallel section")
+		panic("ecs: Apply: called inside an iteration or a parallel section" + w.openLoopNote())
 	}
 	defer c.Reset() // applied or not, if a hook panics: never applied twice
 	w.applyBuffer(&c.buf)

@@ -17,11 +17,13 @@ const (
 // a per-type staging column (slot), so recording a change allocates nothing
 // once the buffers have grown.
 type command struct {
-	kind cmdKind
-	id   componentID
-	slot uint32
-	e    Entity
-	q    *queryCache
+	kind  cmdKind
+	round uint16 // the cascade round (see MaxCascadeRounds)
+	id    componentID
+	slot  uint32
+	prev  uint32 // position+1 of the previous queued change of e's index (see queue)
+	e     Entity
+	q     *queryCache
 }
 
 // staging holds the values of deferred adds of one component type.
@@ -71,8 +73,11 @@ func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
 // unlock ends one iteration; the outermost one applies the deferred changes.
 func (w *World) unlock() {
 	w.lock--
-	if w.lock == 0 && (len(w.cmds.cmds) != 0 || len(w.touched) != 0) {
-		w.unlocked()
+	if w.lock == 0 {
+		w.openedBy = nil
+		if len(w.cmds.cmds) != 0 || len(w.touched) != 0 {
+			w.unlocked()
+		}
 	}
 }
 
@@ -102,6 +107,9 @@ func (w *World) lockPass(c *queryCache) uint32 {
 		w.checkPass(c)
 	}
 	if !w.shared {
+		if w.lock == 0 {
+			w.openedBy = c // named by openLoopNote
+		}
 		w.lock++
 	}
 	return w.epoch
@@ -124,6 +132,9 @@ func (w *World) Recover() {
 	}
 	w.lock = 0
 	w.shared = false
+	w.frames = w.frames[:0] // hook calls a panic left
+	w.openedBy = nil
+	w.dying = Entity{}
 	w.epoch++ // cursors opened before now must not unlock again
 	w.flush()
 	w.settle()
@@ -134,11 +145,18 @@ func (w *World) Recover() {
 func (w *World) flush() {
 	// Hooks fired by the changes may record more changes: they join the
 	// end of this flush rather than start another.
+	// A change counts as applied (w.applied passes it) before its hooks
+	// run, so changes they make are judged against the state after it. If
+	// a hook panics, the flush resumes after that change at the next
+	// Recover: nothing is applied twice.
 	w.flushing = true
 	defer func() { w.flushing = false }()
-	for i := 0; i < len(w.cmds.cmds); i++ {
+	for w.applied < len(w.cmds.cmds) {
+		i := w.applied
+		w.applied++
 		w.apply(&w.cmds, &w.cmds.cmds[i])
 	}
+	w.clearQueued()
 	w.cmds.reset()
 }
 
@@ -179,7 +197,7 @@ func (w *World) apply(b *commandBuffer, c *command) {
 		src := s.col.at(c.slot)
 		info := s.col.info
 		if w.hasComponent(c.e, r, info) {
-			p := componentAt("Add", c.e, r, info)
+			p := w.componentAt("Add", c.e, r, info)
 			info.copy1(p, src)
 			w.overwritten(info, c.e, p)
 			return

@@ -122,18 +122,19 @@ func TestDeferredInEveryForm(t *testing.T) {
 func TestDeferredOrderIsKept(t *testing.T) {
 	f := newDeferredFixture()
 	e := f.es[1]
+	old := *f.vel.Get(e)
 	for range f.q.All() {
 		f.mass.Add(e, Mass{1})
 		f.mass.Remove(e) // add then remove: absent
 		f.vel.Remove(e)
-		// Velocity exists now, so Set writes at once; the queued Remove
-		// still applies after the loop (the rule documented on Set).
+		// A Remove of Velocity is queued, so Set queues an add after it
+		// instead of writing now: the value survives the loop.
 		f.vel.Set(e, Velocity{9, 9})
-		if *f.vel.Get(e) != (Velocity{9, 9}) {
-			t.Fatal("Set on an existing component was not immediate")
+		if *f.vel.Get(e) != old {
+			t.Fatal("Set after a queued Remove wrote at once")
 		}
 		f.pos.Remove(f.es[2])
-		f.pos.Set(f.es[2], Position{5, 5}) // present now: immediate, then removed
+		f.pos.Set(f.es[2], Position{5, 5}) // queued after the Remove: kept
 	}
 	mustPanic(t, func() {
 		for range f.q.All() {
@@ -144,8 +145,11 @@ func TestDeferredOrderIsKept(t *testing.T) {
 	if f.mass.Has(e) {
 		t.Error("add then remove left the component")
 	}
-	if f.vel.Has(e) || f.pos.Has(f.es[2]) {
-		t.Error("the queued Remove did not apply after an immediate Set")
+	if v, ok := f.vel.TryGet(e); !ok || *v != (Velocity{9, 9}) {
+		t.Errorf("remove then Set left Velocity %v, %v; want {9 9}", v, ok)
+	}
+	if p, ok := f.pos.TryGet(f.es[2]); !ok || *p != (Position{5, 5}) {
+		t.Errorf("remove then Set left Position %v, %v; want {5 5}", p, ok)
 	}
 }
 
@@ -155,8 +159,16 @@ func TestDeferredChangesToDespawnedAreDropped(t *testing.T) {
 	for range f.q.All() {
 		if f.w.Alive(e) && !f.mass.Has(e) {
 			f.w.Despawn(e)
-			f.mass.Add(e, Mass{1}) // still alive now: accepted, dropped at apply
-			f.w.Despawn(e)         // despawning twice in one batch is harmless
+			// Still alive now; changes queued after the despawn are
+			// dropped when applied, whatever e has now.
+			f.mass.Add(e, Mass{1})
+			f.pos.Add(e, Position{}) // e has Position now: judged after the despawn
+			f.pos.Set(e, Position{1, 1})
+			if *f.pos.Get(e) == (Position{1, 1}) {
+				t.Error("Set after a queued despawn wrote at once")
+			}
+			f.pos.Remove(e)
+			f.w.Despawn(e) // despawning twice in one batch is harmless
 		}
 	}
 	if f.w.Alive(e) || f.w.Len() != 2 {

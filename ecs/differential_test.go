@@ -296,6 +296,16 @@ const (
 	covPinShared                    // a table pin read after a sparse change of an entity of its table
 	covQuietSparse                  // a world with sparse kinds and no listeners (the quiet paths)
 	covActingEvent                  // a structural change made by a hook or observer, applied
+	// Same-entity sequences inside an iteration: two changes of one
+	// component of one entity, the second judged against the first, queued.
+	covSameRemoveAdd     // Remove then Add
+	covSameRemoveSet     // Remove then Set
+	covSameAddRemove     // Add (or Set that adds) then Remove
+	covSameAddAdd        // Add then Add: a duplicate, refused
+	covSameAddSet        // Add then Set: an overwrite, queued
+	covSameDespawnChange // Despawn then Add or Set: refused
+	covSameAddDespawn    // Add or Set then Despawn
+	covSameMapNAfter     // a MapN Add after a queued Remove of one of its types
 	diffCovN
 )
 
@@ -311,6 +321,10 @@ var diffCovNames = [diffCovN]string{
 	"entity indices spread over several sparse pages",
 	"a sparse pointer kept across a structural change", "a table pointer kept across a sparse change in its table",
 	"sparse kinds with no listeners", "a structural change made by a listener",
+	"Remove then Add of one entity's component in a loop", "Remove then Set in a loop",
+	"Add then Remove in a loop", "Add then Add in a loop (refused)", "Add then Set in a loop",
+	"Despawn then Add or Set in a loop (refused)", "Add or Set then Despawn in a loop",
+	"a MapN Add after a queued Remove of one of its types",
 }
 
 const (
@@ -1105,9 +1119,9 @@ func (c *diffKind[T]) covBatch(h *diffHarness, q *diffQuery, comp, query int) {
 func (c *diffKind[T]) add(h *diffHarness, p diffPair, x int) {
 	h.note("Add["+c.name+"]", p, x)
 	c.covNested(h)
-	if c.ms.Has(p.id) {
-		h.expectPanic("Tessera Map.Add of a present "+c.name, func() { c.tm.Add(p.e, c.mk(x)) })
-		h.expectPanic("model Add of a present "+c.name, func() { c.ms.Add(p.id, c.mk(x)) })
+	if err := c.ms.CheckAdd(p.id); err != nil {
+		h.expectPanic("Tessera Map.Add["+c.name+"] where the model says "+err.Error(), func() { c.tm.Add(p.e, c.mk(x)) })
+		h.expectPanic("model Add["+c.name+"]", func() { c.ms.Add(p.id, c.mk(x)) })
 		return
 	}
 	c.tm.Add(p.e, c.mk(x))
@@ -1117,6 +1131,10 @@ func (c *diffKind[T]) add(h *diffHarness, p diffPair, x int) {
 func (c *diffKind[T]) set(h *diffHarness, p diffPair, x int) {
 	h.note("Set["+c.name+"]", p, x)
 	c.covNested(h)
+	if err := c.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Tessera Map.Set["+c.name+"] where the model says "+err.Error(), func() { c.tm.Set(p.e, c.mk(x)) })
+		return
+	}
 	c.tm.Set(p.e, c.mk(x))
 	c.ms.Set(p.id, c.mk(x))
 }
@@ -1223,6 +1241,7 @@ type diffMapN interface {
 	remove(h *diffHarness, p diffPair)
 	check(h *diffHarness, p diffPair)
 	checkDead(h *diffHarness, p diffPair, misuse int)
+	has(k int) bool // whether the handle's types include kind k
 }
 
 type diffMap2[A, B any] struct {
@@ -1235,6 +1254,8 @@ type diffMap2[A, B any] struct {
 func newDiffMap2[A, B any](h *diffHarness, a *diffKind[A], b *diffKind[B]) *diffMap2[A, B] {
 	return &diffMap2[A, B]{tm: ecs.NewMap2[A, B](h.w), a: a, b: b, disc: ecs.NewQuery2[A, B](h.w)}
 }
+
+func (m *diffMap2[A, B]) has(k int) bool { return m.a.k == k || m.b.k == k }
 
 func (m *diffMap2[A, B]) spawn(h *diffHarness) {
 	h.covMap(m.a.k, m.b.k)
@@ -1294,8 +1315,8 @@ func (m *diffMap2[A, B]) add(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k)
 	xa, xb := h.val(), h.val()
 	h.note("Map2.Add "+m.a.name+","+m.b.name, p, xa)
-	if m.a.ms.Has(p.id) || m.b.ms.Has(p.id) {
-		h.expectPanic("Map2.Add with a present component", func() { m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb)) })
+	if m.a.ms.CheckAdd(p.id) != nil || m.b.ms.CheckAdd(p.id) != nil {
+		h.expectPanic("Map2.Add where the model's Add of one type panics", func() { m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb)) })
 		return
 	}
 	m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb))
@@ -1358,6 +1379,8 @@ type diffMap3[A, B, C any] struct {
 func newDiffMap3[A, B, C any](h *diffHarness, a *diffKind[A], b *diffKind[B], c *diffKind[C]) *diffMap3[A, B, C] {
 	return &diffMap3[A, B, C]{tm: ecs.NewMap3[A, B, C](h.w), a: a, b: b, c: c, disc: ecs.NewQuery3[A, B, C](h.w)}
 }
+
+func (m *diffMap3[A, B, C]) has(k int) bool { return m.a.k == k || m.b.k == k || m.c.k == k }
 
 func (m *diffMap3[A, B, C]) names() string { return m.a.name + "," + m.b.name + "," + m.c.name }
 
@@ -1422,8 +1445,8 @@ func (m *diffMap3[A, B, C]) add(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k, m.c.k)
 	xa, xb, xc := h.val(), h.val(), h.val()
 	h.note("Map3.Add "+m.names(), p, xa)
-	if m.a.ms.Has(p.id) || m.b.ms.Has(p.id) || m.c.ms.Has(p.id) {
-		h.expectPanic("Map3.Add with a present component", func() { m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc)) })
+	if m.a.ms.CheckAdd(p.id) != nil || m.b.ms.CheckAdd(p.id) != nil || m.c.ms.CheckAdd(p.id) != nil {
+		h.expectPanic("Map3.Add where the model's Add of one type panics", func() { m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc)) })
 		return
 	}
 	m.tm.Add(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
@@ -2007,7 +2030,10 @@ func (h *diffHarness) covVisit(q *diffQuery, form int, id refmodel.EntityID) {
 
 func (h *diffHarness) bodyAction(q *diffQuery, r *diffRow, cur diffPair) {
 	h.ops++
-	switch h.pick(6, 10, 2, 1) {
+	switch h.pick(6, 10, 2, 1, 3) {
+	case 4:
+		h.sameEntity(&cur)
+		h.checkAll()
 	case 0:
 		k := q.terms[h.src.intn(len(q.terms))]
 		h.kinds[k].writeRow(h, r, cur.id, h.val())
@@ -2027,6 +2053,84 @@ func (h *diffHarness) bodyAction(q *diffQuery, r *diffRow, cur diffPair) {
 			h.expectPanic("Shrink inside an iteration", h.w.Shrink)
 		}
 	}
+}
+
+// sameEntity makes two to five changes in a row to one component kind of
+// one entity (often the loop's current one): the awkward deferred sequences
+// (remove then add, add then remove, set after remove, a change after a
+// despawn) that random single changes rarely line up, each judged by
+// Tessera and the model against the changes queued before it.
+func (h *diffHarness) sameEntity(cur *diffPair) {
+	p := h.target(cur)
+	k := h.src.intn(numKinds)
+	c := h.kinds[k]
+	const (
+		opAdd = iota
+		opSet
+		opRemove
+		opDespawn
+		opMapAdd
+	)
+	prev, despawned := -1, false
+	for n := 2 + h.src.intn(4); n > 0; n-- {
+		op := h.pick(6, 6, 6, 1, 2)
+		switch op {
+		case opAdd:
+			c.add(h, p, h.val())
+		case opSet:
+			c.set(h, p, h.val())
+		case opRemove:
+			c.remove(h, p)
+		case opDespawn:
+			h.note("Despawn", p, 0)
+			h.w.Despawn(p.e)
+			h.m.Despawn(p.id)
+		case opMapAdd:
+			var with []diffMapN
+			for _, m := range h.maps {
+				if m.has(k) {
+					with = append(with, m)
+				}
+			}
+			if len(with) == 0 {
+				continue
+			}
+			with[h.src.intn(len(with))].add(h, p)
+		}
+		if h.depth > 0 {
+			added := prev == opAdd || prev == opSet
+			switch {
+			case despawned && (op == opAdd || op == opSet):
+				h.cov[covSameDespawnChange]++
+			case prev == opRemove && op == opAdd:
+				h.cov[covSameRemoveAdd]++
+			case prev == opRemove && op == opSet:
+				h.cov[covSameRemoveSet]++
+			case prev == opRemove && op == opMapAdd:
+				h.cov[covSameMapNAfter]++
+			case added && op == opRemove:
+				h.cov[covSameAddRemove]++
+			case prev == opAdd && op == opAdd:
+				h.cov[covSameAddAdd]++
+			case prev == opAdd && op == opSet:
+				h.cov[covSameAddSet]++
+			case added && op == opDespawn:
+				h.cov[covSameAddDespawn]++
+			}
+		}
+		despawned = despawned || op == opDespawn
+		prev = op
+	}
+}
+
+// sameEntityCount returns how many same-entity sequences the run made
+// inside iterations.
+func (h *diffHarness) sameEntityCount() int {
+	n := 0
+	for _, c := range h.cov[covSameRemoveAdd : covSameMapNAfter+1] {
+		n += c
+	}
+	return n
 }
 
 // runSystem runs a system in Tessera (in a random iteration form) and the
@@ -2260,6 +2364,9 @@ func TestDifferential(t *testing.T) {
 			}
 			if h.ops < opsPerSeed {
 				t.Fatalf("ran %d operations, want %d", h.ops, opsPerSeed)
+			}
+			if same := h.sameEntityCount(); same == 0 {
+				t.Fatalf("no same-entity sequence inside an iteration in %d operations", opsPerSeed)
 			}
 			t.Logf("storage: %s", h.storage)
 			mu.Lock()

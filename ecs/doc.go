@@ -111,6 +111,16 @@
 // structural changes they make are deferred until the operation that fired
 // them is complete. A world without hooks or observers pays a flag test.
 //
+// Callbacks that keep firing each other are stopped with a panic that names
+// the chain, the types and the entity: hook calls nested more than
+// [MaxHookDepth] deep (an OnSet that calls Set on the entity and type it
+// observes), changes whose consequences go on for more than
+// [MaxCascadeRounds] rounds (an OnAdd of T that removes T while an OnRemove
+// of T adds it back), and enter and leave observers that do not settle
+// within as many rounds (an OnEnter that removes what an OnLeave adds
+// back). Call [World.Recover] after recovering such a panic, as after any
+// panic in a hook.
+//
 // # Memory
 //
 // [World.Stats] reports memory per component type, per table and for the
@@ -174,18 +184,47 @@
 // ([World.IsIterating]), those changes are recorded in a command buffer and
 // applied in the order they were made when the outermost iteration ends,
 // whether it ran to the end, left by break, or was closed. Nested iterations
-// work; only the outermost applies. Rules while deferred:
+// work; only the outermost applies. Hooks and observers run the same way
+// (their changes wait for the operation that fired them). Rules while
+// deferred:
 //
 //   - Spawn creates the entity at once (so its handle works) with no
 //     components; the components of Map2.Spawn and the like are added when
 //     the iteration ends.
-//   - Despawn, Add and Remove are recorded; the entity stays as it is until
-//     then. Changes to an entity that an earlier recorded change despawned
-//     are dropped.
-//   - Writing to a component the entity has (through a pointer or Set) is
-//     immediate; a Set of a component it lacks is a recorded add.
+//   - The entity stays as it is until then: Get, Has, TryGet, Alive and
+//     queries see the current state, not the queued one.
+//   - Writing through a pointer is immediate.
 //   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll])
 //     are recorded as one change and select their entities when applied.
+//   - Add, Set, Remove and Despawn of one entity are judged against the
+//     state the changes queued before them leave, never against a state the
+//     queue will undo. For one component T of one entity, that queued state
+//     is: "despawned" if a Despawn of the entity is queued (or its despawn
+//     is running its OnRemove hooks); otherwise the newest queued change
+//     among the entity's Add, Set and Remove of T and the batches over T
+//     (AddAll[T], RemoveAll[T], any DespawnAll) decides: "gains T", "loses
+//     T", or "unknown" after a batch, whose entities are only known when it
+//     is applied; "none" if nothing is queued.
+//
+// The effect of each operation, by queued state (Map2..Map12 judge each of
+// their types the same way, and nothing is queued if one of them panics):
+//
+//	operation | none                       | gains T        | loses T | despawned        | unknown
+//	----------+----------------------------+----------------+---------+------------------+------------------------
+//	Add       | has T now: panics;         | panics         | queued  | queued, dropped  | queued: adds, or
+//	          | else queued                | (duplicate)    |         | when applied     | overwrites if T by then
+//	Set       | has T now: writes at once  | queued:        | queued  | queued, dropped  | queued: adds or
+//	          | (OnSet now); else queued   | overwrites     |         | when applied     | overwrites
+//	Remove    | queued                     | queued         | queued  | queued, dropped  | queued
+//	Despawn   | queued                     | queued         | queued  | queued, dropped  | queued
+//
+// So a Remove then an Add (or Set) of T in one loop leaves the entity with
+// the new T; an Add then a Remove leaves it without; Set after a queued Add
+// overwrites the queued value; changes after a queued Despawn are dropped,
+// as the despawn removes everything. A queued add applied to an entity that
+// has T by then overwrites it (OnSet fires rather than OnAdd). [Commands]
+// buffers record without judging: each change is judged when applied, by
+// the same rules as a queued change.
 //
 // Panics: the per-table form ends its iteration with defer, so a panic that
 // escapes its loop body unwinds cleanly and the recorded changes are applied.

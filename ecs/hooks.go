@@ -56,20 +56,11 @@ func (w *World) hooksOf(id componentID) *componentHooks {
 	return info.hooks
 }
 
-// runHooks calls hooks in registration order with e and v. Callers raise
-// the world's iteration count around it, so structural changes the hooks
-// make are deferred until the firing operation is complete.
-func runHooks(hooks []hookFunc, e Entity, v unsafe.Pointer) {
-	for _, f := range hooks {
-		f(e, v)
-	}
-}
-
 // added fires the OnAdd hooks of info for e's value at v.
 func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if h := info.hooks; h != nil && len(h.onAdd) > 0 {
 		w.lock++
-		runHooks(h.onAdd, e, v)
+		w.runHooks(hookOnAdd, info, h.onAdd, e, v)
 		w.unlock()
 	}
 }
@@ -80,7 +71,7 @@ func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
 		// A Set in a parallel section fires OnSet too: the count is left
 		// alone there, as by every pass.
 		epoch := w.lockPass(nil)
-		runHooks(h.onSet, e, v)
+		w.runHooks(hookOnSet, info, h.onSet, e, v)
 		w.unlockPass(epoch)
 	}
 }
@@ -94,7 +85,7 @@ func (w *World) removing(info *componentInfo, e Entity, v unsafe.Pointer) bool {
 		return false
 	}
 	w.lock++
-	runHooks(h.onRemove, e, v)
+	w.runHooks(hookOnRemove, info, h.onRemove, e, v)
 	return true
 }
 
@@ -103,13 +94,15 @@ func (w *World) removing(info *componentInfo, e Entity, v unsafe.Pointer) bool {
 // removing.
 func (w *World) despawning(e Entity, r *record) bool {
 	locked := false
+	w.dying = e // changes the hooks make to e are judged as after the despawn
+	defer func() { w.dying = Entity{} }()
 	for _, col := range r.table.columns {
 		if h := col.info.hooks; h != nil && len(h.onRemove) > 0 {
 			if !locked {
 				w.lock++
 				locked = true
 			}
-			runHooks(h.onRemove, e, col.at(r.row))
+			w.runHooks(hookOnRemove, col.info, h.onRemove, e, col.at(r.row))
 		}
 	}
 	for _, s := range w.sparse {
@@ -119,7 +112,7 @@ func (w *World) despawning(e Entity, r *record) bool {
 					w.lock++
 					locked = true
 				}
-				runHooks(h.onRemove, e, p)
+				w.runHooks(hookOnRemove, s.info, h.onRemove, e, p)
 			}
 		}
 	}
@@ -143,7 +136,7 @@ func (w *World) addedAll(e Entity, infos []*componentInfo) {
 	r := w.entities.at(e.index)
 	for _, info := range infos {
 		if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-			runHooks(h.onAdd, e, componentAt("Spawn", e, r, info))
+			w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("Spawn", e, r, info))
 		}
 	}
 	w.unlock()

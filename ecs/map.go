@@ -97,7 +97,7 @@ func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
 		r := w.entities.at(e.index)
 		for _, info := range infos {
 			if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-				runHooks(h.onAdd, e, componentAt("SpawnBatch", e, r, info))
+				w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("SpawnBatch", e, r, info))
 			}
 		}
 	}
@@ -180,8 +180,10 @@ func (m *Map[T]) Has(e Entity) bool {
 
 // Add gives e the component v, moving e to the table of its new archetype.
 // Panics if e is not alive or already has a T ([Map.Set] adds or
-// overwrites). Inside an iteration the add is deferred; if an earlier
-// deferred change gives e a T first, this one overwrites it.
+// overwrites). Inside an iteration the add is deferred and judged against
+// the state the changes queued before it leave: after a queued Remove of T
+// it is legal, after a queued Add or Set of T it panics as a duplicate,
+// and after a queued despawn of e it is dropped when applied.
 // Complexity: O(number of e's components).
 func (m *Map[T]) Add(e Entity, v T) {
 	if s := m.sparse; s != nil && m.w.quiet() && addQuiet(s, &m.w.entities, e, v) {
@@ -204,22 +206,37 @@ func (m *Map[T]) addChecked(e Entity, v T) {
 		m.w.settle()
 		return
 	}
-	r := m.w.checkAlive("Add", e, m.info)
-	if m.w.hasComponent(e, r, m.info) {
+	w := m.w
+	r := w.checkAlive("Add", e, m.info)
+	if w.lock > 0 {
+		w.mustNotShare("Add", m.info)
+		w.judgeAdd(e, r, m.info, false)
+		w.queue(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
+		return
+	}
+	if w.hasComponent(e, r, m.info) {
 		m.panicPresent(e)
 	}
 	m.add(e, r, v)
 }
 
 // Set gives e the value v for T: an overwrite in place when e has a T, an
-// [Map.Add] otherwise (seed 001's add-or-update). Panics if e is not alive.
-// Inside an iteration, a Set on a component e has now is a write and takes
-// effect at once; a Remove of it queued earlier in the same iteration still
-// applies when the iteration ends. A Set on a component e lacks is a deferred
-// add.
+// [Map.Add] otherwise (the add-or-update of the "type-erased component
+// registry" tutorial). Panics if e is not alive. Inside an iteration, a Set
+// on a component e has, with no change of it queued, is a write and takes
+// effect at once; otherwise it is queued as an add-or-overwrite, after the
+// changes queued before it, so the value is never undone by them.
 func (m *Map[T]) Set(e Entity, v T) {
-	if m.w.checker != nil {
-		m.w.checkComponent(m.info, true, "Set")
+	w := m.w
+	if w.checker != nil {
+		w.checkComponent(m.info, true, "Set")
+	}
+	if w.lock > 0 && w.mayHaveQueued() {
+		r := w.checkAlive("Set", e, m.info)
+		if w.judgeAdd(e, r, m.info, true) {
+			m.add(e, r, v)
+			return
+		}
 	}
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
@@ -245,7 +262,7 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 	w := m.w
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.info)
-		w.cmds.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
+		w.queue(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&w.cmds, m.info, v)})
 		return
 	}
 	p := w.addSlot(e, r, m.info)
@@ -280,7 +297,7 @@ func (m *Map[T]) removeChecked(e Entity) {
 	r := w.checkAlive("Remove", e, m.info)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.info)
-		w.cmds.push(command{kind: cmdRemove, e: e, id: m.id})
+		w.queue(command{kind: cmdRemove, e: e, id: m.id})
 		return
 	}
 	w.removeComponent(e, r, m.id)
@@ -309,7 +326,7 @@ func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
 	if !w.hasComponent(e, r, info) {
 		return
 	}
-	locked := w.removing(info, e, componentAt("Remove", e, r, info))
+	locked := w.removing(info, e, w.componentAt("Remove", e, r, info))
 	if s := info.sparse; s != nil {
 		s.remove(e)
 	} else {
@@ -332,12 +349,10 @@ func (m *Map[T]) panicAbsent(op string, e Entity) {
 	m.panicMissing(op, e)
 }
 
-func (m *Map[T]) panicPresent(e Entity) {
-	panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component; use Set to overwrite", m.info.typ, e))
-}
+func (m *Map[T]) panicPresent(e Entity) { panic(presentMessage(e, m.info, "")) }
 
 func (m *Map[T]) panicMissing(op string, e Entity) {
-	panic(fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component", op, m.info.typ, e))
+	panic(missingComponent(m.w, op, e, m.info))
 }
 
 // stage copies v into the staging column of its type and returns its slot.
@@ -353,8 +368,10 @@ func stage[T any](b *commandBuffer, info *componentInfo, v T) uint32 {
 	return slot
 }
 
-func missingComponent(op string, e Entity, info *componentInfo) string {
-	return fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component", op, info.typ, e)
+// missingComponent is the panic message of an access to a component e
+// lacks; while changes are deferred, it says so (the add may be queued).
+func missingComponent(w *World, op string, e Entity, info *componentInfo) string {
+	return fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component%s", op, info.typ, e, w.openLoopNote())
 }
 
 // spawnTable checks that ids are distinct and returns the table of exactly
@@ -436,7 +453,7 @@ func spawnSlot(e Entity, t *table, row uint32, col int32, info *componentInfo) u
 
 // componentAt returns the address of the live entity e's component of the
 // type info describes, or panics naming op, the type and e.
-func componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
+func (w *World) componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
 	if info.sparse != nil {
 		if p := info.sparse.get(e); p != nil {
 			return p
@@ -444,5 +461,5 @@ func componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Poi
 	} else if c := r.table.column(info.id); c >= 0 {
 		return r.table.columns[c].at(r.row)
 	}
-	panic(missingComponent(op, e, info))
+	panic(missingComponent(w, op, e, info))
 }

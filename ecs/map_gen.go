@@ -154,7 +154,7 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -176,18 +176,24 @@ func (m *Map2[A, B]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -208,10 +214,10 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 }
 
 func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -230,7 +236,7 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -421,7 +427,7 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -443,18 +449,24 @@ func (m *Map3[A, B, C]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -476,11 +488,11 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 }
 
 func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -499,7 +511,7 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -706,7 +718,7 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -728,18 +740,24 @@ func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -762,12 +780,12 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 }
 
 func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -786,7 +804,7 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -1009,7 +1027,7 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1031,18 +1049,24 @@ func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1066,13 +1090,13 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 }
 
 func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -1091,7 +1115,7 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -1330,7 +1354,7 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1352,18 +1376,24 @@ func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1388,14 +1418,14 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 }
 
 func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -1414,7 +1444,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -1669,7 +1699,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1691,18 +1721,24 @@ func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1728,15 +1764,15 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 }
 
 func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -1755,7 +1791,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -2026,7 +2062,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -2048,18 +2084,24 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2086,16 +2128,16 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 }
 
 func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -2114,7 +2156,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -2401,7 +2443,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -2423,18 +2465,24 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2462,17 +2510,17 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 }
 
 func (m *Map9[A, B, C, D, E, F, G, H, I]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -2491,7 +2539,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -2794,7 +2842,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -2816,18 +2864,24 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2856,18 +2910,18 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 }
 
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -2886,7 +2940,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -3205,7 +3259,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9])), (*K)(componentAt("Get", e, r, m.infos[10]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -3227,18 +3281,24 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3268,19 +3328,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 }
 
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(b, m.infos[10], vK)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(&w.cmds, m.infos[10], vK)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -3299,7 +3359,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}
@@ -3634,7 +3694,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 	}
 	r := m.w.checkAlive("Get", e, m.infos[0])
 	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(componentAt("Get", e, r, m.infos[0])), (*B)(componentAt("Get", e, r, m.infos[1])), (*C)(componentAt("Get", e, r, m.infos[2])), (*D)(componentAt("Get", e, r, m.infos[3])), (*E)(componentAt("Get", e, r, m.infos[4])), (*F)(componentAt("Get", e, r, m.infos[5])), (*G)(componentAt("Get", e, r, m.infos[6])), (*H)(componentAt("Get", e, r, m.infos[7])), (*I)(componentAt("Get", e, r, m.infos[8])), (*J)(componentAt("Get", e, r, m.infos[9])), (*K)(componentAt("Get", e, r, m.infos[10])), (*L)(componentAt("Get", e, r, m.infos[11]))
+	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10])), (*L)(m.w.componentAt("Get", e, r, m.infos[11]))
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -3656,18 +3716,24 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
 
 // Add gives e all the components at once, in a single table move. Panics if
 // e is not alive or already has one of them. Inside an iteration the adds
-// are deferred. Complexity: O(number of e's components).
+// are deferred and judged as [Map.Add] judges one: against the state the
+// changes queued before them leave; nothing is queued if one of them
+// panics. Complexity: O(number of e's components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	w := m.w
 	r := w.checkAlive("Add", e, m.infos[0])
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: Add[%v]: entity %v already has the component", info.typ, e))
-		}
-	}
 	if w.lock > 0 {
+		w.mustNotShare("Add", m.infos[0])
+		for _, info := range m.infos {
+			w.judgeAdd(e, r, info, false)
+		}
 		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 		return
+	}
+	for _, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			panic(presentMessage(e, info, ""))
+		}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3698,20 +3764,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 }
 
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	m.w.mustNotShare("Add", m.infos[0])
-	b := &m.w.cmds
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(b, m.infos[0], vA)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(b, m.infos[1], vB)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(b, m.infos[2], vC)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(b, m.infos[3], vD)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(b, m.infos[4], vE)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(b, m.infos[5], vF)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(b, m.infos[6], vG)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(b, m.infos[7], vH)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(b, m.infos[8], vI)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(b, m.infos[9], vJ)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(b, m.infos[10], vK)})
-	b.push(command{kind: cmdAdd, e: e, id: m.ids[11], slot: stage(b, m.infos[11], vL)})
+	w := m.w
+	w.mustNotShare("Add", m.infos[0])
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(&w.cmds, m.infos[10], vK)})
+	w.queue(command{kind: cmdAdd, e: e, id: m.ids[11], slot: stage(&w.cmds, m.infos[11], vL)})
 }
 
 // check reports a read of each of the handle's types to the access checker.
@@ -3730,7 +3796,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
-			w.cmds.push(command{kind: cmdRemove, e: e, id: id})
+			w.queue(command{kind: cmdRemove, e: e, id: id})
 		}
 		return
 	}

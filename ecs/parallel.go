@@ -28,7 +28,7 @@ import (
 // parallel section.
 func (w *World) BeginParallel() {
 	if w.lock > 0 {
-		panic("ecs: BeginParallel: called inside an iteration or a parallel section")
+		panic("ecs: BeginParallel: called inside an iteration or a parallel section" + w.openLoopNote())
 	}
 	w.lock++
 	w.shared = true

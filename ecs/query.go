@@ -37,13 +37,16 @@ type queryCache struct {
 	anyOfSparse   [][]*sparseSet // per AnyOf group, its sparse members
 
 	sub *subscription // enter/leave observers, nil when none
+
+	op      string   // the constructor, for messages (see describe)
+	filters []Filter // as given, for messages
 }
 
 // newQueryCache builds and registers the cache of a query over terms.
 // Panics if a filter is invalid; op names the constructor for the message.
 func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *queryCache {
 	w.mustNotShare(op, nil)
-	q := &queryCache{w: w, terms: terms, optional: make([]bool, len(terms)), sparseTerms: make([]*sparseSet, len(terms))}
+	q := &queryCache{w: w, op: op, filters: filters, terms: terms, optional: make([]bool, len(terms)), sparseTerms: make([]*sparseSet, len(terms))}
 	for _, f := range filters {
 		ids := make([]componentID, len(f.types))
 		for i, ct := range f.types {

@@ -109,7 +109,7 @@ func (w *World) Stats() Stats {
 // Panics inside an iteration. Complexity: O(stored values).
 func (w *World) Shrink() {
 	if w.lock > 0 {
-		panic("ecs: Shrink: called inside an iteration")
+		panic("ecs: Shrink: called inside an iteration" + w.openLoopNote())
 	}
 	for _, t := range w.tables {
 		t.shrink()

@@ -1,5 +1,10 @@
 package ecs
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Enter and leave observers on queries (seed 000's onManagedEntityAdded and
 // onManagedEntityRemoved, Artemis' subscription listeners), with seed 004's
 // delayed subscriptions: membership is not re-evaluated inside structural
@@ -25,7 +30,7 @@ type subscription struct {
 // observe registers fn as an enter (enter true) or leave observer of c.
 func (w *World) observe(c *queryCache, enter bool, fn func(Entity)) {
 	if w.lock > 0 {
-		panic("ecs: OnEnter/OnLeave: called inside an iteration")
+		panic("ecs: OnEnter/OnLeave: called inside an iteration" + w.openLoopNote())
 	}
 	if c.sub == nil {
 		c.sub = &subscription{}
@@ -67,7 +72,10 @@ func (w *World) settleTouched() {
 	}
 	w.settling = true
 	defer func() { w.settling = false }()
-	for len(w.touched) > 0 {
+	for round := 0; len(w.touched) > 0; round++ {
+		if round == MaxCascadeRounds {
+			w.runawayObservers()
+		}
 		// Swap buffers: this round reads one while touches made by its
 		// observers' changes go to the other, and neither is reallocated.
 		touched := w.touched
@@ -129,4 +137,24 @@ func (c *queryCache) matchesEntity(e Entity, r *record) bool {
 		}
 	}
 	return c.anyOfSparseMatch(e, r.table)
+}
+
+// runawayObservers panics for observers that keep changing what they
+// observe: the entities touched in the round past MaxCascadeRounds and the
+// observed queries they keep entering or leaving are named. The touched
+// entities are forgotten, so the world stays usable.
+func (w *World) runawayObservers() {
+	e := w.touched[0]
+	var names []string
+	if r := w.entities.lookup(e); r != nil {
+		for _, c := range w.observed {
+			if c.sub.members.test(componentID(e.index)) != c.matchesEntity(e, r) {
+				names = append(names, c.describe())
+			}
+		}
+	}
+	n := len(w.touched)
+	w.touched = w.touched[:0]
+	panic(fmt.Sprintf("ecs: enter and leave observers did not settle after %d rounds: entity %v (and %d other touches) keeps entering and leaving %s; an OnEnter or OnLeave undoes what another one does",
+		MaxCascadeRounds, e, n-1, strings.Join(names, ", ")))
 }

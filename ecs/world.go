@@ -34,6 +34,16 @@ type World struct {
 	hooked   bool          // some component type has hooks
 	flushing bool          // flush is applying deferred changes
 
+	heads   pendingHeads // per entity index, its newest queued change (see queue)
+	batches []uint32     // positions+1 of the queued batch changes
+	applied int          // deferred changes applied so far by flush
+	frames  []hookFrame  // hook calls in progress, outermost first
+	dying   Entity       // the entity whose despawn is running its OnRemove hooks
+	// openedBy is the query of the outermost open iteration (nil when none
+	// is open, or when a hook, batch or observer raised the count), for
+	// messages.
+	openedBy *queryCache
+
 	observed  []*queryCache       // queries with enter/leave observers
 	touched   []Entity            // entities changed since the last settle
 	settleBuf []Entity            // settle's second buffer, swapped with touched
@@ -78,7 +88,7 @@ func (w *World) Despawn(e Entity) {
 	}
 	if w.lock > 0 {
 		w.mustNotShare("Despawn", nil)
-		w.cmds.push(command{kind: cmdDespawn, e: e})
+		w.queue(command{kind: cmdDespawn, e: e})
 		return
 	}
 	w.despawn(e, r)
@@ -122,8 +132,17 @@ func (w *World) Reserve(n int) {
 }
 
 // IsIterating reports whether an iteration is in progress, so structural
-// changes are being deferred.
+// changes are being deferred. Outside every loop it must be false: if it is
+// true there, a loop was left by a panic without [World.Recover], or a
+// cursor was left without Close, and every structural change since then is
+// waiting ([World.Pending] counts them). Panic messages that may be caused
+// by such waiting changes say so and name the loop.
 func (w *World) IsIterating() bool { return w.lock > 0 }
+
+// Pending returns the number of structural changes queued and not yet
+// applied: the changes made since the outermost open iteration began (0
+// when none is open). Complexity: O(1).
+func (w *World) Pending() int { return len(w.cmds.cmds) - w.applied }
 
 // checkAlive returns e's record or panics naming op and the component type.
 func (w *World) checkAlive(op string, e Entity, info *componentInfo) *record {

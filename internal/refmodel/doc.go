@@ -26,13 +26,24 @@
 //     no components. Spawning with components is Spawn followed by Adds, so
 //     inside an iteration the adds are deferred.
 //   - [World.Despawn] is deferred; the entity stays alive until it is applied.
-//     Deferred changes to an entity that an earlier deferred change despawned
-//     are dropped.
-//   - [Store.Add] panics at once if the entity has the component now;
-//     otherwise it defers an add, which overwrites the value if an earlier
-//     deferred add gave the entity the component first.
-//   - [Store.Set] writes at once when the entity has the component now (like
-//     a write through a pointer), and otherwise defers an add.
+//     Deferred removes and despawns of an entity that an earlier deferred
+//     change despawned are dropped when applied.
+//   - Adds and Sets are judged against the state the changes deferred before
+//     them leave (the "queued state"), not the state now. The queued state of
+//     one component of one entity is: despawned, if a despawn of the entity
+//     is deferred (or running its OnRemove hooks); otherwise decided by the
+//     newest deferred change among the entity's adds and removes of that
+//     component and the batches over it (AddAll and RemoveAll of that
+//     component, any DespawnAll): "gains", "loses", or "unknown" after a
+//     batch, whose entities are only known when it is applied; "none" if
+//     there is no such change.
+//   - [Store.Add] panics for "gains", and for "none" when the entity has
+//     the component now; otherwise it defers an add (which, applied,
+//     overwrites a value the entity has by then, and is dropped if the
+//     entity is dead by then).
+//   - [Store.Set], for "none", writes at once when the entity has the
+//     component now (like a write through a pointer); otherwise it defers
+//     an add.
 //   - [Store.Remove] is deferred and does nothing when applied if the
 //     component is absent by then.
 //   - [Store.Update] (the model's write through a pointer) is immediate.

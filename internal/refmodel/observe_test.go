@@ -43,10 +43,14 @@ func TestHooksAndObservers(t *testing.T) {
 	check("Batch settles once")
 	w.BeginIteration()
 	a.Remove(e)
-	a.Set(e, 4) // e has A now: an immediate overwrite
-	check("inside an iteration", "set 2 4")
+	a.Set(e, 4) // a remove of A is deferred: the Set is a deferred add after it
+	check("inside an iteration")
 	w.EndIteration()
-	check("deferred changes", "remove 2 4", "leave 2")
+	check("deferred changes", "remove 2 3", "add 2 4") // leaves and enters in one settling
+	w.BeginIteration()
+	a.Remove(e)
+	w.EndIteration()
+	check("deferred remove", "remove 2 4", "leave 2")
 	w.BeginIteration()
 	a.Set(e, 6) // deferred add, then a deferred add that overwrites it
 	a.Set(e, 7)

@@ -23,6 +23,8 @@ type World struct {
 	stores  []storage
 	depth   int       // iterations in progress (and hook calls, see fire)
 	pending []command // changes deferred while depth > 0
+	applied int       // pending changes applied so far by flush
+	dying   EntityID  // the entity whose despawn is running its OnRemove hooks
 
 	observers []*observer // in registration order (see OnEnter)
 	touched   []EntityID  // entities changed since the last settling
@@ -69,9 +71,11 @@ func (w *World) Despawn(e EntityID) {
 
 // despawn fires OnRemove for each component of e, then removes them and e.
 func (w *World) despawn(e EntityID) {
+	w.dying = e // changes the hooks make to e are judged as after the despawn
 	for _, s := range w.stores {
 		s.drop(e)
 	}
+	w.dying = 0
 	delete(w.alive, e)
 	w.touch(e)
 }
@@ -160,9 +164,16 @@ func (w *World) Run(systems ...System) {
 }
 
 func (w *World) mustBeAlive(op string, e EntityID) {
-	if !w.Alive(e) {
-		panic(fmt.Sprintf("refmodel: %s: entity %d is not alive", op, e))
+	if err := w.checkAlive(op, e); err != nil {
+		panic(err.Error())
 	}
+}
+
+func (w *World) checkAlive(op string, e EntityID) error {
+	if !w.Alive(e) {
+		return fmt.Errorf("refmodel: %s: entity %d is not alive", op, e)
+	}
+	return nil
 }
 
 func (w *World) store(op string, k Kind) storage {
@@ -197,8 +208,9 @@ type command struct {
 // change applies at once; changes that hooks fired by it make are appended
 // and applied in the same flush.
 func (w *World) flush() {
-	for i := 0; i < len(w.pending); i++ {
-		c := w.pending[i]
+	for w.applied < len(w.pending) {
+		c := w.pending[w.applied]
+		w.applied++ // counts as applied before its hooks run
 		switch c.op {
 		case opDespawn:
 			if w.Alive(c.e) {
@@ -228,4 +240,43 @@ func (w *World) flush() {
 	}
 	clear(w.pending) // let the collector have the staged values
 	w.pending = w.pending[:0]
+	w.applied = 0
+}
+
+// queued is what the deferred changes not yet applied do to one component
+// of one entity.
+type queued uint8
+
+const (
+	queuedNone      queued = iota // nothing queued: the current state holds
+	queuedGains                   // the newest queued change of it is an add
+	queuedLoses                   // the newest queued change of it is a remove
+	queuedDespawned               // a despawn of the entity is queued or running
+	queuedUnknown                 // a batch queued after that may change it
+)
+
+// queuedFor reports what the pending changes do to e's component of store
+// s: a despawn of e, queued or running, wins; otherwise the newest of e's
+// adds and removes of s and the batches over s (and DespawnAll) decides,
+// a batch making the outcome unknown until it is applied.
+func (w *World) queuedFor(e EntityID, s storage) queued {
+	if w.dying == e {
+		return queuedDespawned
+	}
+	for _, c := range w.pending[w.applied:] {
+		if c.op == opDespawn && c.e == e {
+			return queuedDespawned
+		}
+	}
+	for i := len(w.pending) - 1; i >= w.applied; i-- { // newest first
+		switch c := w.pending[i]; {
+		case c.op == opAdd && c.e == e && c.s == s:
+			return queuedGains
+		case c.op == opRemove && c.e == e && c.s == s:
+			return queuedLoses
+		case c.op == opDespawnAll, (c.op == opAddAll || c.op == opRemoveAll) && c.s == s:
+			return queuedUnknown
+		}
+	}
+	return queuedNone
 }

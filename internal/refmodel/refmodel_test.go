@@ -218,19 +218,21 @@ func TestDeferralInsideEach(t *testing.T) {
 		f.pos.Set(spawned, pos{8, 8}) // absent now: a second deferred add, overwrites
 		f.vel.Add(a, vel{})           // deferred
 		mustPanic(t, "already has", func() { f.pos.Add(a, pos{}) })
-		f.pos.Set(a, pos{5, 5}) // present: immediate
-		f.w.Despawn(b)          // deferred
-		f.name.Add(b, "dropped")
-		f.pos.Remove(a)     // deferred
-		f.pos.Set(a, pos{}) // still present now: immediate, then removed at apply
+		f.pos.Set(a, pos{5, 5})  // present: immediate
+		f.w.Despawn(b)           // deferred
+		f.name.Add(b, "dropped") // judged after the despawn: deferred, then dropped
+		f.pos.Set(b, pos{})      // likewise, though b has pos now
+		f.pos.Remove(a)          // deferred
+		f.pos.Set(a, pos{7, 7})  // a remove is pending: a deferred add after it
+		mustPanic(t, "already has", func() { f.pos.Add(a, pos{}) })
 		if f.pos.Has(spawned) || f.vel.Has(a) || !f.w.Alive(b) {
 			t.Fatal("a structural change inside the iteration was not deferred")
 		}
-		if v, _ := f.pos.Get(a); v != (pos{}) {
-			t.Fatalf("Set of a present component was not immediate: %v", v)
+		if v, _ := f.pos.Get(a); v != (pos{5, 5}) {
+			t.Fatalf("Set after a deferred remove wrote at once: %v", v)
 		}
-		if f.w.Pending() != 6 {
-			t.Fatalf("Pending() = %d, want 6", f.w.Pending())
+		if f.w.Pending() != 8 {
+			t.Fatalf("Pending() = %d, want 8", f.w.Pending())
 		}
 		return true
 	})
@@ -244,10 +246,10 @@ func TestDeferralInsideEach(t *testing.T) {
 		t.Fatalf("deferred adds applied as %v, %v; want the later one", v, ok)
 	}
 	if f.w.Alive(b) || f.name.Has(b) {
-		t.Fatal("deferred despawn not applied, or a change after it not dropped")
+		t.Fatal("deferred despawn not applied")
 	}
-	if f.pos.Has(a) || !f.vel.Has(a) {
-		t.Fatalf("a: pos %v vel %v, want removed pos and added vel", f.pos.Has(a), f.vel.Has(a))
+	if v, ok := f.pos.Get(a); !ok || v != (pos{7, 7}) || !f.vel.Has(a) {
+		t.Fatalf("a: pos %v, %v vel %v, want pos {7 7} (remove then set) and added vel", v, ok, f.vel.Has(a))
 	}
 }
 

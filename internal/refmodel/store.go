@@ -54,28 +54,57 @@ func (s *Store[T]) Entities() []EntityID {
 	return ids
 }
 
-// Add gives e the value v. Panics if e is not alive or already has a T (now,
-// not counting deferred adds). Inside an iteration the add is deferred; if an
-// earlier deferred add gives e a T first, this one overwrites it.
+// Add gives e the value v. Panics if e is not alive or already has a T.
+// Inside an iteration the add is deferred and judged against the state the
+// changes deferred before it leave (see the package's deferral rules):
+// after a deferred remove of T it is legal, after a deferred add of T it
+// panics, and after a deferred despawn of e it is deferred and dropped.
 func (s *Store[T]) Add(e EntityID, v T) {
-	s.w.mustBeAlive("Add["+s.name+"]", e)
-	if s.Has(e) {
-		panic(fmt.Sprintf("refmodel: Add[%s]: entity %d already has the component", s.name, e))
+	if err := s.CheckAdd(e); err != nil {
+		panic(err.Error())
 	}
 	s.addOrDefer(e, v)
 }
 
-// Set gives e the value v: an immediate overwrite when e has a T now, an
-// [Store.Add] otherwise (deferred inside an iteration). Panics if e is not
-// alive.
+// CheckAdd returns the reason [Store.Add] of e would panic, or nil.
+func (s *Store[T]) CheckAdd(e EntityID) error {
+	if err := s.w.checkAlive("Add["+s.name+"]", e); err != nil {
+		return err
+	}
+	present := s.Has(e)
+	if s.w.depth > 0 {
+		switch s.w.queuedFor(e, s) {
+		case queuedGains:
+			present = true
+		case queuedLoses, queuedUnknown, queuedDespawned:
+			present = false // a deferred add; dropped after a despawn
+		}
+	}
+	if present {
+		return fmt.Errorf("refmodel: Add[%s]: entity %d already has the component", s.name, e)
+	}
+	return nil
+}
+
+// Set gives e the value v: an immediate overwrite when e has a T now and no
+// deferred change of e's T is pending, an add otherwise (deferred inside an
+// iteration, where it overwrites what the changes deferred before it
+// leave; dropped after a deferred despawn of e). Panics if e is not alive.
 func (s *Store[T]) Set(e EntityID, v T) {
-	s.w.mustBeAlive("Set["+s.name+"]", e)
-	if s.Has(e) {
+	if err := s.CheckSet(e); err != nil {
+		panic(err.Error())
+	}
+	if s.Has(e) && (s.w.depth == 0 || s.w.queuedFor(e, s) == queuedNone) {
 		s.write(e, v)
 		s.w.done()
 		return
 	}
 	s.addOrDefer(e, v)
+}
+
+// CheckSet returns the reason [Store.Set] of e would panic, or nil.
+func (s *Store[T]) CheckSet(e EntityID) error {
+	return s.w.checkAlive("Set["+s.name+"]", e)
 }
 
 func (s *Store[T]) addOrDefer(e EntityID, v T) {

@@ -1,0 +1,207 @@
+package ecs
+
+import "fmt"
+
+// While structural changes are deferred, a change is judged against the
+// state the entity will have once the changes already queued are applied,
+// not against its state now: a Remove queued earlier in a loop means a later
+// Add of the same component is legal (and wins), a queued Add means a later
+// Add is a duplicate, and a queued Despawn means a later Add or Set would be
+// lost. The rules are the table in the package documentation ("Deferred
+// structural changes"). flecs judges deferred commands the same way, by
+// applying them in order to the entity's pending state.
+//
+// To answer "what do the queued changes do to entity e and component T"
+// without scanning the queue, the world keeps, per entity index, the
+// position of the newest queued change of that entity, and each queued
+// change links to the previous one of the same entity index: a walk visits
+// only e's own changes. Batch operations (AddAll, RemoveAll, DespawnAll)
+// select their entities when applied, so what they will do to e is not known
+// until then; their positions are kept in a short list of their own.
+
+// queuedState is what the deferred changes not yet applied do to one
+// component of one entity.
+type queuedState uint8
+
+const (
+	queuedNone      queuedState = iota // nothing queued: the current state holds
+	queuedGains                        // the newest queued change adds the component
+	queuedLoses                        // the newest queued change removes it
+	queuedDespawned                    // a queued Despawn (or one in progress) ends the entity
+	queuedUnknown                      // a queued batch may change it: judged when applied
+)
+
+// pendingPageBits sets the size of one page of pendingHeads: 4096 entries.
+const pendingPageBits = 12
+
+// pendingHeads maps an entity index to the position (plus one) of the
+// newest queued change of that index in the world's command buffer; 0 means
+// none. Pages are made when first needed, so a world that never defers
+// changes costs nothing.
+type pendingHeads struct {
+	pages []*[1 << pendingPageBits]uint32
+}
+
+// slot returns the head of index i, making its page if needed.
+func (p *pendingHeads) slot(i uint32) *uint32 {
+	pg := int(i >> pendingPageBits)
+	for len(p.pages) <= pg {
+		p.pages = append(p.pages, nil)
+	}
+	if p.pages[pg] == nil {
+		p.pages[pg] = new([1 << pendingPageBits]uint32)
+	}
+	return &p.pages[pg][i&(1<<pendingPageBits-1)]
+}
+
+// head returns the head of index i, 0 when it has none.
+func (p *pendingHeads) head(i uint32) uint32 {
+	pg := int(i >> pendingPageBits)
+	if pg >= len(p.pages) || p.pages[pg] == nil {
+		return 0
+	}
+	return p.pages[pg][i&(1<<pendingPageBits-1)]
+}
+
+// queue appends c to the world's deferred changes, linking it into its
+// entity's chain (or the batch list). Changes queued while deferred changes
+// are being applied (by hooks) count one round more than the change being
+// applied, which is how a runaway cascade is caught (see MaxCascadeRounds).
+func (w *World) queue(c command) {
+	b := &w.cmds
+	pos := uint32(len(b.cmds)) + 1
+	if w.flushing && w.applied > 0 {
+		c.round = b.cmds[w.applied-1].round + 1
+		if c.round > MaxCascadeRounds {
+			w.runawayCascade(c)
+		}
+	}
+	switch c.kind {
+	case cmdAddAll, cmdRemoveAll, cmdDespawnAll:
+		w.batches = append(w.batches, pos)
+	default:
+		h := w.heads.slot(c.e.index)
+		c.prev = *h
+		*h = pos
+	}
+	b.cmds = append(b.cmds, c)
+}
+
+// queuedFor reports what the deferred changes not yet applied do to e's
+// component id (see queuedState). e is alive.
+func (w *World) queuedFor(e Entity, id componentID) queuedState {
+	if w.despawningNow(e) {
+		return queuedDespawned
+	}
+	cmds := w.cmds.cmds
+	applied := uint32(w.applied)
+	if uint32(len(cmds)) <= applied {
+		return queuedNone
+	}
+	state, at := queuedNone, uint32(0)
+	for pos := w.heads.head(e.index); pos > applied; pos = cmds[pos-1].prev {
+		c := &cmds[pos-1]
+		if c.e != e {
+			continue // an earlier entity of this index, despawned in this flush
+		}
+		switch {
+		case c.kind == cmdDespawn:
+			return queuedDespawned
+		case at != 0:
+			continue // the newest change of id is known; look on for a despawn
+		case c.kind == cmdAdd && c.id == id:
+			state, at = queuedGains, pos
+		case c.kind == cmdRemove && c.id == id:
+			state, at = queuedLoses, pos
+		}
+	}
+	for i := len(w.batches) - 1; i >= 0; i-- {
+		pos := w.batches[i]
+		if pos <= max(at, applied) {
+			break
+		}
+		if c := &cmds[pos-1]; c.kind == cmdDespawnAll || c.id == id {
+			return queuedUnknown
+		}
+	}
+	return state
+}
+
+// clearQueued forgets the deferred changes, which have all been applied.
+func (w *World) clearQueued() {
+	w.dropQueued(0)
+	w.applied = 0
+}
+
+// dropQueued drops the deferred changes from position from on, unapplied.
+func (w *World) dropQueued(from int) {
+	for i := from; i < len(w.cmds.cmds); i++ {
+		if c := &w.cmds.cmds[i]; c.kind <= cmdRemove {
+			if pg := int(c.e.index >> pendingPageBits); pg < len(w.heads.pages) && w.heads.pages[pg] != nil {
+				w.heads.pages[pg][c.e.index&(1<<pendingPageBits-1)] = 0
+			}
+		}
+	}
+	for len(w.batches) > 0 && int(w.batches[len(w.batches)-1]) > from {
+		w.batches = w.batches[:len(w.batches)-1]
+	}
+	w.cmds.cmds = w.cmds.cmds[:from]
+}
+
+// mayHaveQueued reports whether a change could be judged differently from
+// the current state: something is queued and not yet applied, or a despawn
+// is running hooks. Cheap enough for every deferred Set.
+func (w *World) mayHaveQueued() bool {
+	return len(w.cmds.cmds) > w.applied || !w.dying.IsZero()
+}
+
+// judgeAdd decides, while changes are deferred, what an Add (overwrite
+// false) or Set (overwrite true) of the type info describes on the live
+// entity e (record r) does, by the rules of the package documentation: it
+// reports whether the change must be queued (false: a Set that overwrites
+// in place now), and panics, naming the type and e, for an Add of a
+// component e has or will have. A change to an entity whose despawn is
+// queued is queued too, and dropped when applied, as a Remove or Despawn
+// of it would be: the despawn removes everything the entity has.
+func (w *World) judgeAdd(e Entity, r *record, info *componentInfo, overwrite bool) bool {
+	switch w.queuedFor(e, info.id) {
+	case queuedNone:
+		if !w.hasComponent(e, r, info) {
+			return true
+		}
+		if !overwrite {
+			panic(presentMessage(e, info, ""))
+		}
+		return false
+	case queuedGains:
+		if !overwrite {
+			panic(presentMessage(e, info, " once the changes queued in this iteration apply (an Add or Set of it is queued)"))
+		}
+	}
+	return true
+}
+
+// presentMessage is the panic message of an Add of a component e has.
+func presentMessage(e Entity, info *componentInfo, when string) string {
+	return fmt.Sprintf("ecs: Add[%v]: entity %v already has the component%s; use Set to overwrite", info.typ, e, when)
+}
+
+// openLoopNote explains, for a panic message that deferred changes may
+// cause (a component that a queued add has not given yet, an operation
+// refused inside an iteration), that an iteration is open, which one, and
+// how to end it if a panic or a forgotten Close left it open. It is empty
+// when no iteration is open, and inside hooks and observers, where
+// deferral is expected.
+func (w *World) openLoopNote() string {
+	if w.lock == 0 || len(w.frames) > 0 || w.flushing || w.settling {
+		return ""
+	}
+	if w.shared {
+		return "; a parallel section is open (EndParallel ends it)"
+	}
+	loop := "an iteration (a loop, a SpawnBatchFunc init or a batch)"
+	if c := w.openedBy; c != nil {
+		loop = "a loop over " + c.describe()
+	}
+	return fmt.Sprintf("; note: %s is open, so structural changes wait for it to end (%d waiting). If a panic escaped that loop, call World.Recover; close a cursor left open with Close", loop, w.Pending())
+}
