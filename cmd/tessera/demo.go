@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -33,13 +32,14 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	var o demoOptions
 	fs := flag.NewFlagSet("tessera demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.IntVar(&o.n, "n", 100_000, "number of particles (or game entities)")
-	fs.IntVar(&o.ticks, "ticks", 1000, "number of ticks to run")
-	fs.IntVar(&o.workers, "workers", 0, "scheduler workers; 0 means GOMAXPROCS, 1 runs everything on one goroutine")
+	fs.IntVar(&o.n, "n", 100_000, fmt.Sprintf("number of particles (or game entities): 1 to %d, and no more than the\n"+
+		"machine's memory holds at an estimated peak of 96 to 384 bytes each (by scenario and storage)", maxEntities))
+	fs.IntVar(&o.ticks, "ticks", 1000, fmt.Sprintf("number of ticks to run, 1 to %d", maxTicks))
+	fs.IntVar(&o.workers, "workers", 0, fmt.Sprintf("scheduler workers, 1 to %d; 0 means GOMAXPROCS, 1 runs everything on one goroutine", maxWorkers))
 	fs.StringVar(&o.scenario, "scenario", "particle", "particle or game")
 	fs.StringVar(&o.storage, "storage", "table", "table or sparse: where the short-lived components live")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
-	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png)")
+	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.Usage = func() {
@@ -59,18 +59,21 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	switch {
 	case fs.NArg() > 0:
 		return bad("unexpected argument %q", fs.Arg(0))
-	case o.n < 0:
-		return bad("-n must not be negative, got %d", o.n)
-	case o.ticks < 0:
-		return bad("-ticks must not be negative, got %d", o.ticks)
-	case o.workers < 0:
-		return bad("-workers must not be negative, got %d (0 means GOMAXPROCS)", o.workers)
 	case o.scenario != "particle" && o.scenario != "game":
 		return bad("unknown scenario %q: want particle or game", o.scenario)
 	case o.storage != "table" && o.storage != "sparse":
 		return bad("unknown storage %q: want table or sparse", o.storage)
+	case o.ticks < 1 || o.ticks > maxTicks:
+		return bad("-ticks %d out of range: want 1 to %d", o.ticks, maxTicks)
+	case o.workers < 0 || o.workers > maxWorkers:
+		return bad("-workers %d out of range: want 1 to %d, or 0 for GOMAXPROCS", o.workers, maxWorkers)
 	case o.show && o.scenario != "game":
 		return bad("-show needs -scenario game")
+	}
+	if limit, _ := entityLimit(o.scenario, o.storage); o.n > limit {
+		return bad("%s", entityLimitError(o.n, o.scenario, o.storage))
+	} else if o.n < 1 {
+		return bad("-n %d out of range: want 1 to %d", o.n, limit)
 	}
 	if o.plot != "" {
 		if err := checkPlotPath(o.plot); err != nil {
@@ -81,15 +84,39 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 }
 
 // checkPlotPath fails early, before a long run, if the plot could not be
-// written: a wrong extension, or a directory that does not exist or cannot
-// be written.
+// written to path: a directory, a wrong extension, a parent directory that
+// does not exist or cannot be written, or a file that cannot be replaced.
 func checkPlotPath(path string) error {
+	info, statErr := os.Stat(path)
+	exists := statErr == nil
+	switch {
+	case exists && info.IsDir():
+		return errors.New("is a directory; want a file name ending in .svg or .png")
+	case exists && !info.Mode().IsRegular():
+		return errors.New("is not a regular file")
+	case !exists && !errors.Is(statErr, os.ErrNotExist):
+		return statErr
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".svg", ".png":
 	default:
 		return errors.New("the file name must end in .svg or .png")
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tessera-plot-*")
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("cannot write there: %w", err)
+	} else if !info.IsDir() {
+		return fmt.Errorf("cannot write there: %s is not a directory", dir)
+	}
+	if exists {
+		// The file exists: it must be writable (opened without truncating it).
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write there: %w", err)
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(dir, ".tessera-plot-*")
 	if err != nil {
 		return fmt.Errorf("cannot write there: %w", err)
 	}
@@ -132,12 +159,12 @@ func demo(args []string, stdout, stderr io.Writer) int {
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish())
 	}
-	times := make([]time.Duration, 0, o.ticks)
+	log := newTickLog()
 	start := time.Now()
 	for range o.ticks {
 		t0 := time.Now()
 		sc.Tick()
-		times = append(times, time.Since(t0))
+		log.add(time.Since(t0))
 		if bar != nil {
 			bar.Add(1)
 		}
@@ -150,14 +177,14 @@ func demo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tessera demo: invariant broken:", err)
 		return 1
 	}
-	printSummary(stdout, sc, times, wall)
+	printSummary(stdout, sc, log, wall)
 	if o.show {
 		g := sc.(*scenario.Game)
 		fmt.Fprintln(stdout)
 		printFrame(stdout, g.Frame(), terminalWidth())
 	}
 	if o.plot != "" {
-		if err := writePlot(o.plot, o.scenario, times); err != nil {
+		if err := writePlot(o.plot, o.scenario, log); err != nil {
 			fmt.Fprintln(stderr, "tessera demo: writing the plot:", err)
 			return 1
 		}
@@ -168,20 +195,13 @@ func demo(args []string, stdout, stderr io.Writer) int {
 
 // printSummary reports the run: entities, ticks per second, tick times,
 // heap per entity and each system's share of the time.
-func printSummary(w io.Writer, sc scenario.Scenario, times []time.Duration, wall time.Duration) {
+func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Duration) {
 	alive := sc.Alive()
 	fmt.Fprintf(w, "entities alive:   %d\n", alive)
-	if len(times) > 0 {
-		sorted := slices.Clone(times)
-		slices.Sort(sorted)
-		var total time.Duration
-		for _, t := range times {
-			total += t
-		}
-		pct := func(p float64) time.Duration { return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))] }
-		fmt.Fprintf(w, "ticks per second: %.1f\n", float64(len(times))/wall.Seconds())
+	if log.n > 0 {
+		fmt.Fprintf(w, "ticks per second: %.1f\n", float64(log.n)/wall.Seconds())
 		fmt.Fprintf(w, "tick time:        mean %v  p50 %v  p99 %v  max %v\n",
-			round(total/time.Duration(len(times))), round(pct(0.50)), round(pct(0.99)), round(sorted[len(sorted)-1]))
+			round(log.mean()), round(log.percentile(0.50)), round(log.percentile(0.99)), round(log.max))
 	}
 	var ms runtime.MemStats
 	runtime.GC()

@@ -21,9 +21,6 @@ func TestDemoRejectsBadInput(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"demo", "-n", "-1"}, "-n must not be negative"},
-		{[]string{"demo", "-ticks", "-5"}, "-ticks must not be negative"},
-		{[]string{"demo", "-workers", "-2"}, "-workers must not be negative"},
 		{[]string{"demo", "-scenario", "space"}, `unknown scenario "space"`},
 		{[]string{"demo", "-storage", "disk"}, `unknown storage "disk"`},
 		{[]string{"demo", "-plot", filepath.Join(dir, "missing", "t.svg")}, "cannot write there"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image/color"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -11,20 +12,40 @@ import (
 
 // writePlot draws the tick times in milliseconds against the tick number
 // and saves the plot to path; the extension (.svg or .png) picks the
-// format.
-func writePlot(path, name string, times []time.Duration) error {
+// format. Up to maxPlotPoints ticks it draws every tick; beyond, the mean
+// and the maximum of each run of consecutive ticks.
+func writePlot(path, name string, log *tickLog) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("tessera demo: %s scenario, time per tick", name)
 	p.X.Label.Text = "tick"
 	p.Y.Label.Text = "milliseconds"
-	pts := make(plotter.XYs, len(times))
-	for i, t := range times {
-		pts[i] = plotter.XY{X: float64(i + 1), Y: float64(t) / float64(time.Millisecond)}
+	groups, per := log.points()
+	means := make(plotter.XYs, len(groups))
+	maxes := make(plotter.XYs, len(groups))
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	for i, g := range groups {
+		// The middle of the group's ticks, numbered from 1.
+		x := float64(i*per) + float64(g.n+1)/2
+		means[i] = plotter.XY{X: x, Y: ms(g.sum / time.Duration(g.n))}
+		maxes[i] = plotter.XY{X: x, Y: ms(g.max)}
 	}
-	line, err := plotter.NewLine(pts)
+	p.Add(plotter.NewGrid())
+	mean, err := plotter.NewLine(means)
 	if err != nil {
 		return err
 	}
-	p.Add(line, plotter.NewGrid())
+	if per > 1 {
+		// The maxima in red, under the means.
+		top, err := plotter.NewLine(maxes)
+		if err != nil {
+			return err
+		}
+		top.Color = color.RGBA{R: 200, A: 255}
+		p.Add(top)
+		p.Legend.Add(fmt.Sprintf("mean of %d ticks", per), mean)
+		p.Legend.Add(fmt.Sprintf("max of %d ticks", per), top)
+		p.Legend.Top = true
+	}
+	p.Add(mean)
 	return p.Save(8*vg.Inch, 4*vg.Inch, path)
 }
