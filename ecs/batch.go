@@ -144,6 +144,8 @@ func (w *World) despawnAll(c *queryCache) {
 		}
 		return
 	}
+	w.enter("DespawnAll")
+	defer w.leave()
 	for _, t := range c.tables {
 		for _, e := range t.entities {
 			w.touch(e)
@@ -159,6 +161,8 @@ func (w *World) despawnAll(c *queryCache) {
 // moveAll appends every row of src to dst, copying the columns both have,
 // empties src, and returns the first new row in dst.
 func (w *World) moveAll(src, dst *table) uint32 {
+	w.enter("a batch move between tables (AddAll or RemoveAll)")
+	defer w.leave()
 	n := src.len()
 	start := dst.len()
 	dst.reserve(start + n)

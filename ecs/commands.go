@@ -133,6 +133,7 @@ func (w *World) Recover() {
 	w.lock = 0
 	w.shared = false
 	w.frames = w.frames[:0] // hook calls a panic left
+	w.mutating = false
 	w.openedBy = nil
 	w.dying = Entity{}
 	w.epoch++ // cursors opened before now must not unlock again

@@ -50,11 +50,13 @@ func (m *Map[T]) Spawn(v T) Entity {
 		m.add(e, w.entities.at(e.index), v)
 		return e
 	}
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	r.table, r.row = m.table, m.table.pushEntity(e)
 	p := m.table.columns[m.col].at(r.row)
 	// SAFETY: column m.col of m.table stores T values; r.row is e's row.
 	*(*T)(p) = v
+	w.leave()
 	if w.notify {
 		w.spawned(e, []*componentInfo{m.info})
 	}
@@ -186,8 +188,14 @@ func (m *Map[T]) Has(e Entity) bool {
 // and after a queued despawn of e it is dropped when applied.
 // Complexity: O(number of e's components).
 func (m *Map[T]) Add(e Entity, v T) {
-	if s := m.sparse; s != nil && m.w.quiet() && addQuiet(s, &m.w.entities, e, v) {
-		return
+	if s := m.sparse; s != nil && m.w.quiet() {
+		w := m.w
+		w.enter("Add")
+		done := addQuiet(s, &w.entities, e, v)
+		w.leave()
+		if done {
+			return
+		}
 	}
 	m.addChecked(e, v)
 }
@@ -197,7 +205,9 @@ func (m *Map[T]) Add(e Entity, v T) {
 func (m *Map[T]) addChecked(e Entity, v T) {
 	if m.sparse != nil && m.w.lock == 0 {
 		m.w.checkAlive("Add", e, m.info)
+		m.w.enter("Add")
 		p, added := m.sparse.insert(e)
+		m.w.leave()
 		if !added {
 			m.panicPresent(e)
 		}
@@ -278,8 +288,14 @@ func (m *Map[T]) add(e Entity, r *record, v T) {
 // does nothing if e has no T. Panics if e is not alive. Inside an iteration
 // the removal is deferred. Complexity: O(number of e's components).
 func (m *Map[T]) Remove(e Entity) {
-	if s := m.sparse; s != nil && m.w.quiet() && removeQuiet[T](s, e) {
-		return
+	if s := m.sparse; s != nil && m.w.quiet() {
+		w := m.w
+		w.enter("Remove")
+		done := removeQuiet[T](s, e)
+		w.leave()
+		if done {
+			return
+		}
 	}
 	m.removeChecked(e)
 }
@@ -288,7 +304,10 @@ func (m *Map[T]) Remove(e Entity) {
 func (m *Map[T]) removeChecked(e Entity) {
 	w := m.w
 	if m.sparse != nil && w.lock == 0 && m.info.hooks == nil {
-		if !m.sparse.remove(e) {
+		w.enter("Remove")
+		removed := m.sparse.remove(e)
+		w.leave()
+		if !removed {
 			w.checkAlive("Remove", e, m.info) // absent is fine; dead is not
 		}
 		w.settle()
@@ -311,7 +330,9 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 		return
 	}
 	if s := info.sparse; s != nil {
+		w.enter("Remove")
 		s.remove(e)
+		w.leave()
 		return
 	}
 	if r.table.column(id) < 0 {
@@ -399,6 +420,8 @@ func (w *World) spawnTable(op string, ids []componentID) (*table, []*componentIn
 // once, and returns the first of their rows. Their component values are
 // zero or stale and must be written by the caller.
 func (w *World) spawnRows(t *table, n int) uint32 {
+	w.enter("SpawnBatch")
+	defer w.leave()
 	w.entities.reserve(n)
 	start := t.len()
 	t.reserve(start + uint32(n))
@@ -425,7 +448,10 @@ func fill[T any](s []T, v T) {
 // is zero or stale and the caller writes it.
 func (w *World) addSlot(e Entity, r *record, info *componentInfo) unsafe.Pointer {
 	if info.sparse != nil {
-		return info.sparse.add(e)
+		w.enter("Add")
+		p := info.sparse.add(e)
+		w.leave()
+		return p
 	}
 	dst := w.withComponent(r.table, info.id)
 	row := w.move(e, r, dst)

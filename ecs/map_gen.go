@@ -42,12 +42,14 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	// SAFETY: spawnSlot returns a slot that stores values of type i.
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -299,6 +301,7 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -306,6 +309,7 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -574,6 +578,7 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -582,6 +587,7 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -867,6 +873,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -876,6 +883,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -1178,6 +1186,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -1188,6 +1197,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -1507,6 +1517,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -1518,6 +1529,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -1854,6 +1866,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -1866,6 +1879,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
 	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -2219,6 +2233,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -2232,6 +2247,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
 	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
 	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -2602,6 +2618,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -2616,6 +2633,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
 	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
 	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -3003,6 +3021,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -3018,6 +3037,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
 	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
 	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}
@@ -3422,6 +3442,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 		return e
 	}
 	t := m.table
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
@@ -3438,6 +3459,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
 	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
 	*(*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11])) = vL
+	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
 	}

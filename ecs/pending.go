@@ -69,13 +69,14 @@ func (p *pendingHeads) head(i uint32) uint32 {
 // applied, which is how a runaway cascade is caught (see MaxCascadeRounds).
 func (w *World) queue(c command) {
 	b := &w.cmds
-	pos := uint32(len(b.cmds)) + 1
 	if w.flushing && w.applied > 0 {
 		c.round = b.cmds[w.applied-1].round + 1
 		if c.round > MaxCascadeRounds {
 			w.runawayCascade(c)
 		}
 	}
+	w.enter("a deferred change")
+	pos := uint32(len(b.cmds)) + 1
 	switch c.kind {
 	case cmdAddAll, cmdRemoveAll, cmdDespawnAll:
 		w.batches = append(w.batches, pos)
@@ -85,6 +86,7 @@ func (w *World) queue(c command) {
 		*h = pos
 	}
 	b.cmds = append(b.cmds, c)
+	w.leave()
 }
 
 // queuedFor reports what the deferred changes not yet applied do to e's

@@ -39,6 +39,8 @@ type World struct {
 	applied int          // deferred changes applied so far by flush
 	frames  []hookFrame  // hook calls in progress, outermost first
 	dying   Entity       // the entity whose despawn is running its OnRemove hooks
+
+	mutating bool // a structural mutation is in progress (see enter)
 	// openedBy is the query of the outermost open iteration (nil when none
 	// is open, or when a hook, batch or observer raised the count), for
 	// messages.
@@ -70,9 +72,11 @@ func NewWorld() *World {
 // once even inside a loop. Complexity: O(1) amortised.
 func (w *World) Spawn() Entity {
 	w.mustNotShare("Spawn", nil)
+	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	r.table = w.empty
 	r.row = w.empty.pushEntity(e)
+	w.leave()
 	return e
 }
 
@@ -101,6 +105,7 @@ func (w *World) despawn(e Entity, r *record) {
 		locked = w.hooked && w.despawning(e, r)
 		w.touch(e)
 	}
+	w.enter("Despawn")
 	for _, s := range w.sparse {
 		s.remove(e)
 	}
@@ -109,6 +114,7 @@ func (w *World) despawn(e Entity, r *record) {
 		w.entities.at(moved.index).row = r.row
 	}
 	w.entities.release(e.index, r)
+	w.leave()
 	if locked {
 		w.unlock()
 	}
@@ -253,6 +259,7 @@ func setEdge(edges *[]*table, id componentID, t *table) {
 // components both tables have, and returns e's new row. Components dst lacks
 // are dropped; components src lacks are left for the caller to write.
 func (w *World) move(e Entity, r *record, dst *table) uint32 {
+	w.enter("a move between tables (Add or Remove)")
 	src := r.table
 	row := dst.pushEntity(e)
 	for i := range dst.columns {
@@ -269,6 +276,7 @@ func (w *World) move(e Entity, r *record, dst *table) uint32 {
 	}
 	r.table = dst
 	r.row = row
+	w.leave()
 	if w.notify {
 		w.touch(e)
 	}

@@ -1,0 +1,31 @@
+package ecs
+
+import "fmt"
+
+// A World is not safe for concurrent use outside a parallel section, and
+// two goroutines changing one world at once corrupt it silently (a row
+// written twice, a count lost). In the spirit of the Go runtime's
+// "concurrent map writes" check, every structural mutation marks the world
+// while it runs: the core of a spawn, a despawn, a move between tables, a
+// batch's moves, a sparse set's add or remove, and queueing a deferred
+// change. These cores never call user code (hooks and observers run before
+// or after them), so they never nest: finding the mark already set means
+// another goroutine is in the middle of one. It is a best-effort check,
+// like the runtime's, that catches most races at the cost of two stores per
+// mutation; the race detector (go test -race) catches them all.
+
+// enter marks the start of a structural mutation, panicking, naming op, if
+// one is already in progress.
+func (w *World) enter(op string) {
+	if w.mutating {
+		w.concurrentUse(op)
+	}
+	w.mutating = true
+}
+
+// leave marks the end of the structural mutation enter began.
+func (w *World) leave() { w.mutating = false }
+
+func (w *World) concurrentUse(op string) {
+	panic(fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel), where structural changes go to Commands buffers", op))
+}
