@@ -100,7 +100,7 @@ func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
 		return
 	}
 	if c.w.entities.lookup(e) == nil {
-		panic(deadEntity(op, e, info))
+		panic(c.w.deadMessage(op, e, info))
 	}
 }
 

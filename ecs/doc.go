@@ -5,13 +5,32 @@
 //
 // # Entities
 //
-// [World.Spawn] returns an [Entity]: a 32-bit index plus a 32-bit generation.
-// [World.Despawn] removes the entity with every component it has and recycles
-// its index with the generation bumped, so old handles never reach the new
-// entity; [World.Alive] tells them apart in O(1). The zero Entity is never
-// alive. An index whose generation would wrap around is retired rather than
-// recycled. The entity index is paged (4096 records a page), so growing it
-// never moves a record; [World.Reserve] pre-allocates it.
+// [World.Spawn] returns an [Entity]: a 32-bit index plus a 24-bit generation
+// and an 8-bit world tag. [World.Despawn] removes the entity with every
+// component it has and recycles its index with the generation bumped, so old
+// handles never reach the new entity; [World.Alive] tells them apart in O(1).
+// The zero Entity is never alive. An index whose generation would wrap
+// around is retired rather than recycled: after 16,777,215 reuses. The entity
+// index is paged (4096 records a page), so growing it never moves a record;
+// [World.Reserve] pre-allocates it.
+//
+// Each world tags its handles with a number of its own, taken from a
+// process-wide counter modulo 256 (worlds made 256 apart share a tag and
+// cannot tell their handles apart), and keeps the tag beside the generation
+// in its entity index, so the one comparison that rejects a stale handle
+// also rejects a handle of another world: it is not alive there, and an
+// operation given one panics saying so,
+//
+//	ecs: Despawn: entity 1v0 belongs to another world
+//
+// at no cost to lookups. (Generational indices are the handles of the
+// slotmap and generational-arena crates and of Weissflog's "Handles are the
+// better pointers"; slotmap keeps maps apart by giving each its own key
+// type, which Go's single Entity type cannot do, so Tessera checks an owner
+// tag at run time instead.) Index and Generation repeat across worlds, Entity
+// values do not: two worlds built by the same calls hand out entities with
+// equal Index and Generation but different tags, so compare those, not the
+// Entity values, to compare the entities of two worlds.
 //
 // # Components
 //

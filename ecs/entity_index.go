@@ -8,7 +8,9 @@ const recordPageBits = 12
 const recordPageSize = 1 << recordPageBits
 
 // record says where an entity's table components live. A record whose table
-// is nil belongs to no living entity.
+// is nil belongs to no living entity. gen holds the world's tag in its top
+// 8 bits and the index's generation in the low 24, exactly as the handles of
+// this world carry them, so one comparison checks both.
 type record struct {
 	table *table
 	row   uint32
@@ -21,20 +23,23 @@ type recordPage [recordPageSize]record
 // entityIndex maps an entity index to its record. Records live in fixed-size
 // pages, so growing the index never copies or moves a record (the hashed
 // array tree of seed 004). Free indices are kept on a stack; a despawn bumps
-// the generation, and an index whose generation would wrap around is retired
-// for good instead of being recycled, so a stale handle can never alias a
-// new entity.
+// the 24-bit generation, and an index whose generation would wrap around is
+// retired for good instead of being recycled, so a stale handle can never
+// alias a new entity.
 type entityIndex struct {
 	pages []*recordPage
 	next  uint32   // first index never handed out
+	tag   uint32   // the world's tag, shifted into the top 8 bits (nextWorldTag)
 	free  []uint32 // despawned indices, reused last-in first-out
 	alive int
 }
 
-func newEntityIndex() entityIndex {
+// newEntityIndex returns an empty index whose handles carry tag (see
+// nextWorldTag).
+func newEntityIndex(tag uint32) entityIndex {
 	// Index 0 is reserved: the zero Entity is never alive. Pages are made
 	// by the first spawn into them, so an empty world costs no 64 KiB page.
-	return entityIndex{next: 1}
+	return entityIndex{next: 1, tag: tag}
 }
 
 // ensure makes pages for indices [0, n).
@@ -81,17 +86,20 @@ func (x *entityIndex) alloc() (Entity, *record) {
 	if int(i>>recordPageBits) >= len(x.pages) {
 		x.ensure(uint64(i) + 1)
 	}
-	return Entity{i, 0}, x.at(i)
+	// A new index starts at generation 0, tagged with the world.
+	r := x.at(i)
+	r.gen = x.tag
+	return Entity{i, x.tag}, r
 }
 
 // release marks r (the record of index i) dead and recycles the index.
 func (x *entityIndex) release(i uint32, r *record) {
 	x.alive--
 	r.table = nil
-	if r.gen == math.MaxUint32 {
+	if r.gen&genMask == genMask {
 		return // retired: bumping would wrap around to a generation handed out before
 	}
-	r.gen++
+	r.gen++ // the low 24 bits are below genMask: the tag is untouched
 	x.free = append(x.free, i)
 }
 

@@ -1,40 +1,51 @@
 package ecs
 
 import (
-	"math"
+	"fmt"
 	"testing"
 )
 
 func TestGenerationWrapAroundRetiresIndex(t *testing.T) {
 	w := NewWorld()
 	e := w.Spawn()
-	// Age the slot to the last generation a handle can carry.
+	tag := e.gen &^ genMask
+	// Age the slot to the last generation a handle can carry, keeping the
+	// world's tag.
 	w.Despawn(e)
 	r := w.entities.at(e.index)
-	r.gen = math.MaxUint32 - 1
+	r.gen = tag | (genMask - 1)
 	e1 := w.Spawn()
-	if e1.index != e.index || e1.gen != math.MaxUint32-1 {
-		t.Fatalf("recycled %v, want index %d generation %d", e1, e.index, uint32(math.MaxUint32-1))
+	if e1.index != e.index || e1.Generation() != genMask-1 || e1.gen&^genMask != tag {
+		t.Fatalf("recycled %v (word %#x), want index %d generation %d tag %#x", e1, e1.gen, e.index, genMask-1, tag)
 	}
 	w.Despawn(e1)
 	e2 := w.Spawn()
-	if e2.index != e.index || e2.gen != math.MaxUint32 {
-		t.Fatalf("recycled %v, want generation MaxUint32", e2)
+	if e2.index != e.index || e2.Generation() != genMask || e2.gen&^genMask != tag {
+		t.Fatalf("recycled %v (word %#x), want generation %d tag %#x", e2, e2.gen, genMask, tag)
+	}
+	if e2.String() != fmt.Sprintf("%dv16777215", e.index) {
+		t.Errorf("String = %q, want the 24-bit generation alone", e2.String())
 	}
 	w.Despawn(e2)
-	// Bumping again would wrap to generation 0, which a handle once had:
-	// the index must be retired, not recycled.
+	// Bumping again would carry into the tag and wrap the generation to 0,
+	// which a handle once had: the index must be retired, not recycled.
 	e3 := w.Spawn()
 	if e3.index == e.index {
 		t.Fatalf("index %d recycled after its generation wrapped: %v", e.index, e3)
 	}
-	for _, old := range []Entity{e, e1, e2, {e.index, 0}} {
+	if r.gen != tag|genMask {
+		t.Errorf("retired record word %#x, want %#x", r.gen, tag|genMask)
+	}
+	for _, old := range []Entity{e, e1, e2, {e.index, tag}, {e.index, tag + genMask + 1}} {
 		if w.Alive(old) {
 			t.Errorf("stale handle %v is alive", old)
 		}
 	}
 	if w.Len() != 1 {
 		t.Errorf("Len = %d, want 1", w.Len())
+	}
+	if len(w.entities.free) != 0 {
+		t.Errorf("free list %v, want the retired index left out", w.entities.free)
 	}
 }
 

@@ -359,7 +359,7 @@ func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
 }
 
 func (m *Map[T]) panicDead(op string, e Entity) {
-	panic(deadEntity(op, e, m.info))
+	panic(m.w.deadMessage(op, e, m.info))
 }
 
 // panicAbsent panics for an entity that is dead or lacks T.

@@ -235,7 +235,7 @@ func TestIterationOrderIsDeterministic(t *testing.T) {
 		return out
 	}
 	a, b := run(), run()
-	if !slices.Equal(a, b) || len(a) == 0 {
+	if !slices.EqualFunc(a, b, sameID) || len(a) == 0 {
 		t.Fatalf("two identical runs visited %v and %v", a, b)
 	}
 }

@@ -58,7 +58,7 @@ type World struct {
 // NewWorld returns an empty world.
 func NewWorld() *World {
 	w := &World{
-		entities:   newEntityIndex(),
+		entities:   newEntityIndex(nextWorldTag()),
 		reg:        newRegistry(),
 		tableByKey: make(map[string]*table),
 		resources:  make(map[reflect.Type]any),
@@ -88,7 +88,7 @@ func (w *World) Spawn() Entity {
 func (w *World) Despawn(e Entity) {
 	r := w.entities.lookup(e)
 	if r == nil {
-		panic(deadEntity("Despawn", e, nil))
+		panic(w.deadMessage("Despawn", e, nil))
 	}
 	if w.lock > 0 {
 		w.mustNotShare("Despawn", nil)
@@ -154,7 +154,7 @@ func (w *World) Pending() int { return len(w.cmds.cmds) - w.applied }
 func (w *World) checkAlive(op string, e Entity, info *componentInfo) *record {
 	r := w.entities.lookup(e)
 	if r == nil {
-		panic(deadEntity(op, e, info))
+		panic(w.deadMessage(op, e, info))
 	}
 	return r
 }

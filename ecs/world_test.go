@@ -31,6 +31,13 @@ func mustPanic(t *testing.T, f func(), parts ...string) {
 	f()
 }
 
+// sameID reports whether a and b have the same index and generation: the
+// entities of two worlds built by the same calls do, though the Entity
+// values differ in the world's tag.
+func sameID(a, b ecs.Entity) bool {
+	return a.Index() == b.Index() && a.Generation() == b.Generation()
+}
+
 func TestZeroEntityNeverAlive(t *testing.T) {
 	w := ecs.NewWorld()
 	if w.Alive(ecs.Entity{}) {
