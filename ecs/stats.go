@@ -118,6 +118,8 @@ func (w *World) Shrink() {
 		s.shrink()
 	}
 	w.cmds = commandBuffer{}
+	w.heads = pendingHeads{} // all zero outside iterations
+	w.batches, w.frames = nil, nil
 	w.scratch = nil
 	x := &w.entities
 	x.free = exactCopy(x.free)
