@@ -234,15 +234,19 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -254,6 +258,10 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -503,15 +511,19 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -523,6 +535,10 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -790,15 +806,19 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -810,6 +830,10 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1095,15 +1119,19 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1115,6 +1143,10 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1418,15 +1450,19 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1438,6 +1474,10 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1759,15 +1799,19 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1779,6 +1823,10 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2118,15 +2166,19 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2138,6 +2190,10 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2495,15 +2551,19 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2515,6 +2575,10 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2890,15 +2954,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2910,6 +2978,10 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -3303,15 +3375,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3323,6 +3399,10 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -3734,15 +3814,19 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				runHooks(h.onRemove, e, componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3754,6 +3838,10 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
