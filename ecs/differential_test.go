@@ -30,11 +30,18 @@ package ecs_test
 //
 // Replay a failure of TestDifferential with the subtest name it prints, for
 // example: go test ./ecs -run 'TestDifferential/seed=7$'.
+// TestDifferential runs seeds 1 to 16, 62,500 operations each (3,125 with
+// -short). TESSERA_DIFF_SEEDS chooses other seeds: a count N (seeds 1 to N)
+// or a range A-B (seeds A to B); TESSERA_DIFF_OPS the operations per seed.
+// For example: TESSERA_DIFF_SEEDS=17-416 go test ./ecs -run TestDifferential
+// (give go test -timeout 0 for long runs; the seed numbers in the subtest
+// names stay the same, so -run 'TestDifferential/seed=20$' replays seed 20).
 // Replay a fuzz failure with: go test ./ecs -run 'FuzzDifferential/<name>'.
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -251,6 +258,9 @@ type diffHarness struct {
 
 	pins         []diffPin                    // pointers kept across top-level operations
 	snapA, snapB map[refmodel.EntityID]uint16 // storage signatures (see checkPins)
+	pinTables    [1 << numKinds]bool          // tables changed since snapA was first taken
+	pinSets      uint16                       // sparse sets changed since then, as signature bits
+	pinShared    [1 << numKinds]bool          // tables with an entity whose sparse kinds changed
 
 	// Hook and observer events of the current step (see diffHookKind and
 	// observeQuery): Tessera's, by handle, and the model's, as strings.
@@ -343,6 +353,7 @@ func newDiffHarness(src diffChooser) *diffHarness {
 		gone:  make(map[ecs.Entity]refmodel.EntityID),
 	}
 	h.chooseStorage() // before any use of the types
+	h.m.BeforeDeferred(h.storageStep)
 	pos := newDiffKind(h, kPos, "Pos", mkPos, eqComparable[diffPos])
 	vel := newDiffKind(h, kVel, "Vel", mkVel, eqComparable[diffVel])
 	name := newDiffKind(h, kName, "Name", mkName, eqComparable[diffName])
@@ -568,20 +579,56 @@ func (h *diffHarness) sigOf(id refmodel.EntityID) uint16 {
 	return sig
 }
 
-// snapshot records the signature of every living entity in snap.
+// snapshot records the signature of every living entity in snap, also of
+// those not paired yet (storageStep may run before a spawn pairs them).
 func (h *diffHarness) snapshot(snap map[refmodel.EntityID]uint16) {
 	clear(snap)
-	for _, p := range h.live {
-		if h.m.Alive(p.id) {
-			snap[p.id] = h.sigOf(p.id)
+	for _, id := range h.m.Entities() {
+		snap[id] = h.sigOf(id)
+	}
+}
+
+// storageStep notes the tables and sparse sets changed since the last
+// snapshot (snapA) and takes a new one. It runs before each deferred change
+// the model applies (refmodel.World.BeforeDeferred) and at the end of each
+// step: between two calls an entity changes its storage at most once, so
+// the signatures before and after tell every table and set it went through,
+// also when hooks and observers move it on and back. A deferred change of
+// an acting listener can take an entity through a table that neither its
+// first nor its last signature names.
+func (h *diffHarness) storageStep() {
+	if len(h.pins) == 0 {
+		return
+	}
+	h.snapshot(h.snapB)
+	for id, b := range h.snapA {
+		switch a, ok := h.snapB[id]; {
+		case !ok: // despawned
+			h.pinTables[b&0xff] = true
+			h.pinSets |= b
+		case a != b:
+			if a&0xff != b&0xff {
+				h.pinTables[a&0xff], h.pinTables[b&0xff] = true, true
+			} else {
+				h.pinShared[a&0xff] = true
+			}
+			h.pinSets |= a ^ b
 		}
 	}
+	for id, a := range h.snapB {
+		if _, ok := h.snapA[id]; !ok { // spawned
+			h.pinTables[a&0xff] = true
+			h.pinSets |= a
+		}
+	}
+	h.snapA, h.snapB = h.snapB, h.snapA
 }
 
 // addPin keeps ptr, e's pointer to its kind k.
 func (h *diffHarness) addPin(p diffPair, id refmodel.EntityID, k int, ptr any, how string) {
 	if len(h.pins) == 0 {
 		h.snapshot(h.snapA) // the state the pins are taken in
+		h.pinTables, h.pinSets, h.pinShared = [1 << numKinds]bool{}, 0, [1 << numKinds]bool{}
 	}
 	h.pins = append(h.pins, diffPin{p, k, h.sigOf(id), ptr, how})
 }
@@ -599,8 +646,9 @@ func (h *diffHarness) pinSome() {
 
 // checkPins reads through the pins that the last top-level operation left
 // valid, and forgets the others. exact says the operation's changes can be
-// told from the signatures before and after it; otherwise (nested deferred
-// changes may pass through tables no signature shows) every pin is dropped.
+// told from the signatures taken by storageStep; otherwise (changes
+// deferred inside iterations may pass through tables no signature shows)
+// every pin is dropped.
 func (h *diffHarness) checkPins(exact bool) {
 	if len(h.pins) == 0 {
 		return
@@ -609,27 +657,8 @@ func (h *diffHarness) checkPins(exact bool) {
 		h.pins = h.pins[:0]
 		return
 	}
-	h.snapshot(h.snapB)
-	var tables [1 << numKinds]bool // tables changed, by their table kinds
-	var sets uint16                // sparse sets changed, as signature bits
-	for id, b := range h.snapA {
-		switch a, ok := h.snapB[id]; {
-		case !ok: // despawned
-			tables[b&0xff] = true
-			sets |= b
-		case a != b:
-			if a&0xff != b&0xff {
-				tables[a&0xff], tables[b&0xff] = true, true
-			}
-			sets |= a ^ b
-		}
-	}
-	for id, a := range h.snapB {
-		if _, ok := h.snapA[id]; !ok { // spawned
-			tables[a&0xff] = true
-			sets |= a
-		}
-	}
+	h.storageStep()
+	tables, sets := &h.pinTables, h.pinSets
 	kept := h.pins[:0]
 	for _, pin := range h.pins {
 		if h.sparse[pin.k] && sets&(1<<(8+pin.k)) != 0 || !h.sparse[pin.k] && tables[pin.sig&0xff] {
@@ -640,24 +669,13 @@ func (h *diffHarness) checkPins(exact bool) {
 		if h.sparse[pin.k] && (sets != 0 || slices.Contains(tables[:], true)) {
 			h.cov[covPinSparse]++
 		}
-		if !h.sparse[pin.k] && h.touchedSetIn(pin.sig&0xff) {
+		if !h.sparse[pin.k] && h.pinShared[pin.sig&0xff] {
 			h.cov[covPinShared]++
 		}
 	}
 	clear(h.pins[len(kept):])
 	h.pins = kept
-	h.snapA, h.snapB = h.snapB, h.snapA
-}
-
-// touchedSetIn reports whether an entity of the table of the given table
-// kinds changed its sparse components in the last operation.
-func (h *diffHarness) touchedSetIn(table uint16) bool {
-	for id, b := range h.snapA {
-		if a, ok := h.snapB[id]; ok && a != b && a&0xff == table && b&0xff == table {
-			return true
-		}
-	}
-	return false
+	h.pinTables, h.pinSets, h.pinShared = [1 << numKinds]bool{}, 0, [1 << numKinds]bool{}
 }
 
 // statsAndShrink compares World.Stats with the model and the storage
@@ -1046,6 +1064,12 @@ func (c *diffKind[T]) pin(h *diffHarness, p diffPair) (any, string) {
 
 func (c *diffKind[T]) checkPin(h *diffHarness, pin diffPin) {
 	tp := pin.ptr.(*T)
+	// A valid pointer is the value's address: TryGet gives the same one
+	// (pointers to zero-size values need not differ, so Tag is left out).
+	if cur, _ := c.tm.TryGet(pin.p.e); cur != tp && diffTypesOf[c.k].Size() != 0 {
+		h.failf("pointer stability: %s of %v from %s (%s storage, signature %#x), with no structural change of its storage since, is %p; TryGet gives %p",
+			c.name, pin.p.e, pin.how, map[bool]string{false: "table", true: "sparse"}[h.sparse[c.k]], pin.sig, tp, cur)
+	}
 	mv, ok := c.ms.Get(pin.p.id)
 	if !ok {
 		h.failf("a %s pin of %v (from %s) is still valid, but the model entity %d has no %s", c.name, pin.p.e, pin.how, pin.p.id, c.name)
@@ -1801,9 +1825,10 @@ func diffQ3[A, B, C any](h *diffHarness, name string, a *diffKind[A], b *diffKin
 // ---- operations ----
 
 // topOp performs one operation outside any iteration. It reports whether
-// the operation changes every entity's storage at most once (no deferred
-// sequences), so that comparing the storage signatures before and after it
-// tells which tables and sparse sets it changed (see checkPins).
+// the operation changes every entity's storage at most once, apart from the
+// changes that hooks and observers defer (storageStep sees each of those),
+// so that the storage signatures tell which tables and sparse sets it
+// changed (see checkPins).
 func (h *diffHarness) topOp() (exact bool) {
 	h.ops++
 	if len(h.pins) < 4 && h.src.intn(16) == 0 {
@@ -2334,12 +2359,19 @@ func TestCursorNextAfterCloseIsFalse(t *testing.T) {
 // TestDifferential drives Tessera and the model with pseudo-random operation
 // sequences, one fixed seed per subtest, and compares them after every step.
 func TestDifferential(t *testing.T) {
-	seeds, opsPerSeed := 16, 62_500 // 1,000,000 operations
+	first, last, opsPerSeed := 1, 16, 62_500 // 1,000,000 operations
 	if testing.Short() {
-		seeds, opsPerSeed = 16, 3_125 // 50,000 operations
+		opsPerSeed = 3_125 // 50,000 operations
 	}
+	first, last, opsPerSeed = diffSeedsFromEnv(t, first, last, opsPerSeed)
+	seeds := last - first + 1
 	// The sparse situations the seeds reach, checked once they all passed
-	// (the parent's cleanup runs after its parallel subtests).
+	// (the parent's cleanup runs after its parallel subtests); for seeds
+	// chosen with TESSERA_DIFF_SEEDS, only reported.
+	uncovered := t.Errorf
+	if os.Getenv("TESSERA_DIFF_SEEDS") != "" {
+		uncovered = t.Logf
+	}
 	var (
 		mu     sync.Mutex
 		cov    [diffCovN]int
@@ -2351,11 +2383,11 @@ func TestDifferential(t *testing.T) {
 		}
 		for i, n := range cov {
 			if n == 0 {
-				t.Errorf("no seed exercised %s; change the seeds or the harness's weights", diffCovNames[i])
+				uncovered("no seed exercised %s; change the seeds or the harness's weights", diffCovNames[i])
 			}
 		}
 	})
-	for seed := 1; seed <= seeds; seed++ {
+	for seed := first; seed <= last; seed++ {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
 			h := newDiffHarness(randChooser{rand.New(rand.NewPCG(uint64(seed), 0x7e55e7a))})
@@ -2377,6 +2409,33 @@ func TestDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// diffSeedsFromEnv applies TESSERA_DIFF_SEEDS ("N" for seeds 1 to N, or
+// "A-B") and TESSERA_DIFF_OPS (operations per seed) to the defaults.
+func diffSeedsFromEnv(t *testing.T, first, last, ops int) (int, int, int) {
+	if s := os.Getenv("TESSERA_DIFF_SEEDS"); s != "" {
+		a, b, isRange := strings.Cut(s, "-")
+		var err1, err2 error
+		if isRange {
+			first, err1 = strconv.Atoi(a)
+			last, err2 = strconv.Atoi(b)
+		} else {
+			first = 1
+			last, err1 = strconv.Atoi(s)
+		}
+		if err1 != nil || err2 != nil || first < 0 || last < first {
+			t.Fatalf("TESSERA_DIFF_SEEDS=%q: want a count N or a range A-B", s)
+		}
+	}
+	if s := os.Getenv("TESSERA_DIFF_OPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("TESSERA_DIFF_OPS=%q: want a positive count", s)
+		}
+		ops = n
+	}
+	return first, last, ops
 }
 
 // FuzzDifferential decodes the fuzzer's bytes into the same operation

@@ -242,15 +242,19 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -262,6 +266,10 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -519,15 +527,19 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -539,6 +551,10 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -814,15 +830,19 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -834,6 +854,10 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1127,15 +1151,19 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1147,6 +1175,10 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1458,15 +1490,19 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1478,6 +1514,10 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -1807,15 +1847,19 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1827,6 +1871,10 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2174,15 +2222,19 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2194,6 +2246,10 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2559,15 +2615,19 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2579,6 +2639,10 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -2962,15 +3026,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2982,6 +3050,10 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -3383,15 +3455,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3403,6 +3479,10 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }
@@ -3822,15 +3902,19 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		}
 		return
 	}
-	if w.hooked {
-		// Hooks first, one type at a time, as single removals would; the
-		// count stays raised so observers settle once, after all of them.
+	hooked := w.hooked
+	if hooked {
+		// The OnRemove hooks of the types e has run first, in the handle's
+		// order, while e still has all of them. The count stays raised until
+		// the move is made, so the changes the hooks make wait for it and
+		// observers settle once: e still moves once, never through the
+		// tables in between, whose pointers stay valid.
 		w.lock++
-		for _, id := range m.ids {
-			w.removeComponent(e, r, id)
+		for _, info := range m.infos {
+			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			}
 		}
-		w.unlock()
-		return
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3842,6 +3926,10 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 	}
 	if dst != r.table {
 		w.move(e, r, dst)
+	}
+	if hooked {
+		w.unlock()
+		return
 	}
 	w.settle()
 }

@@ -30,6 +30,8 @@ type World struct {
 	touched   []EntityID  // entities changed since the last settling
 	batching  int         // open Batch calls
 	settling  bool        // inside done
+
+	beforeApply []func() // see BeforeDeferred
 }
 
 // storage is the part of a Store[T] the world needs without knowing T.
@@ -163,6 +165,16 @@ func (w *World) Run(systems ...System) {
 	}
 }
 
+// BeforeDeferred registers fn to run just before each deferred change is
+// applied, with no iteration in progress. Between two calls, and between the
+// operation that deferred the changes and the first call, every entity has
+// gone through at most one change of its component set in Tessera's terms
+// (one table move, or one change of each of its sparse sets), so a harness
+// can see each set of components an entity passes through: the changes a
+// hook or observer makes follow the operation that fired it instead of
+// blending with it. fn must not change the world.
+func (w *World) BeforeDeferred(fn func()) { w.beforeApply = append(w.beforeApply, fn) }
+
 func (w *World) mustBeAlive(op string, e EntityID) {
 	if err := w.checkAlive(op, e); err != nil {
 		panic(err.Error())
@@ -209,6 +221,9 @@ type command struct {
 // and applied in the same flush.
 func (w *World) flush() {
 	for w.applied < len(w.pending) {
+		for _, fn := range w.beforeApply {
+			fn()
+		}
 		c := w.pending[w.applied]
 		w.applied++ // counts as applied before its hooks run
 		switch c.op {
