@@ -124,21 +124,61 @@ func (w *World) lockPass(c *queryCache) uint32 {
 // lost. Call it from the function that recovered the panic, after every loop
 // over w has been left. The per-table form (Chunks) is panic-safe by itself.
 // Cursors left open by the panic are ended too: Close on them does
-// nothing, and they must not be used again. Recover does nothing when no iteration is
-// open.
+// nothing, and they must not be used again. If the panic came from an
+// OnRemove hook of a queued despawn or removal, that change is completed
+// (without its remaining hooks), since the changes queued after it were
+// judged as after it. Recover does nothing when no iteration is open, and
+// panics when called inside a hook or observer.
 func (w *World) Recover() {
+	w.mutating = false // a panic inside a structural mutation (an internal limit)
 	if w.lock == 0 || w.shared {
 		return // nothing is open, or passes in a parallel section hold no count
 	}
+	if len(w.frames) > 0 || w.flushing || w.settling {
+		panic("ecs: Recover: called inside a hook or observer, while the world is applying changes; recover the panic (and call Recover) outside every hook, observer and loop body")
+	}
 	w.lock = 0
 	w.shared = false
-	w.frames = w.frames[:0] // hook calls a panic left
-	w.mutating = false
+	w.frames = w.frames[:0]
+	w.dying, w.removingE = Entity{}, Entity{}
 	w.openedBy = nil
-	w.dying = Entity{}
 	w.epoch++ // cursors opened before now must not unlock again
+	w.finishInterrupted()
 	w.flush()
 	w.settle()
+}
+
+// finishInterrupted completes the deferred despawn or removal whose
+// OnRemove hook panicked, without its remaining hooks: the changes queued
+// after it were judged as after it, so it must not be lost. (An add is
+// complete before its hooks run; a batch interrupted by a panicking hook
+// stays partly applied.)
+func (w *World) finishInterrupted() {
+	if w.applied == 0 || w.applied > len(w.cmds.cmds) {
+		return
+	}
+	c := w.cmds.cmds[w.applied-1]
+	r := w.entities.lookup(c.e)
+	if r == nil {
+		return
+	}
+	hooked := w.hooked
+	w.hooked = false // the hooks ran, or panicked: they do not run again
+	defer func() { w.hooked = hooked }()
+	switch c.kind {
+	case cmdDespawn:
+		w.despawn(c.e, r)
+	case cmdRemove:
+		info := w.reg.infos[c.id]
+		if !w.hasComponent(c.e, r, info) {
+			return
+		}
+		if s := info.sparse; s != nil {
+			s.remove(c.e)
+		} else {
+			w.move(c.e, r, w.withoutComponent(r.table, c.id))
+		}
+	}
 }
 
 // flush applies the deferred changes in order. It runs with w unlocked, so

@@ -313,7 +313,7 @@ const (
 	covSameAddRemove     // Add (or Set that adds) then Remove
 	covSameAddAdd        // Add then Add: a duplicate, refused
 	covSameAddSet        // Add then Set: an overwrite, queued
-	covSameDespawnChange // Despawn then Add or Set: refused
+	covSameDespawnChange // Despawn then Add or Set: queued, dropped when applied
 	covSameAddDespawn    // Add or Set then Despawn
 	covSameMapNAfter     // a MapN Add after a queued Remove of one of its types
 	diffCovN
@@ -333,7 +333,7 @@ var diffCovNames = [diffCovN]string{
 	"sparse kinds with no listeners", "a structural change made by a listener",
 	"Remove then Add of one entity's component in a loop", "Remove then Set in a loop",
 	"Add then Remove in a loop", "Add then Add in a loop (refused)", "Add then Set in a loop",
-	"Despawn then Add or Set in a loop (refused)", "Add or Set then Despawn in a loop",
+	"Despawn then Add or Set in a loop (dropped)", "Add or Set then Despawn in a loop",
 	"a MapN Add after a queued Remove of one of its types",
 }
 
@@ -942,6 +942,9 @@ func (h *diffHarness) chooseListeners() {
 //   - Name.OnRemove removes Ref (firing Ref.OnRemove), also on despawn.
 //   - renamer OnLeave removes Vel from the entity, if it is still alive,
 //     which may make it leave physics.
+//   - Vel.OnRemove of a value with DX 3 sets Vel back, to a value with DX 0:
+//     a Set of the type being removed, judged as after the removal (a
+//     queued add), and dropped when the removal is a despawn.
 func diffActingListeners(h *diffHarness, pos *diffKind[diffPos], vel *diffKind[diffVel],
 	name *diffKind[diffName], ref *diffKind[diffRef], tag *diffKind[diffTag]) {
 	acted := func() { h.cov[covActingEvent]++ }
@@ -953,6 +956,18 @@ func diffActingListeners(h *diffHarness, pos *diffKind[diffPos], vel *diffKind[d
 
 	ecs.OnRemove(h.w, func(e ecs.Entity, _ *diffName) { acted(); ref.tm.Remove(e) })
 	name.ms.OnRemove(func(id refmodel.EntityID, _ diffName) { ref.ms.Remove(id) })
+
+	ecs.OnRemove(h.w, func(e ecs.Entity, v *diffVel) {
+		if v.DX == 3 {
+			acted()
+			vel.tm.Set(e, mkVel(3))
+		}
+	})
+	vel.ms.OnRemove(func(id refmodel.EntityID, v diffVel) {
+		if v.DX == 3 {
+			vel.ms.Set(id, mkVel(3))
+		}
+	})
 
 	h.renamer.observe(func(ecs.Entity) {}, func(e ecs.Entity) {
 		if h.w.Alive(e) {
@@ -1354,10 +1369,7 @@ func (m *diffMap2[A, B]) remove(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k)
 	h.note("Map2.Remove "+m.a.name+","+m.b.name, p, 0)
 	m.tm.Remove(p.e)
-	h.m.Batch(func() {
-		m.a.ms.Remove(p.id)
-		m.b.ms.Remove(p.id)
-	})
+	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind())
 }
 
 func (m *diffMap2[A, B]) check(h *diffHarness, p diffPair) {
@@ -1485,11 +1497,7 @@ func (m *diffMap3[A, B, C]) remove(h *diffHarness, p diffPair) {
 	h.covMap(m.a.k, m.b.k, m.c.k)
 	h.note("Map3.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
-	h.m.Batch(func() {
-		m.a.ms.Remove(p.id)
-		m.b.ms.Remove(p.id)
-		m.c.ms.Remove(p.id)
-	})
+	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind())
 }
 
 func (m *diffMap3[A, B, C]) check(h *diffHarness, p diffPair) {

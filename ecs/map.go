@@ -347,7 +347,9 @@ func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
 	if !w.hasComponent(e, r, info) {
 		return
 	}
+	w.removingE, w.removingIDs = e, append(w.removingIDs[:0], info.id)
 	locked := w.removing(info, e, w.componentAt("Remove", e, r, info))
+	w.removingE = Entity{}
 	if s := info.sparse; s != nil {
 		s.remove(e)
 	} else {

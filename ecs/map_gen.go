@@ -250,11 +250,18 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -535,11 +542,18 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -838,11 +852,18 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1159,11 +1180,18 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1498,11 +1526,18 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -1855,11 +1890,18 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2230,11 +2272,18 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -2623,11 +2672,18 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3034,11 +3090,18 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3463,11 +3526,18 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {
@@ -3910,11 +3980,18 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		// observers settle once: e still moves once, never through the
 		// tables in between, whose pointers stay valid.
 		w.lock++
+		w.removingE, w.removingIDs = e, w.removingIDs[:0]
+		for _, info := range m.infos {
+			if w.hasComponent(e, r, info) {
+				w.removingIDs = append(w.removingIDs, info.id)
+			}
+		}
 		for _, info := range m.infos {
 			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
 				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
+		w.removingE = Entity{}
 	}
 	dst := r.table
 	for i, id := range m.ids {

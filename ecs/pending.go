@@ -1,6 +1,9 @@
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // While structural changes are deferred, a change is judged against the
 // state the entity will have once the changes already queued are applied,
@@ -34,39 +37,59 @@ const (
 // pendingPageBits sets the size of one page of pendingHeads: 4096 entries.
 const pendingPageBits = 12
 
-// pendingHeads maps an entity index to the position (plus one) of the
-// newest queued change of that index in the world's command buffer; 0 means
-// none. Pages are made when first needed, so a world that never defers
-// changes costs nothing.
+// pendingHead is what the world keeps per entity index about the deferred
+// changes of that index: the position (plus one) of the newest in the
+// command buffer, 0 for none, and a summary of the entity's chain: bit
+// id%31 is set when the chain has an add or remove of component id (a hint:
+// the walk decides), and summaryDespawn when it has a despawn.
+type pendingHead struct {
+	pos     uint32
+	summary uint32
+}
+
+const summaryDespawn = 1 << 31
+
+func summaryBit(id componentID) uint32 { return 1 << (id % 31) }
+
+// pendingHeads maps an entity index to its pendingHead. Pages are made when
+// first needed, so a world that never defers changes costs nothing.
 type pendingHeads struct {
-	pages []*[1 << pendingPageBits]uint32
+	pages []*[1 << pendingPageBits]pendingHead
 }
 
 // slot returns the head of index i, making its page if needed.
-func (p *pendingHeads) slot(i uint32) *uint32 {
+func (p *pendingHeads) slot(i uint32) *pendingHead {
 	pg := int(i >> pendingPageBits)
 	for len(p.pages) <= pg {
 		p.pages = append(p.pages, nil)
 	}
 	if p.pages[pg] == nil {
-		p.pages[pg] = new([1 << pendingPageBits]uint32)
+		p.pages[pg] = new([1 << pendingPageBits]pendingHead)
 	}
 	return &p.pages[pg][i&(1<<pendingPageBits-1)]
 }
 
-// head returns the head of index i, 0 when it has none.
-func (p *pendingHeads) head(i uint32) uint32 {
+// head returns the head of index i, the zero head when it has none.
+func (p *pendingHeads) head(i uint32) pendingHead {
 	pg := int(i >> pendingPageBits)
 	if pg >= len(p.pages) || p.pages[pg] == nil {
-		return 0
+		return pendingHead{}
 	}
 	return p.pages[pg][i&(1<<pendingPageBits-1)]
 }
 
+// clear forgets the head of index i.
+func (p *pendingHeads) clear(i uint32) {
+	if pg := int(i >> pendingPageBits); pg < len(p.pages) && p.pages[pg] != nil {
+		p.pages[pg][i&(1<<pendingPageBits-1)] = pendingHead{}
+	}
+}
+
 // queue appends c to the world's deferred changes, linking it into its
-// entity's chain (or the batch list). Changes queued while deferred changes
-// are being applied (by hooks) count one round more than the change being
-// applied, which is how a runaway cascade is caught (see MaxCascadeRounds).
+// entity's chain (or noting the batch's position for its type). Changes
+// queued while deferred changes are being applied (by hooks) count one
+// round more than the change being applied, which is how a runaway cascade
+// is caught (see MaxCascadeRounds).
 func (w *World) queue(c command) {
 	b := &w.cmds
 	if w.flushing && w.applied > 0 {
@@ -78,19 +101,36 @@ func (w *World) queue(c command) {
 	w.enter("a deferred change")
 	pos := uint32(len(b.cmds)) + 1
 	switch c.kind {
-	case cmdAddAll, cmdRemoveAll, cmdDespawnAll:
-		w.batches = append(w.batches, pos)
+	case cmdDespawnAll:
+		w.despawnAllAt = pos
+		w.batches = append(w.batches, c.id)
+	case cmdAddAll, cmdRemoveAll:
+		for len(w.batchAt) <= int(c.id) {
+			w.batchAt = append(w.batchAt, 0)
+		}
+		w.batchAt[c.id] = pos
+		w.batches = append(w.batches, c.id)
 	default:
 		h := w.heads.slot(c.e.index)
-		c.prev = *h
-		*h = pos
+		if h.pos == 0 || b.cmds[h.pos-1].e != c.e {
+			h.summary = 0 // a new chain, or one of an earlier entity of this index
+		}
+		if c.kind == cmdDespawn {
+			h.summary |= summaryDespawn
+		} else {
+			h.summary |= summaryBit(c.id)
+		}
+		c.prev = h.pos
+		h.pos = pos
 	}
 	b.cmds = append(b.cmds, c)
 	w.leave()
 }
 
 // queuedFor reports what the deferred changes not yet applied do to e's
-// component id (see queuedState). e is alive.
+// component id (see queuedState). e is alive. Complexity: O(1) when the
+// entity has no queued change of id; otherwise O(changes of e queued since
+// its newest change of id).
 func (w *World) queuedFor(e Entity, id componentID) queuedState {
 	if w.despawningNow(e) {
 		return queuedDespawned
@@ -101,30 +141,33 @@ func (w *World) queuedFor(e Entity, id componentID) queuedState {
 		return queuedNone
 	}
 	state, at := queuedNone, uint32(0)
-	for pos := w.heads.head(e.index); pos > applied; pos = cmds[pos-1].prev {
-		c := &cmds[pos-1]
-		if c.e != e {
-			continue // an earlier entity of this index, despawned in this flush
-		}
-		switch {
-		case c.kind == cmdDespawn:
+	if h := w.heads.head(e.index); h.pos > applied && cmds[h.pos-1].e == e {
+		if h.summary&summaryDespawn != 0 {
+			// Queued, not yet applied: e would be dead otherwise (or
+			// running its despawn hooks, caught above).
 			return queuedDespawned
-		case at != 0:
-			continue // the newest change of id is known; look on for a despawn
-		case c.kind == cmdAdd && c.id == id:
-			state, at = queuedGains, pos
-		case c.kind == cmdRemove && c.id == id:
-			state, at = queuedLoses, pos
+		}
+		if h.summary&summaryBit(id) != 0 {
+			for pos := h.pos; pos > applied; pos = cmds[pos-1].prev {
+				c := &cmds[pos-1]
+				if c.id != id || c.e != e {
+					continue
+				}
+				if c.kind == cmdAdd {
+					state, at = queuedGains, pos
+				} else {
+					state, at = queuedLoses, pos
+				}
+				break
+			}
 		}
 	}
-	for i := len(w.batches) - 1; i >= 0; i-- {
-		pos := w.batches[i]
-		if pos <= max(at, applied) {
-			break
-		}
-		if c := &cmds[pos-1]; c.kind == cmdDespawnAll || c.id == id {
-			return queuedUnknown
-		}
+	batch := w.despawnAllAt
+	if int(id) < len(w.batchAt) {
+		batch = max(batch, w.batchAt[id])
+	}
+	if batch > max(at, applied) {
+		return queuedUnknown
 	}
 	return state
 }
@@ -139,14 +182,16 @@ func (w *World) clearQueued() {
 func (w *World) dropQueued(from int) {
 	for i := from; i < len(w.cmds.cmds); i++ {
 		if c := &w.cmds.cmds[i]; c.kind <= cmdRemove {
-			if pg := int(c.e.index >> pendingPageBits); pg < len(w.heads.pages) && w.heads.pages[pg] != nil {
-				w.heads.pages[pg][c.e.index&(1<<pendingPageBits-1)] = 0
-			}
+			w.heads.clear(c.e.index)
 		}
 	}
-	for len(w.batches) > 0 && int(w.batches[len(w.batches)-1]) > from {
-		w.batches = w.batches[:len(w.batches)-1]
+	for _, id := range w.batches {
+		if int(id) < len(w.batchAt) {
+			w.batchAt[id] = 0
+		}
 	}
+	w.batches = w.batches[:0]
+	w.despawnAllAt = 0
 	w.cmds.cmds = w.cmds.cmds[:from]
 }
 
@@ -154,7 +199,14 @@ func (w *World) dropQueued(from int) {
 // the current state: something is queued and not yet applied, or a despawn
 // is running hooks. Cheap enough for every deferred Set.
 func (w *World) mayHaveQueued() bool {
-	return len(w.cmds.cmds) > w.applied || !w.dying.IsZero()
+	return len(w.cmds.cmds) > w.applied || !w.dying.IsZero() || !w.removingE.IsZero()
+}
+
+// removingNow reports whether e's component id is being removed: its
+// OnRemove hooks are running. Only one removal runs hooks at a time:
+// removals their hooks make are deferred.
+func (w *World) removingNow(e Entity, id componentID) bool {
+	return w.removingE == e && !e.IsZero() && slices.Contains(w.removingIDs, id)
 }
 
 // judgeAdd decides, while changes are deferred, what an Add (overwrite
@@ -168,7 +220,7 @@ func (w *World) mayHaveQueued() bool {
 func (w *World) judgeAdd(e Entity, r *record, info *componentInfo, overwrite bool) bool {
 	switch w.queuedFor(e, info.id) {
 	case queuedNone:
-		if !w.hasComponent(e, r, info) {
+		if !w.hasComponent(e, r, info) || w.removingNow(e, info.id) {
 			return true
 		}
 		if !overwrite {
@@ -177,7 +229,7 @@ func (w *World) judgeAdd(e Entity, r *record, info *componentInfo, overwrite boo
 		return false
 	case queuedGains:
 		if !overwrite {
-			panic(presentMessage(e, info, " once the changes queued in this iteration apply (an Add or Set of it is queued)"))
+			panic(presentMessage(e, info, " once the changes queued before this one apply (an Add or Set of it is queued)"))
 		}
 	}
 	return true

@@ -3,7 +3,6 @@ package ecs
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -17,7 +16,8 @@ import (
 // a hook at once (a Set inside OnAdd or OnSet firing OnSet) nests one level
 // deeper. Going deeper panics with the chain of hooks, outermost first. A
 // legitimate chain that deep is unlikely; a hook that sets the component it
-// observes on the same entity reaches it at once.
+// observes on the same entity reaches it at once. Inside a parallel section
+// (where OnSet hooks run on several goroutines) the depth is not tracked.
 const MaxHookDepth = 256
 
 // MaxCascadeRounds is how many rounds of consequences a structural change
@@ -52,35 +52,34 @@ type hookFrame struct {
 	e    Entity
 }
 
-// parallelHookDepth counts the hook calls in progress in parallel sections
-// of every world (only OnSet fires there), where a per-world frame stack
-// would be shared by several goroutines.
-var parallelHookDepth atomic.Int32
-
 // runHooks calls hooks in registration order with e and v, as one frame of
 // kind for the type info describes. Callers raise the world's iteration
 // count around it, so structural changes the hooks make are deferred until
-// the firing operation is complete.
+// the firing operation is complete. The frame is popped by a defer, so a
+// hook's panic leaves no frame behind. In a parallel section (only OnSet
+// fires there, on several goroutines) no frame is kept and the depth is not
+// limited.
 func (w *World) runHooks(kind hookKind, info *componentInfo, hooks []hookFunc, e Entity, v unsafe.Pointer) {
 	if w.shared {
-		if parallelHookDepth.Add(1) > MaxHookDepth {
-			parallelHookDepth.Add(-1)
-			panic(fmt.Sprintf("ecs: %v[%v] on entity %v: hooks nested more than %d deep in a parallel section; a hook keeps making a change that fires a hook again", kind, info.typ, e, MaxHookDepth))
-		}
 		for _, f := range hooks {
 			f(e, v)
 		}
-		parallelHookDepth.Add(-1)
 		return
 	}
 	w.frames = append(w.frames, hookFrame{kind: kind, info: info, e: e})
+	defer w.popFrame()
 	if len(w.frames) > MaxHookDepth {
 		w.runawayHooks()
 	}
 	for _, f := range hooks {
 		f(e, v)
 	}
-	w.frames = w.frames[:len(w.frames)-1]
+}
+
+func (w *World) popFrame() {
+	if n := len(w.frames); n > 0 {
+		w.frames = w.frames[:n-1]
+	}
 }
 
 // despawningNow reports whether e is being despawned: its OnRemove hooks
@@ -104,7 +103,6 @@ func (w *World) runawayHooks() {
 		fmt.Fprintf(&b, "%v[%v](%v)", f.kind, f.info.typ, f.e)
 	}
 	last := w.frames[len(w.frames)-1]
-	w.frames = w.frames[:0]
 	panic(fmt.Sprintf("ecs: hooks nested more than %d deep on entity %v: %s; a hook keeps making a change that fires a hook again at once (for example an OnSet that calls Set on the entity and type it observes); call World.Recover after recovering this panic",
 		MaxHookDepth, last.e, b.String()))
 }

@@ -146,12 +146,23 @@ func (c *queryCache) matchesEntity(e Entity, r *record) bool {
 func (w *World) runawayObservers() {
 	e := w.touched[0]
 	var names []string
-	if r := w.entities.lookup(e); r != nil {
+	for _, t := range w.touched { // name a living entity and what it flips
+		r := w.entities.lookup(t)
+		if r == nil {
+			continue
+		}
+		e, names = t, names[:0]
 		for _, c := range w.observed {
-			if c.sub.members.test(componentID(e.index)) != c.matchesEntity(e, r) {
+			if c.sub.members.test(componentID(t.index)) != c.matchesEntity(t, r) {
 				names = append(names, c.describe())
 			}
 		}
+		if len(names) > 0 {
+			break
+		}
+	}
+	if len(names) == 0 {
+		names = append(names, "the observed queries")
 	}
 	n := len(w.touched)
 	w.touched = w.touched[:0]

@@ -34,11 +34,18 @@ type World struct {
 	hooked   bool          // some component type has hooks
 	flushing bool          // flush is applying deferred changes
 
-	heads   pendingHeads // per entity index, its newest queued change (see queue)
-	batches []uint32     // positions+1 of the queued batch changes
-	applied int          // deferred changes applied so far by flush
-	frames  []hookFrame  // hook calls in progress, outermost first
-	dying   Entity       // the entity whose despawn is running its OnRemove hooks
+	heads        pendingHeads  // per entity index, its newest queued change (see queue)
+	batchAt      []uint32      // per component id, position+1 of its newest queued AddAll or RemoveAll
+	despawnAllAt uint32        // position+1 of the newest queued DespawnAll
+	batches      []componentID // the types of the queued batches, to reset batchAt
+	applied      int           // deferred changes applied so far by flush
+	frames       []hookFrame   // hook calls in progress, outermost first
+	dying        Entity        // the entity whose despawn is running its OnRemove hooks
+	// removingE is the entity whose removal of the types removingIDs is
+	// running its OnRemove hooks: changes the hooks make to those types
+	// are judged as after the removal.
+	removingE   Entity
+	removingIDs []componentID
 
 	mutating bool // a structural mutation is in progress (see enter)
 	// openedBy is the query of the outermost open iteration (nil when none

@@ -25,6 +25,10 @@ type World struct {
 	pending []command // changes deferred while depth > 0
 	applied int       // pending changes applied so far by flush
 	dying   EntityID  // the entity whose despawn is running its OnRemove hooks
+	// removingE is the entity whose removal of the components of the
+	// stores removingS is running their OnRemove hooks.
+	removingE EntityID
+	removingS []storage
 
 	observers []*observer // in registration order (see OnEnter)
 	touched   []EntityID  // entities changed since the last settling
@@ -42,6 +46,8 @@ type storage interface {
 	size() int
 	keys() []EntityID      // unsorted
 	drop(e EntityID)       // delete if present, firing OnRemove
+	fire(e EntityID)       // fire OnRemove for a present value
+	remove(e EntityID)     // delete a present value, firing nothing
 	put(e EntityID, v any) // add or overwrite, firing OnAdd or OnSet
 }
 
@@ -294,4 +300,47 @@ func (w *World) queuedFor(e EntityID, s storage) queued {
 		}
 	}
 	return queuedNone
+}
+
+// removing runs hooks, the OnRemove hooks of the removal of e's components
+// of the stores ss, with those marked as being removed: an Add or Set the
+// hooks make to one of them is judged as after the removal.
+func (w *World) removing(e EntityID, ss []storage, hooks func()) {
+	w.removingE, w.removingS = e, ss
+	hooks()
+	w.removingE, w.removingS = 0, nil
+}
+
+// removingNow reports whether e's component of store s is being removed.
+func (w *World) removingNow(e EntityID, s storage) bool {
+	return w.removingE == e && e != 0 && slices.Contains(w.removingS, s)
+}
+
+// RemoveKinds takes the components of the kinds ks that e has away from it
+// as one operation, as Tessera's Map2..Map12 Remove does: the OnRemove hooks
+// of each, in the order given, run first, while e still has them all; then
+// they are removed together. Inside an iteration it defers one remove per
+// kind, like [Store.Remove]. Panics if e is not alive or a kind is unknown.
+func (w *World) RemoveKinds(e EntityID, ks ...Kind) {
+	w.mustBeAlive("RemoveKinds", e)
+	ss := make([]storage, 0, len(ks))
+	for _, k := range ks {
+		ss = append(ss, w.store("RemoveKinds", k))
+	}
+	if w.depth > 0 {
+		for _, s := range ss {
+			w.pending = append(w.pending, command{op: opRemove, e: e, s: s})
+		}
+		return
+	}
+	present := slices.DeleteFunc(ss, func(s storage) bool { return !s.has(e) })
+	w.removing(e, present, func() {
+		for _, s := range present {
+			s.fire(e)
+		}
+	})
+	for _, s := range present {
+		s.remove(e)
+	}
+	w.done()
 }

@@ -71,7 +71,7 @@ func (s *Store[T]) CheckAdd(e EntityID) error {
 	if err := s.w.checkAlive("Add["+s.name+"]", e); err != nil {
 		return err
 	}
-	present := s.Has(e)
+	present := s.Has(e) && !s.w.removingNow(e, s)
 	if s.w.depth > 0 {
 		switch s.w.queuedFor(e, s) {
 		case queuedGains:
@@ -94,7 +94,7 @@ func (s *Store[T]) Set(e EntityID, v T) {
 	if err := s.CheckSet(e); err != nil {
 		panic(err.Error())
 	}
-	if s.Has(e) && (s.w.depth == 0 || s.w.queuedFor(e, s) == queuedNone) {
+	if s.Has(e) && !s.w.removingNow(e, s) && (s.w.depth == 0 || s.w.queuedFor(e, s) == queuedNone) {
 		s.write(e, v)
 		s.w.done()
 		return
@@ -132,13 +132,23 @@ func (s *Store[T]) write(e EntityID, v T) {
 
 // delete removes e's T if it has one, firing OnRemove first.
 func (s *Store[T]) delete(e EntityID) {
-	v, ok := s.m[e]
-	if !ok {
+	if !s.Has(e) {
 		return
 	}
+	s.w.removing(e, []storage{s}, func() { s.fireRemove(e) })
+	s.erase(e)
+}
+
+// fireRemove fires OnRemove for e's T, which e has.
+func (s *Store[T]) fireRemove(e EntityID) {
+	v := s.m[e]
 	for _, fn := range s.onRemove {
 		s.w.fire(func() { fn(e, v) })
 	}
+}
+
+// erase removes e's T, which e has, firing nothing.
+func (s *Store[T]) erase(e EntityID) {
 	delete(s.m, e)
 	s.w.touch(e)
 }
@@ -203,6 +213,8 @@ func (s *Store[T]) label() string         { return s.name }
 func (s *Store[T]) has(e EntityID) bool   { return s.Has(e) }
 func (s *Store[T]) size() int             { return len(s.m) }
 func (s *Store[T]) drop(e EntityID)       { s.delete(e) }
+func (s *Store[T]) fire(e EntityID)       { s.fireRemove(e) }
+func (s *Store[T]) remove(e EntityID)     { s.erase(e) }
 func (s *Store[T]) put(e EntityID, v any) { s.write(e, v.(T)) }
 
 func (s *Store[T]) keys() []EntityID {
