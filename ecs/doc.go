@@ -286,7 +286,12 @@
 // number of goroutines may iterate queries, read components and resources,
 // and overwrite components in place, as long as no two write one component
 // type and none reads a type another writes; structural changes go to
-// per-goroutine [Commands] buffers, and direct ones panic. Package sched
+// per-goroutine [Commands] buffers, and direct ones panic. Two goroutines
+// changing one world outside a parallel section is caught on a best-effort
+// basis, like the Go runtime's "concurrent map writes": every structural
+// mutation marks the world while it runs, and one that finds the mark set
+// panics with "concurrent structural change" instead of corrupting the
+// world (the race detector catches every case). Package sched
 // builds its parallel stages on this, and checks the access rules.
 // [Query2.AppendChunks] (and its siblings) cut a pass into row ranges that
 // different goroutines may write.

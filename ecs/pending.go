@@ -39,12 +39,15 @@ const pendingPageBits = 12
 
 // pendingHead is what the world keeps per entity index about the deferred
 // changes of that index: the position (plus one) of the newest in the
-// command buffer, 0 for none, and a summary of the entity's chain: bit
-// id%31 is set when the chain has an add or remove of component id (a hint:
-// the walk decides), and summaryDespawn when it has a despawn.
+// command buffer, and a summary of the entity's chain: bit id%31 is set
+// when the chain has an add or remove of component id (a hint: the walk
+// decides), and summaryDespawn when it has a despawn. A head is valid only
+// while its epoch is the world's queue epoch, which every flush bumps: the
+// heads are forgotten all at once, without a pass over them.
 type pendingHead struct {
 	pos     uint32
 	summary uint32
+	epoch   uint32
 }
 
 const summaryDespawn = 1 << 31
@@ -78,13 +81,6 @@ func (p *pendingHeads) head(i uint32) pendingHead {
 	return p.pages[pg][i&(1<<pendingPageBits-1)]
 }
 
-// clear forgets the head of index i.
-func (p *pendingHeads) clear(i uint32) {
-	if pg := int(i >> pendingPageBits); pg < len(p.pages) && p.pages[pg] != nil {
-		p.pages[pg][i&(1<<pendingPageBits-1)] = pendingHead{}
-	}
-}
-
 // queue appends c to the world's deferred changes, linking it into its
 // entity's chain (or noting the batch's position for its type). Changes
 // queued while deferred changes are being applied (by hooks) count one
@@ -112,8 +108,9 @@ func (w *World) queue(c command) {
 		w.batches = append(w.batches, c.id)
 	default:
 		h := w.heads.slot(c.e.index)
-		if h.pos == 0 || b.cmds[h.pos-1].e != c.e {
-			h.summary = 0 // a new chain, or one of an earlier entity of this index
+		if h.epoch != w.queueEpoch || b.cmds[h.pos-1].e != c.e {
+			// A new chain, or one of an earlier entity of this index.
+			*h = pendingHead{epoch: w.queueEpoch}
 		}
 		if c.kind == cmdDespawn {
 			h.summary |= summaryDespawn
@@ -141,7 +138,7 @@ func (w *World) queuedFor(e Entity, id componentID) queuedState {
 		return queuedNone
 	}
 	state, at := queuedNone, uint32(0)
-	if h := w.heads.head(e.index); h.pos > applied && cmds[h.pos-1].e == e {
+	if h := w.heads.head(e.index); h.epoch == w.queueEpoch && h.pos > applied && cmds[h.pos-1].e == e {
 		if h.summary&summaryDespawn != 0 {
 			// Queued, not yet applied: e would be dead otherwise (or
 			// running its despawn hooks, caught above).
@@ -179,11 +176,13 @@ func (w *World) clearQueued() {
 }
 
 // dropQueued drops the deferred changes from position from on, unapplied.
+// Every head is forgotten (a new epoch): the changes kept are applied ones,
+// which judging ignores.
 func (w *World) dropQueued(from int) {
-	for i := from; i < len(w.cmds.cmds); i++ {
-		if c := &w.cmds.cmds[i]; c.kind <= cmdRemove {
-			w.heads.clear(c.e.index)
-		}
+	w.queueEpoch++
+	if w.queueEpoch == 0 { // wrapped: heads of epoch 0 may be 2^32 flushes old
+		w.heads = pendingHeads{}
+		w.queueEpoch = 1
 	}
 	for _, id := range w.batches {
 		if int(id) < len(w.batchAt) {

@@ -35,6 +35,7 @@ type World struct {
 	flushing bool          // flush is applying deferred changes
 
 	heads        pendingHeads  // per entity index, its newest queued change (see queue)
+	queueEpoch   uint32        // the epoch of valid heads; starts at 1, bumped by every flush
 	batchAt      []uint32      // per component id, position+1 of its newest queued AddAll or RemoveAll
 	despawnAllAt uint32        // position+1 of the newest queued DespawnAll
 	batches      []componentID // the types of the queued batches, to reset batchAt
@@ -69,6 +70,7 @@ func NewWorld() *World {
 		reg:        newRegistry(),
 		tableByKey: make(map[string]*table),
 		resources:  make(map[reflect.Type]any),
+		queueEpoch: 1,
 	}
 	w.empty = w.tableFor(nil)
 	return w
