@@ -7,26 +7,32 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// BenchmarkDeferredRemoveAdd measures the deferred path: a loop over n
-// entities that removes one component of each and adds it back (queued,
-// each judged against the changes queued before it), then the flush that
-// applies both moves. Reported per entity.
-func BenchmarkDeferredRemoveAdd(b *testing.B) {
+// benchDeferred runs kernel over a world of n entities with Position and
+// Velocity (and a player entity with Position alone), for each size of
+// opSizes, reporting the time per entity.
+func benchDeferred(b *testing.B, kernel func(o *opsWorld, q *ecs.Query1[Velocity], player ecs.Entity)) {
 	for _, n := range opSizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			o := newOpsWorld()
 			o.pv.SpawnBatch(n, Position{1, 2}, Velocity{3, 4})
+			player := o.pos.Spawn(Position{})
 			q := ecs.NewQuery1[Velocity](o.w)
 			for b.Loop() {
-				deferredRemoveAdd(o, q)
+				kernel(o, q, player)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
 		})
 	}
 }
 
+// BenchmarkDeferredRemoveAdd measures the deferred path: a loop over n
+// entities that removes one component of each and adds it back (queued,
+// each judged against the changes queued before it), then the flush that
+// applies both moves.
+func BenchmarkDeferredRemoveAdd(b *testing.B) { benchDeferred(b, deferredRemoveAdd) }
+
 //go:noinline
-func deferredRemoveAdd(o *opsWorld, q *ecs.Query1[Velocity]) {
+func deferredRemoveAdd(o *opsWorld, q *ecs.Query1[Velocity], _ ecs.Entity) {
 	for r := range q.All() {
 		o.vel.Remove(r.Entity)
 		o.vel.Add(r.Entity, Velocity{5, 6})
@@ -35,23 +41,11 @@ func deferredRemoveAdd(o *opsWorld, q *ecs.Query1[Velocity]) {
 
 // BenchmarkDeferredRemove measures queueing: a loop over n entities that
 // removes a component of each (queued), the flush that applies the moves,
-// and an AddAll that gives the component back. Reported per entity.
-func BenchmarkDeferredRemove(b *testing.B) {
-	for _, n := range opSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			o := newOpsWorld()
-			o.pv.SpawnBatch(n, Position{1, 2}, Velocity{3, 4})
-			q := ecs.NewQuery1[Velocity](o.w)
-			for b.Loop() {
-				deferredRemove(o, q)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
-		})
-	}
-}
+// and an AddAll that gives the component back.
+func BenchmarkDeferredRemove(b *testing.B) { benchDeferred(b, deferredRemove) }
 
 //go:noinline
-func deferredRemove(o *opsWorld, q *ecs.Query1[Velocity]) {
+func deferredRemove(o *opsWorld, q *ecs.Query1[Velocity], _ ecs.Entity) {
 	for r := range q.All() {
 		o.vel.Remove(r.Entity)
 	}
@@ -63,20 +57,7 @@ func deferredRemove(o *opsWorld, q *ecs.Query1[Velocity]) {
 // iteration queues a Set of a component the shared entity lacks and makes
 // a Set of one it has. The cost per iteration must not grow with n: each
 // judgement looks at the shared entity's newest change of that type only.
-func BenchmarkDeferredSetShared(b *testing.B) {
-	for _, n := range opSizes {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			o := newOpsWorld()
-			o.pv.SpawnBatch(n, Position{1, 2}, Velocity{3, 4})
-			player := o.pos.Spawn(Position{})
-			q := ecs.NewQuery1[Velocity](o.w)
-			for b.Loop() {
-				deferredSetShared(o, q, player)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
-		})
-	}
-}
+func BenchmarkDeferredSetShared(b *testing.B) { benchDeferred(b, deferredSetShared) }
 
 //go:noinline
 func deferredSetShared(o *opsWorld, q *ecs.Query1[Velocity], player ecs.Entity) {

@@ -99,13 +99,11 @@ func (w *World) queue(c command) {
 	switch c.kind {
 	case cmdDespawnAll:
 		w.despawnAllAt = pos
-		w.batches = append(w.batches, c.id)
 	case cmdAddAll, cmdRemoveAll:
 		for len(w.batchAt) <= int(c.id) {
 			w.batchAt = append(w.batchAt, 0)
 		}
 		w.batchAt[c.id] = pos
-		w.batches = append(w.batches, c.id)
 	default:
 		h := w.heads.slot(c.e.index)
 		if h.epoch != w.queueEpoch || b.cmds[h.pos-1].e != c.e {
@@ -184,12 +182,7 @@ func (w *World) dropQueued(from int) {
 		w.heads = pendingHeads{}
 		w.queueEpoch = 1
 	}
-	for _, id := range w.batches {
-		if int(id) < len(w.batchAt) {
-			w.batchAt[id] = 0
-		}
-	}
-	w.batches = w.batches[:0]
+	clear(w.batchAt) // one entry per type that was ever batched while deferred
 	w.despawnAllAt = 0
 	w.cmds.cmds = w.cmds.cmds[:from]
 }

@@ -119,7 +119,7 @@ func (w *World) Shrink() {
 	}
 	w.cmds = commandBuffer{}
 	w.heads = pendingHeads{} // all zero outside iterations
-	w.batches, w.frames = nil, nil
+	w.batchAt, w.frames = nil, nil
 	w.scratch = nil
 	x := &w.entities
 	x.free = exactCopy(x.free)

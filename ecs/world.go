@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"fmt"
-	"reflect"
-)
+import "reflect"
 
 // World owns entities, their components, the archetype tables, the cached
 // queries, the resources and the deferred command buffer. A World is not safe
@@ -34,14 +31,13 @@ type World struct {
 	hooked   bool          // some component type has hooks
 	flushing bool          // flush is applying deferred changes
 
-	heads        pendingHeads  // per entity index, its newest queued change (see queue)
-	queueEpoch   uint32        // the epoch of valid heads; starts at 1, bumped by every flush
-	batchAt      []uint32      // per component id, position+1 of its newest queued AddAll or RemoveAll
-	despawnAllAt uint32        // position+1 of the newest queued DespawnAll
-	batches      []componentID // the types of the queued batches, to reset batchAt
-	applied      int           // deferred changes applied so far by flush
-	frames       []hookFrame   // hook calls in progress, outermost first
-	dying        Entity        // the entity whose despawn is running its OnRemove hooks
+	heads        pendingHeads // per entity index, its newest queued change (see queue)
+	queueEpoch   uint32       // the epoch of valid heads; starts at 1, bumped by every flush
+	batchAt      []uint32     // per component id, position+1 of its newest queued AddAll or RemoveAll
+	despawnAllAt uint32       // position+1 of the newest queued DespawnAll
+	applied      int          // deferred changes applied so far by flush
+	frames       []hookFrame  // hook calls in progress, outermost first
+	dying        Entity       // the entity whose despawn is running its OnRemove hooks
 	// removingE is the entity whose removal of the types removingIDs is
 	// running its OnRemove hooks: changes the hooks make to those types
 	// are judged as after the removal.
@@ -166,13 +162,6 @@ func (w *World) checkAlive(op string, e Entity, info *componentInfo) *record {
 		panic(w.deadMessage(op, e, info))
 	}
 	return r
-}
-
-func deadEntity(op string, e Entity, info *componentInfo) string {
-	if info == nil {
-		return fmt.Sprintf("ecs: %s: entity %v is not alive", op, e)
-	}
-	return fmt.Sprintf("ecs: %s[%v]: entity %v is not alive", op, info.typ, e)
 }
 
 // tableFor returns the table of the given sorted component ids, creating it

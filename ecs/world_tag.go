@@ -36,11 +36,11 @@ func (w *World) foreign(e Entity) bool {
 
 // deadMessage is the panic message for e, which is not alive in w, naming
 // the operation op and the type info describes (if any): "belongs to
-// another world" when e carries another world's tag, [deadEntity]'s "is not
-// alive" otherwise.
+// another world" when e carries another world's tag, "is not alive"
+// otherwise.
 func (w *World) deadMessage(op string, e Entity, info *componentInfo) string {
 	if w.foreign(e) {
 		return fmt.Sprintf("ecs: %s: entity %v belongs to another world", opName(op, info), e)
 	}
-	return deadEntity(op, e, info)
+	return fmt.Sprintf("ecs: %s: entity %v is not alive", opName(op, info), e)
 }
