@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"fmt"
-	"reflect"
-)
+import "fmt"
 
 // Commands is a command buffer of one's own: structural changes recorded
 // now, by one goroutine, and applied later with [World.Apply] in the order
@@ -46,7 +43,7 @@ func (c *Commands) Reset() {
 // alive itself. Complexity: O(1) amortised.
 func (c *Commands) Spawn() Entity {
 	if c.w.checker != nil {
-		c.w.checker.CheckAccess(StructuralAccess, nil, true, "Spawn")
+		c.w.checker.CheckAccess(SpawnAccess, nil, true, "Spawn")
 	}
 	c.spawns++
 	e := Entity{0, c.spawns} // index 0 is never alive: the mark of a pending entity
@@ -87,11 +84,7 @@ func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
 		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName(op, info)))
 	}
 	if c.w.checker != nil {
-		var t reflect.Type
-		if info != nil {
-			t = info.typ
-		}
-		c.w.checker.CheckAccess(StructuralAccess, t, true, op)
+		c.report(op, e, info)
 	}
 	if e.index == 0 {
 		if e.gen == 0 || e.gen > c.spawns {

@@ -66,20 +66,29 @@ func (w *World) mustNotShare(op string, info *componentInfo) {
 type AccessKind uint8
 
 const (
-	ComponentAccess  AccessKind = iota // a component type
-	ResourceAccess                     // a resource type
-	StructuralAccess                   // a structural change recorded in a Commands buffer (type nil for Spawn and Despawn)
+	ComponentAccess AccessKind = iota // a component type
+	ResourceAccess                    // a resource type
+	SpawnAccess                       // Commands.Spawn recorded (type nil)
+	DespawnAccess                     // Commands.Despawn recorded: once with type nil, then once per component type the entity has
+	AddAccess                         // an AddCmd of the type recorded
+	RemoveAccess                      // a RemoveCmd of the type recorded
 )
+
+// Structural reports whether k is one of the kinds a command buffer
+// records: spawn, despawn, add or remove.
+func (k AccessKind) Structural() bool { return k >= SpawnAccess }
 
 // AccessChecker is told of the accesses made to a world while it is set
 // with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
 // system that touches a type it did not declare. Reported: query passes
 // (each term, as a read), Get, TryGet and Has of Map and Map2..Map12 (reads),
-// Map.Set (a write), GetResource (a read), and every change recorded in a
-// Commands buffer (StructuralAccess, a write). Not seen: writes through the
-// pointers that passes, Get and GetResource hand out, query filters (With,
-// Without, AnyOf), HasResource and Alive. CheckAccess panics to reject an
-// access.
+// Map.Set (a write), GetResource (a read), the types a query pass's filters
+// (With, Without, AnyOf, Optional) select on (reads), and every change recorded in a
+// Commands buffer, as a write of the kind it is: [SpawnAccess],
+// [DespawnAccess] (with every component type of the despawned entity, so a
+// checker can tell which types a despawn takes away), [AddAccess] and
+// [RemoveAccess]. Not seen: writes through the pointers that passes, Get
+// and GetResource hand out, HasResource and Alive. CheckAccess panics to reject an access.
 type AccessChecker interface {
 	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
 }
@@ -102,10 +111,18 @@ func (w *World) SetAccessChecker(c AccessChecker) {
 // checker.
 var checkersSet int32
 
-// checkPass reports the terms of a query pass to the checker.
+// checkPass reports the terms of a query pass to the checker, and the
+// types its filters select on: which entities a query visits depends on
+// them, so a change to them must be ordered against the query like a write
+// of a type it reads.
 func (w *World) checkPass(c *queryCache) {
 	for _, id := range c.terms {
 		w.checker.CheckAccess(ComponentAccess, w.reg.infos[id].typ, false, "query")
+	}
+	for _, f := range c.filters {
+		for _, ct := range f.types {
+			w.checker.CheckAccess(ComponentAccess, ct.typ, false, "query filter")
+		}
 	}
 }
 

@@ -225,8 +225,17 @@ func (l *accessLog) CheckAccess(kind ecs.AccessKind, typ reflect.Type, write boo
 	switch kind {
 	case ecs.ResourceAccess:
 		s += " resource"
-	case ecs.StructuralAccess:
-		s += " structural"
+	case ecs.SpawnAccess:
+		s += " spawn"
+	case ecs.DespawnAccess:
+		s += " despawn"
+	case ecs.AddAccess:
+		s += " add"
+	case ecs.RemoveAccess:
+		s += " remove"
+	}
+	if kind.Structural() != (kind >= ecs.SpawnAccess) || kind.Structural() && !write {
+		s += " (misreported)"
 	}
 	l.got = append(l.got, s)
 }
@@ -247,7 +256,9 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	vel.Has(e)
 	pos.Set(e, Position{})
 	vel.AddCmd(c, e, Velocity{})
+	vel.RemoveCmd(c, e)
 	c.Despawn(c.Spawn())
+	c.Despawn(e)
 	pv := ecs.NewMap2[Position, Velocity](w)
 	w.SetAccessChecker(nil)
 	pv.Has(e) // before the checker: not seen
@@ -256,8 +267,9 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	ecs.GetResource[Gravity](w)
 	w.SetAccessChecker(nil)
 	pos.Get(e)
-	want := []string{"query Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
-		"AddCmd Velocity write structural", "Spawn write structural", "Despawn write structural",
+	want := []string{"query Position", "query filter Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
+		"AddCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
+		"Despawn write despawn", "Despawn Position write despawn",
 		"Has Position", "Has Velocity", "GetResource Gravity resource"}
 	if !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)

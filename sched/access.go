@@ -14,19 +14,25 @@ type decl struct {
 	reads, writes       []reflect.Type // component types
 	resReads, resWrites []reflect.Type // resource types
 	emits               []reflect.Type // component types it emits outputs for
-	structural          bool
+	structural          bool           // any structural change, to any type
+	spawns              bool
+	adds, removes       []reflect.Type // component types its commands add or remove
+	despawns            []reflect.Type // component types the entities it despawns may have
+	atTickEnd           bool           // its commands are applied after the last stage
 	before, after       []string
 }
 
-// Reads declares that the system reads component type T (queries over T,
-// Get, TryGet, Has). Systems that only read T can share a stage.
+// Reads declares that the system reads component type T (queries over T or
+// filtering on it, Get, TryGet, Has). Systems that only read T can share a
+// stage.
 func Reads[T any]() Option {
 	return func(d *decl) { d.reads = appendType(d.reads, reflect.TypeFor[T]()) }
 }
 
 // Writes declares that the system writes component type T (Set, writes
-// through pointers, AddCmd and RemoveCmd); it implies Reads[T]. No other
-// system that reads or writes T shares its stage.
+// through pointers); it implies Reads[T]. No other system that reads or
+// writes T shares its stage. With [Structural] it also covers AddCmd and
+// RemoveCmd of T.
 func Writes[T any]() Option {
 	return func(d *decl) { d.writes = appendType(d.writes, reflect.TypeFor[T]()) }
 }
@@ -53,14 +59,61 @@ func Emits[T any]() Option {
 	return func(d *decl) { d.emits = appendType(d.emits, reflect.TypeFor[T]()) }
 }
 
-// Structural declares that the system spawns or despawns entities, or adds
-// or removes components, through its command buffer ([Context.Commands]);
-// debug mode requires it of every system that records such changes. The
-// changes are applied at the end of the system's stage, and since they can
-// change what any query matches, every system after it in the order of
+// Spawns declares that the system spawns entities through its command
+// buffer ([ecs.Commands.Spawn], or the SpawnCmd of a Map2..Map12). The
+// components the new entities get are declared with [Adds]. Spawning alone
+// conflicts with no system: a new entity is seen only through its
+// components. Spawners keep their order of record, so entity ids are handed
+// out as in a sequential run.
+func Spawns() Option { return func(d *decl) { d.spawns = true } }
+
+// Adds declares that the system gives entities component T through its
+// command buffer (AddCmd, or SpawnCmd with T). The changes are applied at
+// the end of the system's stage (or of the tick, with [ApplyAtTickEnd]), so
+// every later system in the order of record that reads, writes or emits T,
+// or filters on it, runs in a later stage and sees them; systems that touch
+// other types only may share the stage. Debug mode requires it (or
+// [Structural] with [Writes][T]) of every system that records an add of T.
+func Adds[T any]() Option {
+	return func(d *decl) { d.adds = appendType(d.adds, reflect.TypeFor[T]()) }
+}
+
+// Removes declares that the system takes component T away from entities
+// through its command buffer (RemoveCmd); placed like [Adds].
+func Removes[T any]() Option {
+	return func(d *decl) { d.removes = appendType(d.removes, reflect.TypeFor[T]()) }
+}
+
+// Despawns declares that the system despawns, through its command buffer,
+// entities that may have component T. Declare it once for every type the
+// despawned entities can have: a despawn takes all of them away, so every
+// later system that reads, writes, emits or filters on one of them runs in
+// a later stage; debug mode checks each despawn against the entity's
+// component types and names the ones missing.
+func Despawns[T any]() Option {
+	return func(d *decl) { d.despawns = appendType(d.despawns, reflect.TypeFor[T]()) }
+}
+
+// ApplyAtTickEnd applies the system's command buffer after the last stage
+// of the tick instead of at the end of its own stage, in the order of
+// record among such systems (Bevy's deferred commands applied at the end
+// of a schedule). Its structural changes then reach no system of the same
+// tick, so they force no other system into a later stage: a spawner or a
+// reaper that runs in the first stage costs the plan nothing. The systems
+// of the tick see the world without those changes, and the next tick sees
+// them.
+func ApplyAtTickEnd() Option { return func(d *decl) { d.atTickEnd = true } }
+
+// Structural declares that the system makes any structural change at all
+// through its command buffer ([Context.Commands]): spawns, despawns, adds
+// and removes of any type. Prefer the precise declarations ([Spawns],
+// [Adds], [Removes], [Despawns]): since the changes of a Structural system
+// can change what any query matches, every system after it in the order of
 // record that touches a component type runs in a later stage and sees them,
-// as it would if everything ran in sequence; the systems before it never run
-// in a later stage than it.
+// as it would if everything ran in sequence, and the systems before it
+// never run in a later stage than it. Debug mode accepts any Spawn and
+// Despawn of a Structural system, and an AddCmd or RemoveCmd of T when it
+// also declares [Writes][T].
 func Structural() Option { return func(d *decl) { d.structural = true } }
 
 // Before makes the system run in an earlier stage than the named systems,
@@ -88,6 +141,52 @@ func (d *decl) touchesComponents() bool {
 	return len(d.reads)+len(d.writes)+len(d.emits) > 0
 }
 
+// touches reports whether d reads, writes or emits component type t.
+func (d *decl) touches(t reflect.Type) bool {
+	return slices.Contains(d.reads, t) || slices.Contains(d.emits, t)
+}
+
+// changesShape reports whether d records structural changes applied at the
+// end of its stage.
+func (d *decl) changesShape() bool {
+	return !d.atTickEnd && (d.structural || d.spawns || len(d.adds)+len(d.removes)+len(d.despawns) > 0)
+}
+
+// changesIDs reports whether d spawns or despawns: such changes hand out
+// and free entity ids, so their order decides the ids of later spawns.
+func (d *decl) changesIDs() bool {
+	return d.structural || d.spawns || len(d.despawns) > 0
+}
+
+// sharesShape reports whether d and other add, remove or despawn a common
+// component type: changes whose order decides the outcome.
+func (d *decl) sharesShape(other *decl) bool {
+	for _, ts := range [][]reflect.Type{d.adds, d.removes, d.despawns} {
+		for _, t := range ts {
+			if slices.Contains(other.adds, t) || slices.Contains(other.removes, t) || slices.Contains(other.despawns, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reshaped returns the first component type that d's stage-end structural
+// changes add or remove and that other touches, or nil.
+func (d *decl) reshaped(other *decl) reflect.Type {
+	if d.atTickEnd {
+		return nil
+	}
+	for _, ts := range [][]reflect.Type{d.adds, d.removes, d.despawns} {
+		for _, t := range ts {
+			if other.touches(t) {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
 // relation says how the later of two systems in the order of record must
 // be placed against the earlier one. conflict, when not "", is why it must
 // run in a later stage:
@@ -96,16 +195,19 @@ func (d *decl) touchesComponents() bool {
 //     either way round (they would race);
 //   - the earlier emits outputs for a type the later reads or writes (the
 //     later must see the merged values);
-//   - the earlier is structural and the later touches components (the later
-//     must see its changes).
+//   - the earlier's structural changes, applied at the end of its stage,
+//     add or remove a type the later touches (the later must see them), or
+//     the earlier is [Structural] and the later touches any component.
 //
 // ordered, when there is no conflict, says the later may share the earlier's
 // stage but must not run in an earlier one: its effects applied at the end
 // of a stage (outputs, structural changes) would otherwise reach the
 // earlier system, or be applied before the earlier one's, unlike in a
 // sequential run. That holds when the later emits for a type the earlier
-// touches or emits, or is structural while the earlier touches components
-// or is structural too.
+// touches or emits, or its stage-end structural changes reach a type the
+// earlier touches, or both make structural changes that do not commute:
+// both spawn or despawn (entity ids are handed out as in a sequential run),
+// both change one component type, or either is Structural.
 func relation(earlier, later *decl) (conflict string, ordered bool) {
 	for _, pair := range [][2]*decl{{earlier, later}, {later, earlier}} {
 		x, y := pair[0], pair[1]
@@ -125,16 +227,25 @@ func relation(earlier, later *decl) (conflict string, ordered bool) {
 			return "outputs for component " + t.String(), true
 		}
 	}
-	if earlier.structural && later.touchesComponents() {
+	if earlier.structural && !earlier.atTickEnd && later.touchesComponents() {
 		return "structural changes", true
+	}
+	if t := earlier.reshaped(later); t != nil {
+		return "structural changes to component " + t.String(), true
 	}
 	for _, t := range later.emits {
 		if slices.Contains(earlier.reads, t) || slices.Contains(earlier.emits, t) {
 			return "", true
 		}
 	}
-	if later.structural && (earlier.touchesComponents() || earlier.structural) {
-		return "", true
+	if later.changesShape() {
+		if later.structural && earlier.touchesComponents() || later.reshaped(earlier) != nil {
+			return "", true
+		}
+		if earlier.changesShape() && (earlier.structural || later.structural ||
+			earlier.changesIDs() && later.changesIDs() || earlier.sharesShape(later)) {
+			return "", true
+		}
 	}
 	return "", false
 }

@@ -70,9 +70,9 @@ func BenchmarkSchedule(b *testing.B) {
 			ab, cd, ce := ecs.NewQuery2[SA, SB](w), ecs.NewQuery2[SC, SD](w), ecs.NewQuery2[SC, SE](w)
 			s := sched.New(w, sched.Workers(workers))
 			defer s.Close()
-			s.Add("ab", func() { swapAB(ab) }, sched.Writes[SA](), sched.Writes[SB]())
-			s.Add("cd", func() { swapCD(cd) }, sched.Writes[SC](), sched.Writes[SD]())
-			s.Add("ce", func() { swapCE(ce) }, sched.Writes[SC](), sched.Writes[SE]())
+			s.AddFunc("ab", func(*sched.Context) { swapAB(ab) }, sched.Writes[SA](), sched.Writes[SB]())
+			s.AddFunc("cd", func(*sched.Context) { swapCD(cd) }, sched.Writes[SC](), sched.Writes[SD]())
+			s.AddFunc("ce", func(*sched.Context) { swapCE(ce) }, sched.Writes[SC](), sched.Writes[SE]())
 			for b.Loop() {
 				s.Run()
 			}
@@ -177,7 +177,7 @@ func BenchmarkHeavyCompute(b *testing.B) {
 			var chunks []ecs.Chunk2[Matrix4, HPos]
 			s := sched.New(w, sched.Workers(workers))
 			defer s.Close()
-			s.Add("heavy", func(ctx *sched.Context) {
+			s.AddFunc("heavy", func(ctx *sched.Context) {
 				chunks = q.AppendChunks(chunks[:0], 64)
 				sched.ForEach(ctx, chunks, func(c ecs.Chunk2[Matrix4, HPos]) { heavyChunk(c.A, c.B) })
 			}, sched.Writes[Matrix4](), sched.Writes[HPos]())
@@ -205,7 +205,7 @@ func BenchmarkEmptyStage(b *testing.B) {
 						if j == 0 {
 							opts = []sched.Option{sched.WritesResource[SA]()}
 						}
-						s.Add(strconv.Itoa(k)+"/"+strconv.Itoa(j), func() {}, opts...)
+						s.AddFunc(strconv.Itoa(k)+"/"+strconv.Itoa(j), func(*sched.Context) {}, opts...)
 					}
 				}
 				s.Build()

@@ -24,7 +24,11 @@ type Context struct {
 func (c *Context) World() *ecs.World { return c.s.w }
 
 // Commands returns the system's own command buffer, applied at the end of
-// its stage, after the stage's outputs, in the order of record.
+// its stage, after the stage's outputs, in the order of record (or at the
+// end of the tick, for a system declared with [ApplyAtTickEnd]). Pending
+// entities it spawned can be resolved to the real ones with
+// ecs.Commands.Resolve once it has been applied, until the system records
+// into it again.
 // Panics inside a [ForEach] of the system (the buffer is not safe for
 // concurrent use): take it before the loop and record after it.
 func (c *Context) Commands() *ecs.Commands {

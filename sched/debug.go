@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -18,9 +19,9 @@ func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, o
 	if x == nil {
 		return
 	}
-	if kind == ecs.StructuralAccess {
-		if !x.decl.structural {
-			panic(fmt.Sprintf("sched: system %q records a structural change (%s) without declaring it; add sched.Structural() to its options", x.name, op))
+	if kind.Structural() {
+		if msg := x.decl.structuralDenied(kind, t); msg != "" {
+			panic(fmt.Sprintf("sched: system %q %s (%s) without declaring it; %s", x.name, msg, op, structuralFix(kind, t)))
 		}
 		return
 	}
@@ -40,4 +41,55 @@ func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, o
 
 func accessError(system, verb, what string, t reflect.Type, op, fix string) string {
 	return fmt.Sprintf("sched: system %q %s %s %v (%s) without declaring it; add %s to its options", system, verb, what, t, op, fix)
+}
+
+// structuralDenied says what d did not declare of a structural change of
+// the given kind and type, or "" if d allows it.
+func (d *decl) structuralDenied(kind ecs.AccessKind, t reflect.Type) string {
+	switch kind {
+	case ecs.SpawnAccess:
+		if d.spawns || d.structural {
+			return ""
+		}
+		return "spawns entities"
+	case ecs.DespawnAccess:
+		switch {
+		case d.structural:
+			return ""
+		case t == nil && len(d.despawns) > 0:
+			return ""
+		case t == nil:
+			return "despawns entities"
+		case slices.Contains(d.despawns, t):
+			return ""
+		}
+		return fmt.Sprintf("despawns an entity with component %v", t)
+	case ecs.AddAccess:
+		if slices.Contains(d.adds, t) || d.structural && slices.Contains(d.writes, t) {
+			return ""
+		}
+		return fmt.Sprintf("adds component %v", t)
+	case ecs.RemoveAccess:
+		if slices.Contains(d.removes, t) || d.structural && slices.Contains(d.writes, t) {
+			return ""
+		}
+		return fmt.Sprintf("removes component %v", t)
+	}
+	return ""
+}
+
+// structuralFix names the options that declare a structural change.
+func structuralFix(kind ecs.AccessKind, t reflect.Type) string {
+	switch kind {
+	case ecs.SpawnAccess:
+		return "add sched.Spawns() to its options"
+	case ecs.DespawnAccess:
+		if t == nil {
+			return "add sched.Despawns[T]() for each component type the despawned entities have, or sched.Structural()"
+		}
+		return fmt.Sprintf("add sched.Despawns[%v]() to its options (one for each component type the despawned entities have)", t)
+	case ecs.AddAccess:
+		return fmt.Sprintf("add sched.Adds[%v]() to its options (or sched.Structural() with sched.Writes[%v]())", t, t)
+	}
+	return fmt.Sprintf("add sched.Removes[%v]() to its options (or sched.Structural() with sched.Writes[%v]())", t, t)
 }

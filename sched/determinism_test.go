@@ -48,11 +48,7 @@ func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, des
 	var remembered []ecs.Entity // entities seen earlier, some dead by now
 	tick := 0
 
-	must := func(name string, sys any, opts ...sched.Option) {
-		if err := s.Add(name, sys, opts...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	must := s.AddFunc
 	must("move", func(ctx *sched.Context) {
 		chunks = moving.AppendChunks(chunks[:0], 256)
 		sched.ForEach(ctx, chunks, func(c ecs.Chunk2[Pos, Vel]) {

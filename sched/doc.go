@@ -4,50 +4,70 @@
 // # Systems
 //
 // A system is a name, a function and a declaration of what it touches. Plain
-// functions are systems (seed 002); so is any type with an Update method,
-// which may also have Init and Finalize (seed 003's life cycle):
+// functions are systems (the "super simple ECS" blog post: systems as plain
+// functions), registered with [Scheduler.AddFunc]; so is any type with an
+// Update method, registered with [Scheduler.Add], which may also have Init
+// and Finalize (the life cycle of a student game engine's parallel
+// lock-free ECS, the Run/Sync design). The two entry points follow
+// net/http's Handle and HandleFunc:
 //
 //	s := sched.New(w) // GOMAXPROCS workers
-//	s.Add("move", func(ctx *sched.Context) {
+//	s.AddFunc("move", func(ctx *sched.Context) {
 //		for r := range movers.All() {
 //			r.A.X += r.B.X
 //		}
 //	}, sched.Reads[Velocity](), sched.Writes[Position]())
-//	s.Add("spawn", spawner, sched.Structural())
+//	s.Add("spawn", spawner, sched.Spawns(), sched.Adds[Position]())
 //	for range 1000 {
 //		s.Run() // one tick
 //	}
 //
-// The declaration lists component types read ([Reads]) and written
-// ([Writes]), resources ([ReadsResource], [WritesResource]), component types
-// the system emits outputs for ([Emits]), and whether it makes structural
-// changes ([Structural]). Registering two systems under one name, or one
-// System value twice, is an error.
+// The declaration lists component types read ([Reads]; filtering a query
+// on a type reads it too) and written ([Writes]), resources
+// ([ReadsResource], [WritesResource]), component types the system emits
+// outputs for ([Emits]), and the structural changes its command buffer
+// makes: [Spawns], [Adds], [Removes], [Despawns], or [Structural] for any
+// change at all. Registration mistakes (an empty or taken name, a nil
+// system, one System value twice) are programming errors and panic, as
+// they do in http.ServeMux; Before and After mistakes (an unknown name, a
+// cycle) are returned by [Scheduler.Build], and Run panics with them.
 //
 // # Stages
 //
 // Registration order is the order of record; [Before] and [After] move a
 // system against it (Build takes, each time, the earliest registered system
-// whose constraints are met; a cycle is an error). Each system then goes
-// into the first stage after every earlier system it conflicts with:
+// whose constraints are met). Each system then goes into the first stage
+// after every earlier system it conflicts with:
 //
 //   - a write/write or read/write pair on a component type or resource;
 //   - an earlier system that emits outputs for a type this one reads or
 //     writes (it must see the merged values);
-//   - an earlier structural system, when this one touches any component
-//     (it must see the changes).
+//   - an earlier system whose structural changes add or remove a type this
+//     one reads, writes, emits or filters on (it must see the changes; a
+//     despawn removes every type declared with [Despawns]), or an earlier
+//     [Structural] system, when this one touches any component.
+//
+// A structural change reaches only the systems that touch the types it
+// changes: a spawner that [Adds] Position forces the systems that read
+// Position into a later stage and leaves the others beside it. With
+// [ApplyAtTickEnd], a system's command buffer is applied after the last
+// stage, so its changes force no system of the tick into a later stage at
+// all: they are seen from the next tick on.
 //
 // A system whose outputs or structural changes are applied at the end of
 // its stage may share the stage of an earlier system that touches the same
-// types (or any component, for a structural one) but never runs in an
+// types (or any component, for a Structural one) but never runs in an
 // earlier stage than it: its effects must not reach a system that comes
-// before it in the order of record.
+// before it in the order of record. Systems with structural changes keep
+// their order of record among themselves, so entity ids are handed out as
+// in a sequential run.
 //
 // The systems of a stage run in parallel on a pool of worker goroutines
 // (the calling goroutine is one of them), inside an ecs parallel section.
 // When they are all done, the Sync phase runs: outputs are merged
 // ([Output]), then each system's command buffer ([Context.Commands]) is
-// applied, in the order of record. [Scheduler.Plan] prints the stages and
+// applied, in the order of record (the buffers of [ApplyAtTickEnd] systems
+// wait for the end of the tick). [Scheduler.Plan] prints the stages and
 // why each system is where it is.
 //
 // # Determinism

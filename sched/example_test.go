@@ -26,20 +26,20 @@ func Example() {
 
 	s := sched.New(w, sched.Workers(2))
 	defer s.Close()
-	s.Add("move", func(ctx *sched.Context) {
+	s.AddFunc("move", func(ctx *sched.Context) {
 		for r := range movers.All() {
 			r.A.X += r.B.X
 			r.A.Y += r.B.Y
 		}
 	}, sched.Reads[Velocity](), sched.Writes[Position]())
-	s.Add("gravity", func(ctx *sched.Context) {}, sched.WritesResource[float64]())
-	s.Add("spawn", func(ctx *sched.Context) {
+	s.AddFunc("gravity", func(ctx *sched.Context) {}, sched.WritesResource[float64]())
+	s.AddFunc("spawn", func(ctx *sched.Context) {
 		c := ctx.Commands()
 		e := c.Spawn()
 		pos.AddCmd(c, e, Position{})
 		vel.AddCmd(c, e, Velocity{})
 	}, sched.Structural())
-	s.Add("report", func(ctx *sched.Context) {
+	s.AddFunc("report", func(ctx *sched.Context) {
 		fmt.Println("moving entities:", movers.Count())
 	}, sched.Reads[Position](), sched.Reads[Velocity]())
 	fmt.Print(s.Plan())
@@ -68,7 +68,7 @@ func ExampleOutput() {
 	defer s.Close()
 	out := sched.NewOutput(s, func(cur, next Hits) Hits { return Hits{cur.N + next.N} })
 	for _, name := range []string{"sword", "arrow"} {
-		s.Add(name, func(ctx *sched.Context) {
+		s.AddFunc(name, func(ctx *sched.Context) {
 			out.Emit(ctx, target, Hits{len(name)})
 		}, sched.Emits[Hits]())
 	}
@@ -83,7 +83,7 @@ func ExampleDebug() {
 	pos := ecs.NewMap[Position](w)
 	e := pos.Spawn(Position{})
 	s := sched.New(w, sched.Debug())
-	s.Add("teleport", func(ctx *sched.Context) {
+	s.AddFunc("teleport", func(ctx *sched.Context) {
 		pos.Set(e, Position{X: 10})
 	}, sched.Reads[Position]())
 	defer func() { fmt.Println(recover()) }()
@@ -95,7 +95,7 @@ func ExampleDebug() {
 func ExampleFixedLoop() {
 	w := ecs.NewWorld()
 	s := sched.New(w, sched.Workers(1))
-	s.Add("clock", func(ctx *sched.Context) {
+	s.AddFunc("clock", func(ctx *sched.Context) {
 		t := ecs.GetResource[sched.Time](ctx.World())
 		fmt.Printf("tick %d at %.2fs\n", t.Tick, t.Elapsed)
 	}, sched.ReadsResource[sched.Time]())

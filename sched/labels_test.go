@@ -13,9 +13,7 @@ func TestSystemsCarryPprofLabels(t *testing.T) {
 	s := New(ecs.NewWorld(), Workers(2))
 	defer s.Close()
 	for _, name := range []string{"alpha", "beta"} {
-		if err := s.Add(name, func() {}); err != nil {
-			t.Fatal(err)
-		}
+		s.AddFunc(name, func(*Context) {})
 	}
 	s.Run()
 	for _, x := range s.systems {

@@ -18,10 +18,19 @@ type Health struct{ HP int }
 type Damage struct{ N int }
 type Score struct{ N int }
 
+// mustAdd registers sys, a System, a func(*sched.Context) or a func(), with
+// the entry point that fits it.
 func mustAdd(t *testing.T, s *sched.Scheduler, name string, sys any, opts ...sched.Option) {
 	t.Helper()
-	if err := s.Add(name, sys, opts...); err != nil {
-		t.Fatal(err)
+	switch f := sys.(type) {
+	case sched.System:
+		s.Add(name, f, opts...)
+	case func(*sched.Context):
+		s.AddFunc(name, f, opts...)
+	case func():
+		s.AddFunc(name, func(*sched.Context) { f() }, opts...)
+	default:
+		t.Fatalf("mustAdd: %T is not a system", sys)
 	}
 }
 
@@ -130,21 +139,25 @@ type counter struct{ n int }
 
 func (c *counter) Update(*sched.Context) { c.n++ }
 
-func TestAddRefusesDuplicates(t *testing.T) {
+func TestAddPanicsOnRegistrationMistakes(t *testing.T) {
 	s := sched.New(ecs.NewWorld())
 	c := &counter{}
-	mustAdd(t, s, "count", c)
-	if err := s.Add("count", func() {}); err == nil || !strings.Contains(err.Error(), "already registered") {
-		t.Fatalf("same name: %v", err)
-	}
-	if err := s.Add("again", c); err == nil || !strings.Contains(err.Error(), `already registered as "count"`) {
-		t.Fatalf("same system: %v", err)
-	}
-	if err := s.Add("bad", 42); err == nil || !strings.Contains(err.Error(), "int is not a system") {
-		t.Fatalf("not a system: %v", err)
-	}
-	if err := s.Add("", func() {}); err == nil {
-		t.Fatal("empty name accepted")
+	s.Add("count", c)
+	noop := func(*sched.Context) {}
+	mustPanic(t, func() { s.AddFunc("count", noop) }, `sched: AddFunc: a system named "count" is already registered`)
+	mustPanic(t, func() { s.Add("again", c) }, `sched: Add "again": this system is already registered as "count"`)
+	mustPanic(t, func() { s.Add("nil", nil) }, `sched: Add "nil": nil system`)
+	mustPanic(t, func() { s.Add("nil-pointer", (*counter)(nil)) }, `sched: Add "nil-pointer": nil system`)
+	mustPanic(t, func() { s.AddFunc("nil-func", nil) }, `sched: AddFunc "nil-func": nil system`)
+	mustPanic(t, func() { s.AddFunc("", noop) }, "sched: AddFunc: empty system name")
+	mustPanic(t, func() { s.AddFunc("nil-option", noop, nil) }, `sched: AddFunc "nil-option": nil option`)
+	// A value that is not a pointer may be registered twice under two names.
+	s.Add("twice", sched.Func(noop))
+	s.Add("twice-more", sched.Func(noop))
+	s.Close()
+	mustPanic(t, func() { s.AddFunc("late", noop) }, `sched: AddFunc "late": the scheduler is closed`)
+	if got := len(s.Stats()); got != 3 {
+		t.Fatalf("%d systems registered, want 3 (the refused ones must leave no trace)", got)
 	}
 }
 
@@ -207,6 +220,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 	vel.Set(e, Vel{})
 	ecs.AddResource(w, &Score{})
 	q := ecs.NewQuery1[Vel](w)
+	filtered := ecs.NewQuery1[Pos](w, ecs.Without(ecs.C[Vel]()))
 	out := func(s *sched.Scheduler) *sched.Output[Health] { return sched.NewOutput[Health](s, nil) }
 	cases := []struct {
 		name string
@@ -225,7 +239,28 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		}, []sched.Option{sched.Reads[Pos]()}, []string{`system "set" writes component sched_test.Pos (Set)`, "sched.Writes[sched_test.Pos]()"}},
 		{"cmd", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { vel.RemoveCmd(ctx.Commands(), e) }
-		}, nil, []string{`system "cmd" records a structural change (RemoveCmd)`, "sched.Structural()"}},
+		}, nil, []string{`system "cmd" removes component sched_test.Vel (RemoveCmd) without declaring it`, "sched.Removes[sched_test.Vel]()"}},
+		{"structural-needs-writes", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
+		}, []sched.Option{sched.Structural()}, []string{`system "structural-needs-writes" adds component sched_test.Vel (AddCmd)`, "sched.Adds[sched_test.Vel]()", "sched.Structural() with sched.Writes[sched_test.Vel]()"}},
+		{"wrong-add", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
+		}, []sched.Option{sched.Adds[Pos](), sched.Removes[Vel]()}, []string{`adds component sched_test.Vel`, "sched.Adds[sched_test.Vel]()"}},
+		{"spawn", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(ctx *sched.Context) { ctx.Commands().Spawn() }
+		}, []sched.Option{sched.Adds[Pos]()}, []string{`system "spawn" spawns entities (Spawn)`, "sched.Spawns()"}},
+		{"despawn-undeclared", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(ctx *sched.Context) { ctx.Commands().Despawn(e) }
+		}, []sched.Option{sched.Spawns()}, []string{`system "despawn-undeclared" despawns entities (Despawn)`, "sched.Despawns[T]()"}},
+		{"despawn-missing-type", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(ctx *sched.Context) { ctx.Commands().Despawn(e) }
+		}, []sched.Option{sched.Despawns[Pos]()}, []string{`system "despawn-missing-type" despawns an entity with component sched_test.Vel (Despawn)`, "sched.Despawns[sched_test.Vel]()"}},
+		{"filter", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(*sched.Context) {
+				for range filtered.All() {
+				}
+			}
+		}, []sched.Option{sched.Reads[Pos]()}, []string{`system "filter" reads component sched_test.Vel (query filter)`, "sched.Reads[sched_test.Vel]()"}},
 		{"resource", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { ecs.GetResource[Score](ctx.World()) }
 		}, nil, []string{`system "resource" reads resource sched_test.Score (GetResource)`, "sched.ReadsResource[sched_test.Score]()"}},
@@ -254,9 +289,31 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		ecs.GetResource[Score](ctx.World())
 		o.Emit(ctx, e, Health{5})
 	}, sched.Reads[Vel](), sched.Writes[Pos](), sched.ReadsResource[Score](), sched.Emits[Health]())
+	var spawned ecs.Entity
+	mustAdd(t, s, "reshape", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		vel.RemoveCmd(c, e)
+		p := c.Spawn()
+		pos.AddCmd(c, p, Pos{X: 1})
+		spawned = p
+	}, sched.Removes[Vel](), sched.Spawns(), sched.Adds[Pos]())
+	mustAdd(t, s, "old-style", func(ctx *sched.Context) {
+		pos.AddCmd(ctx.Commands(), e, Pos{X: 3})
+	}, sched.Structural(), sched.Writes[Pos]())
 	s.Run()
 	if got, _ := ecs.NewMap[Health](w).TryGet(e); got == nil || got.HP != 5 {
 		t.Fatalf("emitted health not applied: %v", got)
+	}
+	if vel.Has(e) || spawned.Index() != 0 || w.Len() != 2 {
+		t.Fatalf("declared structural changes not applied: vel %v, %d entities", vel.Has(e), w.Len())
+	}
+	// Despawns checks every type of the entity.
+	ds := sched.New(w, sched.Debug())
+	mustAdd(t, ds, "reaper", func(ctx *sched.Context) { ctx.Commands().Despawn(e) },
+		sched.Despawns[Pos](), sched.Despawns[Health]())
+	ds.Run()
+	if w.Alive(e) {
+		t.Fatal("despawn not applied")
 	}
 }
 

@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -35,10 +34,11 @@ type Scheduler struct {
 	byName  map[string]*system
 	outputs []syncer
 
-	built  bool
-	order  []*system   // the order of record
-	stages [][]*system // systems per stage, in the order of record
-	why    []string    // per system (by index): why it is in its stage
+	built     bool
+	order     []*system   // the order of record
+	stages    [][]*system // systems per stage, in the order of record
+	atTickEnd []*system   // the ApplyAtTickEnd systems, in the order of record
+	why       []string    // per system (by index): why it is in its stage
 
 	pool    *pool
 	checker *checker
@@ -58,7 +58,8 @@ func Workers(n int) SchedulerOption { return func(s *Scheduler) { s.workers = n 
 
 // Debug turns on access checking: a system that touches a component type
 // or resource it did not declare, writes with Set a type it declared
-// read-only, or records structural changes without [Structural], panics
+// read-only, or records a structural change it did not declare ([Spawns],
+// [Adds], [Removes], [Despawns], or [Structural]), panics
 // with a message naming the system, the type and the access. What the world
 // reports is checked (see ecs.AccessChecker): writes through pointers from
 // queries, Get or GetResource are not seen. It implies Workers(1), since
@@ -88,33 +89,49 @@ func (s *Scheduler) World() *ecs.World { return s.w }
 // Workers returns the number of goroutines that run systems.
 func (s *Scheduler) Workers() int { return s.workers }
 
-// Add registers sys under name: a [System], a func(*Context), a
-// func(*ecs.World) or a func(). The options declare its access and ordering
-// constraints. It returns an error if name is empty or taken, if the same
-// System pointer is already registered, or if sys is not a system.
-func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
-	if s.closed {
-		return errors.New("sched: Add: the scheduler is closed")
+// Add registers sys under name, with options declaring its access and
+// ordering constraints. Registration mistakes are programming errors and
+// panic, as http.ServeMux.Handle does: an empty or taken name, a nil
+// system, a System pointer registered twice, a closed scheduler. Mistakes
+// in Before and After (an unknown name, a cycle) show when the plan is
+// built: [Scheduler.Build] returns them as an error and Run panics with it.
+func (s *Scheduler) Add(name string, sys System, opts ...Option) {
+	s.add("Add", name, sys, opts)
+}
+
+// AddFunc registers the function f as a system under name; it panics like
+// [Scheduler.Add]. It is Add(name, Func(f), opts...), as http.HandleFunc is
+// Handle with a HandlerFunc.
+func (s *Scheduler) AddFunc(name string, f func(ctx *Context), opts ...Option) {
+	if f == nil {
+		s.add("AddFunc", name, nil, opts)
 	}
-	if name == "" {
-		return errors.New("sched: Add: empty system name")
+	s.add("AddFunc", name, Func(f), opts)
+}
+
+func (s *Scheduler) add(op, name string, sys System, opts []Option) {
+	switch {
+	case s.closed:
+		panic(fmt.Sprintf("sched: %s %q: the scheduler is closed", op, name))
+	case name == "":
+		panic(fmt.Sprintf("sched: %s: empty system name", op))
+	case s.byName[name] != nil:
+		panic(fmt.Sprintf("sched: %s: a system named %q is already registered", op, name))
+	case sys == nil || isNilPointer(sys):
+		panic(fmt.Sprintf("sched: %s %q: nil system", op, name))
 	}
-	if _, dup := s.byName[name]; dup {
-		return fmt.Errorf("sched: Add: a system named %q is already registered", name)
-	}
-	x, err := asSystem(sys)
-	if err != nil {
-		return fmt.Errorf("sched: Add %q: %w", name, err)
-	}
-	if isPointer(x) {
+	if isPointer(sys) {
 		for _, other := range s.systems {
-			if isPointer(other.sys) && other.sys == x {
-				return fmt.Errorf("sched: Add %q: this system is already registered as %q", name, other.name)
+			if isPointer(other.sys) && other.sys == sys {
+				panic(fmt.Sprintf("sched: %s %q: this system is already registered as %q", op, name, other.name))
 			}
 		}
 	}
 	var d decl
 	for _, o := range opts {
+		if o == nil {
+			panic(fmt.Sprintf("sched: %s %q: nil option", op, name))
+		}
 		o(&d)
 	}
 	// A write implies a read of the same type.
@@ -124,11 +141,16 @@ func (s *Scheduler) Add(name string, sys any, opts ...Option) error {
 	for _, t := range d.resWrites {
 		d.resReads = appendType(d.resReads, t)
 	}
-	x2 := newSystem(s, name, len(s.systems), x, d)
-	s.systems = append(s.systems, x2)
-	s.byName[name] = x2
+	x := newSystem(s, name, len(s.systems), sys, d)
+	s.systems = append(s.systems, x)
+	s.byName[name] = x
 	s.built = false
-	return nil
+}
+
+// isNilPointer reports whether x is a nil pointer in a System interface.
+func isNilPointer(x System) bool {
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // isPointer reports whether x is a pointer, the kind of system value that
@@ -233,6 +255,12 @@ func (s *Scheduler) Build() error {
 		stages[x.stage] = append(stages[x.stage], x)
 	}
 	s.order, s.stages, s.why = order, stages, why
+	s.atTickEnd = s.atTickEnd[:0]
+	for _, x := range order {
+		if x.decl.atTickEnd {
+			s.atTickEnd = append(s.atTickEnd, x)
+		}
+	}
 	for _, o := range s.outputs {
 		o.resize(n)
 	}
@@ -314,10 +342,31 @@ func (s *Scheduler) Run() {
 			}
 		}
 	}
+	done := false
+	defer func() {
+		if !done { // a stage panicked: changes held for the end of the tick are dropped
+			for _, x := range s.atTickEnd {
+				x.ctx.cmds.Reset()
+			}
+		}
+	}()
 	for k, st := range s.stages {
 		s.runStage(k, st)
 	}
+	s.applyAtTickEnd()
+	done = true
 	s.ticks++
+}
+
+// applyAtTickEnd applies the command buffers of the [ApplyAtTickEnd]
+// systems, in the order of record. A hook that panics leaves the rest
+// unapplied and dropped, never applied twice.
+func (s *Scheduler) applyAtTickEnd() {
+	for _, x := range s.atTickEnd {
+		if x.ctx.cmds.Len() > 0 {
+			s.w.Apply(x.ctx.cmds)
+		}
+	}
 }
 
 // runStage runs the enabled systems of stage k in a parallel section, then
@@ -342,7 +391,9 @@ func (s *Scheduler) runStage(k int, st []*system) {
 			w.Recover() // a hook panicked while outputs merged or buffers applied
 		}
 		for _, x := range st {
-			x.ctx.cmds.Reset()
+			if !x.decl.atTickEnd {
+				x.ctx.cmds.Reset()
+			}
 		}
 		for _, o := range s.outputs {
 			o.discard(st)
@@ -375,7 +426,7 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		o.sync(st)
 	}
 	for _, x := range st {
-		if x.ctx.cmds.Len() > 0 {
+		if x.ctx.cmds.Len() > 0 && !x.decl.atTickEnd {
 			w.Apply(x.ctx.cmds)
 		}
 	}

@@ -2,17 +2,15 @@ package sched
 
 import (
 	"context"
-	"fmt"
 	"runtime/pprof"
 	"time"
-
-	"github.com/tessera-ecs/tessera/ecs"
 )
 
 // System is anything with an Update method that the scheduler calls once per
-// tick. A system may also implement [Initializer] (called once, before its
-// first Update) and [Finalizer] (called by [Scheduler.Close]): the
-// init / update / finalize life cycle of seed 003's engine.
+// tick, registered with [Scheduler.Add]. A system may also implement
+// [Initializer] (called once, before its first Update) and [Finalizer]
+// (called by [Scheduler.Close]): the init / update / finalize life cycle of
+// a student game engine's parallel lock-free ECS (the Run/Sync design).
 type System interface {
 	Update(ctx *Context)
 }
@@ -30,36 +28,13 @@ type Finalizer interface {
 	Finalize(ctx *Context)
 }
 
-// Func adapts a plain function to a [System] (seed 002: systems are plain
-// functions).
+// Func adapts a plain function to a [System], as http.HandlerFunc adapts
+// one to an http.Handler (systems as plain functions: the "super simple
+// ECS" blog post). [Scheduler.AddFunc] uses it.
 type Func func(ctx *Context)
 
 // Update calls f.
 func (f Func) Update(ctx *Context) { f(ctx) }
-
-// WorldFunc adapts a plain function of the world to a [System].
-type WorldFunc func(w *ecs.World)
-
-// Update calls f with the scheduler's world.
-func (f WorldFunc) Update(ctx *Context) { f(ctx.World()) }
-
-// asSystem accepts a System, a func(*Context), a func(*ecs.World) or a
-// func().
-func asSystem(s any) (System, error) {
-	switch f := s.(type) {
-	case nil:
-		return nil, fmt.Errorf("nil system")
-	case System:
-		return f, nil
-	case func(*Context):
-		return Func(f), nil
-	case func(*ecs.World):
-		return WorldFunc(f), nil
-	case func():
-		return Func(func(*Context) { f() }), nil
-	}
-	return nil, fmt.Errorf("%T is not a system: want a sched.System, a func(*sched.Context), a func(*ecs.World) or a func()", s)
-}
 
 // system is one registered system and its run-time state.
 type system struct {

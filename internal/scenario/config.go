@@ -54,11 +54,3 @@ func (c Config) validate() error {
 }
 
 func (c Config) sparse() bool { return c.Storage == "sparse" }
-
-// mustAdd registers a system; the scenarios' systems are fixed, so an
-// error is a bug.
-func mustAdd(s *sched.Scheduler, name string, sys any, opts ...sched.Option) {
-	if err := s.Add(name, sys, opts...); err != nil {
-		panic(err)
-	}
-}

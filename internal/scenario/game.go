@@ -135,7 +135,7 @@ func NewGame(cfg Config) (*Game, error) {
 func (g *Game) addSystems() {
 	w, s := g.w, g.s
 	moving := ecs.NewQuery2[GamePosition, GameVelocity](w)
-	mustAdd(s, "movement", func() {
+	s.AddFunc("movement", func(*sched.Context) {
 		for c := range moving.Chunks() {
 			for i := range c.A {
 				c.A[i].X += c.B[i].X * DT
@@ -145,7 +145,7 @@ func (g *Game) addSystems() {
 	}, sched.Writes[GamePosition](), sched.Reads[GameVelocity]())
 
 	datas := ecs.NewQuery1[Data](w)
-	mustAdd(s, "data", func() {
+	s.AddFunc("data", func(*sched.Context) {
 		for c := range datas.Chunks() {
 			for i := range c.A {
 				d := &c.A[i]
@@ -158,7 +158,7 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Data]())
 
 	complexQ := ecs.NewQuery3[GamePosition, GameVelocity, Data](w)
-	mustAdd(s, "more-complex", func() {
+	s.AddFunc("more-complex", func(*sched.Context) {
 		for c := range complexQ.Chunks() {
 			for i := range c.A {
 				d := &c.C[i]
@@ -178,7 +178,7 @@ func (g *Game) addSystems() {
 	}, sched.Reads[GamePosition](), sched.Writes[GameVelocity](), sched.Writes[Data]())
 
 	healths := ecs.NewQuery1[Health](w)
-	mustAdd(s, "health", func() {
+	s.AddFunc("health", func(*sched.Context) {
 		for c := range healths.Chunks() {
 			for i := range c.A {
 				h := &c.A[i]
@@ -197,7 +197,7 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Health]())
 
 	damages := ecs.NewQuery2[Health, Damage](w)
-	mustAdd(s, "damage", func() {
+	s.AddFunc("damage", func(*sched.Context) {
 		for r := range damages.All() {
 			if d := r.B.Atk - r.B.Def; r.A.HP > 0 && d > 0 {
 				r.A.HP = max(r.A.HP-d, 0)
@@ -206,7 +206,7 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Health](), sched.Reads[Damage]())
 
 	sprites := ecs.NewQuery3[Sprite, Player, Health](w)
-	mustAdd(s, "sprite", func() {
+	s.AddFunc("sprite", func(*sched.Context) {
 		for r := range sprites.All() {
 			switch r.C.Status {
 			case Alive:
@@ -220,7 +220,7 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Sprite](), sched.Reads[Player](), sched.Reads[Health]())
 
 	drawn := ecs.NewQuery2[GamePosition, Sprite](w)
-	mustAdd(s, "render", func() {
+	s.AddFunc("render", func(*sched.Context) {
 		f := g.frame
 		for y := range f {
 			for x := range f[y] {

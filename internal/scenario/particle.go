@@ -114,7 +114,7 @@ func (p *Particle) born(e ecs.Entity, k int, put func(ecs.Entity, Position, Velo
 func (p *Particle) addSystems() {
 	s := p.s
 	next := 0 // the emitter whose turn it is
-	mustAdd(s, "emit", func(ctx *sched.Context) {
+	s.AddFunc("emit", func(ctx *sched.Context) {
 		c := ctx.Commands()
 		for range p.died {
 			p.born(c.Spawn(), next, func(e ecs.Entity, pos Position, vel Velocity, col Color, l Lifetime) {
@@ -129,7 +129,7 @@ func (p *Particle) addSystems() {
 		sched.Writes[Position](), sched.Writes[Velocity](), sched.Writes[Color](), sched.Writes[Lifetime]())
 
 	gravityQ := ecs.NewQuery1[Velocity](p.w)
-	mustAdd(s, "gravity", func(ctx *sched.Context) {
+	s.AddFunc("gravity", func(ctx *sched.Context) {
 		p.vchunks = gravityQ.AppendChunks(p.vchunks[:0], chunkRows)
 		sched.ForEach(ctx, p.vchunks, func(c ecs.Chunk1[Velocity]) {
 			for i := range c.A {
@@ -137,7 +137,7 @@ func (p *Particle) addSystems() {
 			}
 		})
 	}, sched.Writes[Velocity]())
-	mustAdd(s, "move", func(ctx *sched.Context) {
+	s.AddFunc("move", func(ctx *sched.Context) {
 		p.mchunks = p.movers.AppendChunks(p.mchunks[:0], chunkRows)
 		sched.ForEach(ctx, p.mchunks, func(c ecs.Chunk2[Position, Velocity]) {
 			for i := range c.A {
@@ -147,7 +147,7 @@ func (p *Particle) addSystems() {
 		})
 	}, sched.Reads[Velocity](), sched.Writes[Position]())
 
-	mustAdd(s, "age", func(ctx *sched.Context) {
+	s.AddFunc("age", func(ctx *sched.Context) {
 		p.lchunks = p.aging.AppendChunks(p.lchunks[:0], chunkRows)
 		for len(p.dead) < len(p.lchunks) {
 			p.dead = append(p.dead, nil)
@@ -175,7 +175,7 @@ func (p *Particle) addSystems() {
 		}
 	}, sched.Structural(), sched.Writes[Lifetime]())
 
-	mustAdd(s, "stats", func(ctx *sched.Context) {
+	s.AddFunc("stats", func(ctx *sched.Context) {
 		p.perColor = [Colors]int{}
 		for ch := range p.colored.Chunks() {
 			for _, c := range ch.A {
