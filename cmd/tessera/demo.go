@@ -36,7 +36,7 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		"machine's memory holds at an estimated peak of 96 to 384 bytes each (by scenario and storage)", maxEntities))
 	fs.IntVar(&o.ticks, "ticks", 1000, fmt.Sprintf("number of ticks to run, 1 to %d", maxTicks))
 	fs.IntVar(&o.workers, "workers", 0, fmt.Sprintf("scheduler workers, 1 to %d; 0 means GOMAXPROCS, 1 runs everything on one goroutine", maxWorkers))
-	fs.StringVar(&o.scenario, "scenario", "particle", "particle or game")
+	fs.StringVar(&o.scenario, "scenario", "particle", "particle, game or predator")
 	fs.StringVar(&o.storage, "storage", "table", "table or sparse: where the short-lived components live")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
@@ -59,8 +59,8 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	switch {
 	case fs.NArg() > 0:
 		return bad("unexpected argument %q", fs.Arg(0))
-	case o.scenario != "particle" && o.scenario != "game":
-		return bad("unknown scenario %q: want particle or game", o.scenario)
+	case o.scenario != "particle" && o.scenario != "game" && o.scenario != "predator":
+		return bad("unknown scenario %q: want particle, game or predator", o.scenario)
 	case o.storage != "table" && o.storage != "sparse":
 		return bad("unknown storage %q: want table or sparse", o.storage)
 	case o.ticks < 1 || o.ticks > maxTicks:
@@ -135,9 +135,12 @@ func demo(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := scenario.Config{N: o.n, Seed: o.seed, Workers: o.workers, Storage: o.storage}
 	var sc scenario.Scenario
-	if o.scenario == "game" {
+	switch o.scenario {
+	case "game":
 		sc, err = scenario.NewGame(cfg)
-	} else {
+	case "predator":
+		sc, err = scenario.NewPredatorPrey(cfg)
+	default:
 		sc, err = scenario.NewParticle(cfg)
 	}
 	if err != nil {

@@ -81,7 +81,7 @@ func TestDemoParticleSummary(t *testing.T) {
 }
 
 func TestDemoHashesAreReproducible(t *testing.T) {
-	for _, sc := range []string{"particle", "game"} {
+	for _, sc := range []string{"particle", "game", "predator"} {
 		a := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "1", "-seed", "5")
 		b := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "2", "-seed", "5")
 		c := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-workers", "2", "-seed", "5")

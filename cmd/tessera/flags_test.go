@@ -79,6 +79,7 @@ func TestDemoEntityLimitFollowsMemory(t *testing.T) {
 		{"particle", "sparse", 1 << 30 / 384},
 		{"game", "table", 1 << 30 / 208},
 		{"game", "sparse", 1 << 30 / 240},
+		{"predator", "table", 1 << 30 / 336},
 	}
 	for _, c := range cases {
 		flags := []string{"-scenario", c.scenario, "-storage", c.storage, "-n"}

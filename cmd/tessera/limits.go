@@ -34,9 +34,12 @@ const (
 // peakBytesPerEntity estimates the demo's peak resident memory per entity,
 // runtime and collector overhead included: the maximum resident set size
 // measured on linux/amd64 with 1 and 4 million entities (and 8 million for
-// the particle system), rounded up by about 15%.
+// the particle system; 1 and 3 million for the predator-prey world), rounded
+// up by about 15%.
 func peakBytesPerEntity(scenario, storage string) uint64 {
 	switch {
+	case scenario == "predator":
+		return 336 // measured 262 to 294, either storage
 	case scenario == "game" && storage == "sparse":
 		return 240 // measured 206 to 210
 	case scenario == "game":

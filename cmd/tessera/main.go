@@ -1,6 +1,7 @@
 // Command tessera runs Tessera's demo scenarios.
 //
-//	tessera demo [flags]   run the particle system or the game-like scenario and report
+//	tessera demo [flags]   run the particle system, the game-like scenario or the
+//	                       predator-prey world and report
 //
 // Run "tessera demo -h" for the flags.
 package main
@@ -38,7 +39,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: tessera <command> [flags]
 
 Commands:
-  demo    run the particle system (default) or the game-like scenario and report
+  demo    run the particle system (default), the game-like scenario or the
+          predator-prey world and report
           ticks per second, tick times, memory and each system's share
 
 Run "tessera demo -h" for the demo's flags.

@@ -14,6 +14,15 @@ type Config struct {
 	Workers int    // scheduler workers; 0 means GOMAXPROCS
 	Storage string // "table" (default) or "sparse": where the short-lived or optional components live
 	Mixed   bool   // game only: the "mixed entities" variant that fragments the tables
+	Debug   bool   // predator only: run the scheduler in debug mode (one worker, every access checked against the declarations)
+}
+
+// schedOptions returns the scheduler options c asks for.
+func (c Config) schedOptions() []sched.SchedulerOption {
+	if c.Debug {
+		return []sched.SchedulerOption{sched.Debug()}
+	}
+	return []sched.SchedulerOption{sched.Workers(c.Workers)}
 }
 
 // DT is the fixed time step of both scenarios: 1/60 s.

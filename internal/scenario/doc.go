@@ -7,8 +7,12 @@
 //   - [NewGame]: the game-like "complex systems" workload of the public
 //     ecs_benchmark project (BENCHMARKS.md section 4): movement, data,
 //     health, damage, sprites and a 320x240 character frame.
+//   - [NewPredatorPrey]: a predator-prey simulation on a torus, eight
+//     systems with spawns and despawns every tick, a sparse component,
+//     observers, resources and per-entity outputs, declared so that it
+//     runs in four stages.
 //
-// Both are parameterised by a [Config] (entity count, seed, workers,
+// All are parameterised by a [Config] (entity count, seed, workers,
 // storage) and report a hash of their world state ([Hash]), which is the
 // same for the same seed whatever the number of workers.
 package scenario

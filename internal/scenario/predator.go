@@ -1,0 +1,487 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/sched"
+)
+
+// Components of the predator-prey scenario. Position and Velocity are the
+// particle scenario's.
+type (
+	// Energy is what an animal has left: it starves at 0 or below, and
+	// splits in two at its species' threshold.
+	Energy float32
+	// Species holds what does not change in an animal's life.
+	Species struct {
+		Speed  float32 // units per second
+		Upkeep float32 // energy per tick: grazing (prey, > 0) or hunger (predators, < 0)
+		Split  float32 // the energy at which it reproduces
+	}
+	// Wander is a random walk: a heading kept for Left more ticks.
+	Wander struct {
+		Rng     Rand32
+		Heading float32 // radians
+		Left    int32
+	}
+	// Hunting is a predator's chase: short-lived, so it lives in a sparse
+	// set.
+	Hunting struct{ Target ecs.Entity }
+	// Prey and Predator tell the two kinds of animal apart.
+	Prey     struct{}
+	Predator struct{}
+)
+
+// Census is a resource: the population counted at the end of each tick.
+type Census struct {
+	Prey, Predators int
+	Energy          float64 // summed over every animal
+}
+
+// Parameters of the predator-prey world. Distances are in units, times in
+// ticks of DT.
+const (
+	predatorArea     = 64 // square units per animal at the start: sets the torus size
+	huntRadius       = 24 // how far a predator sees prey
+	keepRadius       = 36 // a chase goes on while the prey stays this close
+	catchRadius      = 2  // how close a predator must come to eat
+	predatorMeal     = 70 // energy a predator gains from a prey
+	predatorChunk    = 1024
+	predatorFraction = 10 // one animal in this many starts as a predator
+)
+
+var (
+	preySpecies     = Species{Speed: 18, Upkeep: 0.6, Split: 100}
+	predatorSpecies = Species{Speed: 24, Upkeep: -0.3, Split: 180}
+)
+
+// PredatorPrey is a predator-prey simulation on a torus, the shape of game
+// code that made a scheduler go serial before structural changes could be
+// declared by what they touch: eight systems over 20,000 to 33,000
+// animals (with N = 25,000) that are born, eaten and starve every tick, a
+// sparse component (Hunting), observers, resources (PreyGrid, Census) and
+// per-entity outputs (Energy, summed). In the order of record:
+//
+//   - grid: buckets the prey by cell (writes the PreyGrid resource);
+//   - life: splits animals over their species' threshold and despawns the
+//     starved, from the energy of the previous tick (spawns and despawns
+//     applied at the end of the tick; the parent's half is an output);
+//   - hunt: each predator keeps its chase or picks the nearest prey from
+//     the grid (adds or removes Hunting), data-parallel over chunks;
+//   - steer: hunters head for their prey, the others wander (writes
+//     Velocity and Wander), data-parallel;
+//   - eat: a hunter close enough eats its prey (an Energy output; the prey
+//     is despawned at the end of the tick);
+//   - metabolism: every animal's upkeep, an Energy output per entity;
+//   - move: positions advance and wrap around the torus, data-parallel;
+//   - census: counts the animals (writes the Census resource).
+//
+// The declarations put them in four stages: grid and life; hunt; steer,
+// eat and metabolism; move and census. All randomness comes from
+// Config.Seed: life's own generator and a generator in each animal's
+// Wander, so a run gives the same world on any number of workers. With
+// Storage "sparse", Energy lives in a sparse set too.
+type PredatorPrey struct {
+	cfg  Config
+	w    *ecs.World
+	s    *sched.Scheduler
+	rng  Rand32 // life's, used by life alone
+	side float32
+
+	capPrey, capPredators, minPrey, minPredators int
+
+	pos     *ecs.Map[Position]
+	vel     *ecs.Map[Velocity]
+	energy  *ecs.Map[Energy]
+	species *ecs.Map[Species]
+	wander  *ecs.Map[Wander]
+	hunting *ecs.Map[Hunting]
+	prey    *ecs.Map[Prey]
+	pred    *ecs.Map[Predator]
+	fed     *sched.Output[Energy]
+
+	preyAt, predatorsAt *ecs.Query1[Position]
+	preyLife, predLife  *ecs.Query3[Energy, Position, Species]
+	steering            *ecs.Query4[Position, Velocity, Species, Wander]
+	moving              *ecs.Query2[Position, Velocity]
+	hunters             *ecs.Query2[Position, Hunting]
+	upkeep              *ecs.Query1[Species]
+	energies            *ecs.Query1[Energy]
+	preyCount           *ecs.Query1[Prey]
+	predatorCount       *ecs.Query1[Predator]
+
+	// Per-system scratch, reused every tick.
+	huntChunks  []ecs.Chunk1[Position]
+	huntTargets [][]ecs.Entity
+	steerChunks []ecs.Chunk4[Position, Velocity, Species, Wander]
+	moveChunks  []ecs.Chunk2[Position, Velocity]
+	idx         []int
+	eaten       map[ecs.Entity]bool
+
+	// Counters kept by the systems (Born, PreyBorn, Starved, Eaten) and
+	// the observers (Chases: Hunting added; PreyGone: prey that left the
+	// world).
+	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int
+}
+
+// NewPredatorPrey builds the predator-prey scenario with cfg.N animals,
+// one in ten a predator, spread at random over a torus sized for them.
+func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	w := ecs.NewWorld()
+	ecs.Register[Hunting](w, ecs.Sparse(), ecs.CapacityHint(cfg.N/predatorFraction))
+	if cfg.sparse() {
+		ecs.Register[Energy](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
+	}
+	n := max(cfg.N, 1)
+	p := &PredatorPrey{cfg: cfg, w: w, rng: NewRand32(cfg.Seed),
+		side:    float32(math.Sqrt(float64(n * predatorArea))),
+		capPrey: n - n/predatorFraction, capPredators: n / 8,
+		minPrey: n / 4, minPredators: max(1, n/100),
+		pos: ecs.NewMap[Position](w), vel: ecs.NewMap[Velocity](w), energy: ecs.NewMap[Energy](w),
+		species: ecs.NewMap[Species](w), wander: ecs.NewMap[Wander](w), hunting: ecs.NewMap[Hunting](w),
+		prey: ecs.NewMap[Prey](w), pred: ecs.NewMap[Predator](w), eaten: map[ecs.Entity]bool{}}
+	isPrey, isPredator := ecs.With(ecs.C[Prey]()), ecs.With(ecs.C[Predator]())
+	p.preyAt = ecs.NewQuery1[Position](w, isPrey)
+	p.predatorsAt = ecs.NewQuery1[Position](w, isPredator)
+	p.preyLife = ecs.NewQuery3[Energy, Position, Species](w, isPrey)
+	p.predLife = ecs.NewQuery3[Energy, Position, Species](w, isPredator)
+	p.steering = ecs.NewQuery4[Position, Velocity, Species, Wander](w)
+	p.moving = ecs.NewQuery2[Position, Velocity](w)
+	p.hunters = ecs.NewQuery2[Position, Hunting](w)
+	p.upkeep = ecs.NewQuery1[Species](w)
+	p.energies = ecs.NewQuery1[Energy](w)
+	p.preyCount, p.predatorCount = ecs.NewQuery1[Prey](w), ecs.NewQuery1[Predator](w)
+
+	// Observers: a chase starting, and a prey leaving the world.
+	ecs.OnAdd(w, func(ecs.Entity, *Hunting) { p.Chases++ })
+	p.preyAt.OnLeave(func(ecs.Entity) { p.PreyGone++ })
+
+	w.Reserve(cfg.N + cfg.N/3)
+	for i := range cfg.N {
+		predator := i%predatorFraction == 0
+		e := w.Spawn()
+		x, y := p.side*p.unit(), p.side*p.unit()
+		p.put(e, predator, x, y, p.startEnergy(predator), nil)
+	}
+	ecs.AddResource(w, newPreyGrid(p.side, huntRadius))
+	ecs.AddResource(w, &Census{Prey: p.preyAt.Count(), Predators: p.predatorsAt.Count()})
+
+	p.s = sched.New(w, cfg.schedOptions()...)
+	p.fed = sched.NewOutput(p.s, sched.Sum[Energy])
+	p.addSystems()
+	return p, nil
+}
+
+// unit draws from life's generator: a float32 in [0, 1).
+func (p *PredatorPrey) unit() float32 { return float32(p.rng.Next()>>8) / (1 << 24) }
+
+func (p *PredatorPrey) startEnergy(predator bool) Energy {
+	sp := preySpecies
+	if predator {
+		sp = predatorSpecies
+	}
+	return Energy(sp.Split * (0.3 + 0.6*p.unit()))
+}
+
+// put gives e an animal's components, directly when c is nil, or through
+// c (a pending entity of c, or a live one).
+func (p *PredatorPrey) put(e ecs.Entity, predator bool, x, y float32, en Energy, c *ecs.Commands) {
+	sp := preySpecies
+	if predator {
+		sp = predatorSpecies
+	}
+	wd := Wander{Rng: NewRand32(uint64(p.rng.Next())<<32 | uint64(p.rng.Next()))}
+	wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
+	wd.Left = int32(wd.Rng.Range(30, 120))
+	v := Velocity{sp.Speed * float32(math.Cos(float64(wd.Heading))), sp.Speed * float32(math.Sin(float64(wd.Heading)))}
+	if c == nil {
+		p.pos.Add(e, Position{x, y})
+		p.vel.Add(e, v)
+		p.energy.Add(e, en)
+		p.species.Add(e, sp)
+		p.wander.Add(e, wd)
+		if predator {
+			p.pred.Add(e, Predator{})
+		} else {
+			p.prey.Add(e, Prey{})
+		}
+		return
+	}
+	p.pos.AddCmd(c, e, Position{x, y})
+	p.vel.AddCmd(c, e, v)
+	p.energy.AddCmd(c, e, en)
+	p.species.AddCmd(c, e, sp)
+	p.wander.AddCmd(c, e, wd)
+	if predator {
+		p.pred.AddCmd(c, e, Predator{})
+	} else {
+		p.prey.AddCmd(c, e, Prey{})
+	}
+}
+
+// despawnsAnimals declares every component type an animal can have, for a
+// system that despawns any kind of animal.
+func despawnsAnimals() []sched.Option {
+	return []sched.Option{sched.Despawns[Position](), sched.Despawns[Velocity](), sched.Despawns[Energy](),
+		sched.Despawns[Species](), sched.Despawns[Wander](), sched.Despawns[Prey](), sched.Despawns[Predator](),
+		sched.Despawns[Hunting]()}
+}
+
+func (p *PredatorPrey) addSystems() {
+	s := p.s
+	s.AddFunc("grid", func(ctx *sched.Context) {
+		ecs.GetResource[PreyGrid](ctx.World()).rebuild(p.preyAt)
+	}, sched.Reads[Position](), sched.Reads[Prey](), sched.WritesResource[PreyGrid]())
+
+	s.AddFunc("life", p.life, append(despawnsAnimals(),
+		sched.Reads[Energy](), sched.Reads[Position](), sched.Reads[Species](), sched.Reads[Prey](), sched.Reads[Predator](),
+		sched.ReadsResource[Census](), sched.Emits[Energy](),
+		sched.Spawns(), sched.Adds[Position](), sched.Adds[Velocity](), sched.Adds[Energy](), sched.Adds[Species](),
+		sched.Adds[Wander](), sched.Adds[Prey](), sched.Adds[Predator](), sched.ApplyAtTickEnd())...)
+
+	s.AddFunc("hunt", p.hunt, sched.Reads[Position](), sched.Reads[Predator](), sched.Reads[Hunting](),
+		sched.ReadsResource[PreyGrid](), sched.Adds[Hunting](), sched.Removes[Hunting]())
+
+	s.AddFunc("steer", p.steer, sched.Reads[Position](), sched.Reads[Species](), sched.Reads[Hunting](),
+		sched.Writes[Velocity](), sched.Writes[Wander]())
+
+	s.AddFunc("eat", p.eat, sched.Reads[Position](), sched.Reads[Hunting](), sched.Emits[Energy](),
+		sched.Despawns[Position](), sched.Despawns[Velocity](), sched.Despawns[Energy](), sched.Despawns[Species](),
+		sched.Despawns[Wander](), sched.Despawns[Prey](), sched.ApplyAtTickEnd())
+
+	s.AddFunc("metabolism", func(ctx *sched.Context) {
+		for c := range p.upkeep.Chunks() {
+			for i := range c.A {
+				p.fed.Emit(ctx, c.Entities[i], Energy(c.A[i].Upkeep))
+			}
+		}
+	}, sched.Reads[Species](), sched.Emits[Energy]())
+
+	s.AddFunc("move", func(ctx *sched.Context) {
+		p.moveChunks = p.moving.AppendChunks(p.moveChunks[:0], predatorChunk)
+		sched.ForEach(ctx, p.moveChunks, func(c ecs.Chunk2[Position, Velocity]) {
+			for i := range c.A {
+				c.A[i].X = wrap(c.A[i].X+c.B[i].X*DT, p.side)
+				c.A[i].Y = wrap(c.A[i].Y+c.B[i].Y*DT, p.side)
+			}
+		})
+	}, sched.Reads[Velocity](), sched.Writes[Position]())
+
+	s.AddFunc("census", func(ctx *sched.Context) {
+		c := ecs.GetResource[Census](ctx.World())
+		c.Prey, c.Predators, c.Energy = p.preyCount.Count(), p.predatorCount.Count(), 0
+		for ch := range p.energies.Chunks() {
+			for _, e := range ch.A {
+				c.Energy += float64(e)
+			}
+		}
+	}, sched.Reads[Prey](), sched.Reads[Predator](), sched.Reads[Energy](), sched.WritesResource[Census]())
+}
+
+// life splits the animals over their threshold (while their kind is below
+// its cap) and despawns the starved, from the energy the last tick left;
+// below a floor, newcomers arrive at random places, so neither kind dies
+// out. Births and deaths are applied at the end of the tick.
+func (p *PredatorPrey) life(ctx *sched.Context) {
+	census := ecs.GetResource[Census](ctx.World())
+	c := ctx.Commands()
+	kinds := []struct {
+		q         *ecs.Query3[Energy, Position, Species]
+		count     int
+		cap, min  int
+		predators bool
+	}{{p.preyLife, census.Prey, p.capPrey, p.minPrey, false}, {p.predLife, census.Predators, p.capPredators, p.minPredators, true}}
+	for _, k := range kinds {
+		n := k.count
+		for r := range k.q.All() {
+			switch {
+			case *r.A <= 0:
+				c.Despawn(r.Entity)
+				p.Starved++
+			case float32(*r.A) >= r.C.Split && n < k.cap:
+				half := *r.A / 2
+				p.fed.Emit(ctx, r.Entity, -half)
+				dx, dy := 2*p.unit()-1, 2*p.unit()-1
+				p.put(c.Spawn(), k.predators, wrap(r.B.X+dx, p.side), wrap(r.B.Y+dy, p.side), half, c)
+				p.born(k.predators)
+				n++
+			}
+		}
+		for ; n < k.min; n++ {
+			p.put(c.Spawn(), k.predators, p.side*p.unit(), p.side*p.unit(), p.startEnergy(k.predators), c)
+			p.born(k.predators)
+		}
+	}
+}
+
+func (p *PredatorPrey) born(predator bool) {
+	p.Born++
+	if !predator {
+		p.PreyBorn++
+	}
+}
+
+// hunt keeps each predator's chase while its prey is alive and near, or
+// gives it the nearest prey in sight, or ends the chase. The search runs
+// on every worker, a chunk of predators each; the changes are recorded
+// after it, in chunk order.
+func (p *PredatorPrey) hunt(ctx *sched.Context) {
+	grid := ecs.GetResource[PreyGrid](ctx.World())
+	p.huntChunks = p.predatorsAt.AppendChunks(p.huntChunks[:0], predatorChunk)
+	for len(p.huntTargets) < len(p.huntChunks) {
+		p.huntTargets = append(p.huntTargets, nil)
+	}
+	for len(p.idx) < len(p.huntChunks) {
+		p.idx = append(p.idx, len(p.idx))
+	}
+	sched.ForEach(ctx, p.idx[:len(p.huntChunks)], func(k int) {
+		ch := p.huntChunks[k]
+		targets := p.huntTargets[k][:0]
+		for i, at := range ch.A {
+			target := ecs.Entity{}
+			if h, ok := p.hunting.TryGet(ch.Entities[i]); ok {
+				if tp, ok := p.pos.TryGet(h.Target); ok {
+					dx, dy := torusDelta(tp.X-at.X, p.side), torusDelta(tp.Y-at.Y, p.side)
+					if dx*dx+dy*dy <= keepRadius*keepRadius {
+						target = h.Target
+					}
+				}
+			}
+			if target.IsZero() {
+				target, _ = grid.nearest(at.X, at.Y, huntRadius)
+			}
+			targets = append(targets, target)
+		}
+		p.huntTargets[k] = targets
+	})
+	c := ctx.Commands()
+	for k, ch := range p.huntChunks {
+		for i, target := range p.huntTargets[k] {
+			e := ch.Entities[i]
+			h, had := p.hunting.TryGet(e)
+			switch {
+			case target.IsZero() && had:
+				p.hunting.RemoveCmd(c, e)
+			case !target.IsZero() && (!had || h.Target != target):
+				p.hunting.AddCmd(c, e, Hunting{target})
+			}
+		}
+	}
+}
+
+// steer points hunters at their prey and lets the others wander.
+func (p *PredatorPrey) steer(ctx *sched.Context) {
+	p.steerChunks = p.steering.AppendChunks(p.steerChunks[:0], predatorChunk)
+	sched.ForEach(ctx, p.steerChunks, func(c ecs.Chunk4[Position, Velocity, Species, Wander]) {
+		for i := range c.A {
+			if h, ok := p.hunting.TryGet(c.Entities[i]); ok {
+				if tp, ok := p.pos.TryGet(h.Target); ok {
+					dx, dy := torusDelta(tp.X-c.A[i].X, p.side), torusDelta(tp.Y-c.A[i].Y, p.side)
+					if d := float32(math.Sqrt(float64(dx*dx + dy*dy))); d > 0 {
+						s := c.C[i].Speed / d
+						c.B[i] = Velocity{dx * s, dy * s}
+						continue
+					}
+				}
+			}
+			wd := &c.D[i]
+			if wd.Left--; wd.Left > 0 {
+				continue
+			}
+			wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
+			wd.Left = int32(wd.Rng.Range(30, 120))
+			sp := c.C[i].Speed
+			c.B[i] = Velocity{sp * float32(math.Cos(float64(wd.Heading))), sp * float32(math.Sin(float64(wd.Heading)))}
+		}
+	})
+}
+
+// eat lets each hunter within reach of its prey eat it, first come first
+// served in iteration order.
+func (p *PredatorPrey) eat(ctx *sched.Context) {
+	clear(p.eaten)
+	c := ctx.Commands()
+	for r := range p.hunters.All() {
+		target := r.B.Target
+		tp, ok := p.pos.TryGet(target)
+		if !ok || p.eaten[target] {
+			continue
+		}
+		dx, dy := torusDelta(tp.X-r.A.X, p.side), torusDelta(tp.Y-r.A.Y, p.side)
+		if dx*dx+dy*dy > catchRadius*catchRadius {
+			continue
+		}
+		p.eaten[target] = true
+		p.fed.Emit(ctx, r.Entity, predatorMeal)
+		c.Despawn(target)
+		p.Eaten++
+	}
+}
+
+// Tick runs one tick.
+func (p *PredatorPrey) Tick() { p.s.Run() }
+
+// Alive returns the number of live animals.
+func (p *PredatorPrey) Alive() int { return p.w.Len() }
+
+// Census returns the population counted at the end of the last tick.
+func (p *PredatorPrey) Census() Census { return *ecs.GetResource[Census](p.w) }
+
+// Scheduler returns the scheduler running the systems.
+func (p *PredatorPrey) Scheduler() *sched.Scheduler { return p.s }
+
+// World returns the world.
+func (p *PredatorPrey) World() *ecs.World { return p.w }
+
+// Close stops the scheduler's workers.
+func (p *PredatorPrey) Close() { p.s.Close() }
+
+// Hash returns a hash of every entity and component value, one type after
+// another in iteration order, and of the census.
+func (p *PredatorPrey) Hash() uint64 {
+	h := newHasher()
+	hashAll(h, p.w, func(h *hasher, v *Position) { h.f32(v.X); h.f32(v.Y) })
+	hashAll(h, p.w, func(h *hasher, v *Velocity) { h.f32(v.X); h.f32(v.Y) })
+	hashAll(h, p.w, func(h *hasher, v *Energy) { h.f32(float32(*v)) })
+	hashAll(h, p.w, func(h *hasher, v *Species) { h.f32(v.Speed); h.f32(v.Upkeep); h.f32(v.Split) })
+	hashAll(h, p.w, func(h *hasher, v *Wander) { h.u64(v.Rng.State); h.f32(v.Heading); h.u64(uint64(v.Left)) })
+	hashAll(h, p.w, func(h *hasher, v *Hunting) { h.entity(v.Target) })
+	hashAll(h, p.w, func(*hasher, *Prey) {})
+	hashAll(h, p.w, func(*hasher, *Predator) {})
+	c := p.Census()
+	h.u64(uint64(c.Prey)<<32 | uint64(c.Predators))
+	h.u64(math.Float64bits(c.Energy))
+	return h.sum()
+}
+
+// Check returns an error for a position off the torus, a non-finite value,
+// an animal that is neither or both kinds, or a census that disagrees with
+// the world.
+func (p *PredatorPrey) Check() error {
+	for r := range p.moving.All() {
+		if !finite(r.A.X) || !finite(r.A.Y) || r.A.X < 0 || r.A.Y < 0 || r.A.X >= p.side || r.A.Y >= p.side {
+			return fmt.Errorf("entity %v: position %v off the %gx%g torus", r.Entity, *r.A, p.side, p.side)
+		}
+		if !finite(r.B.X) || !finite(r.B.Y) {
+			return fmt.Errorf("entity %v: non-finite velocity %v", r.Entity, *r.B)
+		}
+	}
+	for r := range p.energies.All() {
+		if !finite(float32(*r.A)) {
+			return fmt.Errorf("entity %v: non-finite energy %v", r.Entity, *r.A)
+		}
+		if p.prey.Has(r.Entity) == p.pred.Has(r.Entity) {
+			return fmt.Errorf("entity %v: prey %v, predator %v", r.Entity, p.prey.Has(r.Entity), p.pred.Has(r.Entity))
+		}
+	}
+	c := p.Census()
+	if prey, preds := p.preyAt.Count(), p.predatorsAt.Count(); c.Prey+c.Predators > 0 && prey+preds != p.w.Len() {
+		return fmt.Errorf("%d prey and %d predators, but %d entities", prey, preds, p.w.Len())
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package scenario
+
+import "github.com/tessera-ecs/tessera/ecs"
+
+// PreyGrid is the predator-prey scenario's spatial index, a resource: the
+// prey bucketed by square cells of a torus, rebuilt each tick by the grid
+// system with a counting sort (two passes, no per-cell allocation), and
+// read by the hunt system to find the prey near a predator by looking at
+// the 3x3 cells around it.
+type PreyGrid struct {
+	Side  float32 // the torus is Side x Side
+	Cell  float32 // a cell is Cell x Cell, at least the hunt radius
+	Cols  int     // cells per row and per column
+	start []int32 // per cell: where its prey begin in prey; one more entry at the end
+	prey  []gridPrey
+	cell  []int32 // scratch: the cell of each prey, in query order
+}
+
+type gridPrey struct {
+	e    ecs.Entity
+	x, y float32
+}
+
+func newPreyGrid(side, minCell float32) *PreyGrid {
+	cols := max(1, int(side/minCell))
+	return &PreyGrid{Side: side, Cell: side / float32(cols), Cols: cols, start: make([]int32, cols*cols+1)}
+}
+
+// cellOf returns the cell of a point of the torus.
+func (g *PreyGrid) cellOf(x, y float32) int {
+	cx := min(int(x/g.Cell), g.Cols-1)
+	cy := min(int(y/g.Cell), g.Cols-1)
+	return cy*g.Cols + cx
+}
+
+// rebuild fills the grid from the prey's positions, visited in query
+// order; within a cell, prey keep that order.
+func (g *PreyGrid) rebuild(prey *ecs.Query1[Position]) {
+	clear(g.start)
+	g.cell = g.cell[:0]
+	g.prey = g.prey[:0]
+	for c := range prey.Chunks() {
+		for i := range c.A {
+			k := g.cellOf(c.A[i].X, c.A[i].Y)
+			g.cell = append(g.cell, int32(k))
+			g.start[k+1]++
+			g.prey = append(g.prey, gridPrey{}) // sized now, filled below
+		}
+	}
+	for k := 1; k < len(g.start); k++ {
+		g.start[k] += g.start[k-1]
+	}
+	next := 0
+	for c := range prey.Chunks() {
+		for i := range c.A {
+			k := g.cell[next]
+			g.prey[g.start[k]] = gridPrey{c.Entities[i], c.A[i].X, c.A[i].Y}
+			g.start[k]++
+			next++
+		}
+	}
+	// Each start was advanced to the next cell's beginning: shift back.
+	copy(g.start[1:], g.start[:len(g.start)-1])
+	g.start[0] = 0
+}
+
+// nearest returns the prey nearest to (x, y) within radius, and whether
+// there is one. Ties go to the prey met first, so the answer depends only
+// on the grid's contents.
+func (g *PreyGrid) nearest(x, y, radius float32) (ecs.Entity, bool) {
+	cx, cy := min(int(x/g.Cell), g.Cols-1), min(int(y/g.Cell), g.Cols-1)
+	best, bestD := ecs.Entity{}, radius*radius
+	found := false
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			k := wrapCell(cy+dy, g.Cols)*g.Cols + wrapCell(cx+dx, g.Cols)
+			for _, p := range g.prey[g.start[k]:g.start[k+1]] {
+				ddx, ddy := torusDelta(p.x-x, g.Side), torusDelta(p.y-y, g.Side)
+				if d := ddx*ddx + ddy*ddy; d < bestD || d == bestD && !found {
+					best, bestD, found = p.e, d, true
+				}
+			}
+		}
+	}
+	return best, found
+}
+
+// Len returns the number of prey in the grid.
+func (g *PreyGrid) Len() int { return len(g.prey) }
+
+func wrapCell(c, n int) int {
+	switch {
+	case c < 0:
+		return c + n
+	case c >= n:
+		return c - n
+	}
+	return c
+}
+
+// torusDelta folds a coordinate difference into [-side/2, side/2].
+func torusDelta(d, side float32) float32 {
+	switch {
+	case d > side/2:
+		return d - side
+	case d < -side/2:
+		return d + side
+	}
+	return d
+}
+
+// wrap folds a coordinate that left [0, side) by less than side back in.
+func wrap(v, side float32) float32 {
+	switch {
+	case v < 0:
+		v += side
+	case v >= side:
+		v -= side
+	}
+	return min(max(v, 0), side*(1-1e-6)) // rounding must not land on side
+}
