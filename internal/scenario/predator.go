@@ -180,12 +180,14 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 // unit draws from life's generator: a float32 in [0, 1).
 func (p *PredatorPrey) unit() float32 { return float32(p.rng.Next()>>8) / (1 << 24) }
 
+// startEnergy draws the energy of an animal of the first generation or a
+// newcomer: predators arrive hungry, and those that find no prey soon
+// starve.
 func (p *PredatorPrey) startEnergy(predator bool) Energy {
-	sp := preySpecies
 	if predator {
-		sp = predatorSpecies
+		return Energy(predatorSpecies.Split * (0.05 + 0.5*p.unit()))
 	}
-	return Energy(sp.Split * (0.3 + 0.6*p.unit()))
+	return Energy(preySpecies.Split * (0.3 + 0.6*p.unit()))
 }
 
 // put gives e an animal's components, directly when c is nil, or through

@@ -41,14 +41,19 @@ func TestPredatorPreyPlan(t *testing.T) {
 // 2, 4 and 8 workers, and in debug mode, where every access is checked
 // against the declarations.
 func TestPredatorPreyIsDeterministic(t *testing.T) {
-	n, ticks := 6000, 150
+	// Long enough for predators to starve while they hunt: debug mode then
+	// checks a despawn of every kind of animal.
+	n, ticks := 4000, 300
 	if testing.Short() {
-		n, ticks = 3000, 60
+		n, ticks = 2000, 250
 	}
 	var want uint64
 	for _, cfg := range []Config{{Workers: 1}, {Workers: 2}, {Workers: 4}, {Workers: 8}, {Debug: true}} {
 		cfg.N, cfg.Seed = n, 7
 		p := runPredatorPrey(t, cfg, ticks)
+		if p.Starved == 0 || p.Eaten == 0 {
+			t.Fatalf("%d starved, %d eaten: the run does not reach every kind of despawn", p.Starved, p.Eaten)
+		}
 		got := p.Hash()
 		if want == 0 {
 			want = got
