@@ -44,6 +44,17 @@ func (c *Context) Name() string { return c.sys.name }
 // Workers returns the number of workers the scheduler runs on.
 func (c *Context) Workers() int { return c.s.workers }
 
+// checkEmitAt panics if the system emits an output for the type t inside a
+// ForEach, or in debug mode without having declared Emits[t].
+func (c *Context) checkEmitAt(t reflect.Type) {
+	if c.s.debug {
+		c.checkEmit(t)
+	}
+	if c.splitting.Load() > 0 {
+		panic(fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", c.sys.name, t))
+	}
+}
+
 // checkEmit panics, in debug mode, if the system did not declare Emits[T]
 // for the type t.
 func (c *Context) checkEmit(t reflect.Type) {

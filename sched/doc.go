@@ -83,14 +83,22 @@
 //
 // # Run/Sync outputs
 //
-// Seed 003's engine has every system write its results to a buffer of its
-// own during the Run phase and applies them in a Sync phase through a merge
-// function per component type. [Output] does this: [Output.Emit] appends to
-// the emitting system's own buffer (no lock), and at the end of the stage
-// the values are grouped by entity, ordered by system and then emission
-// order, and folded with the merge function ([LastWins] by default; [Sum],
-// [Max] or any func(current, next T) T). Outputs to dead entities are
-// dropped and counted, never applied to a recycled id.
+// The Run/Sync design of a student game engine's parallel lock-free ECS
+// has every system write its results to a buffer of its own during the Run
+// phase and applies them in a Sync phase through a merge function per
+// component type. [Output] does this: [Output.Emit] appends to the emitting
+// system's own buffer (no lock), and at the end of the stage the values are
+// grouped by entity, without sorting, and folded with the merge function
+// ([LastWins] by default; [Sum], [Max] or any func(current, next T) T):
+// for each entity, in the order of record of the systems and then in
+// emission order, starting from its current value (or from its first
+// value, when it has no T and gets it added). Different entities are
+// updated in the order in which they first received a value, which
+// depends only on what the systems emitted, never on the number of
+// workers; when T has no OnSet hook, the entities that already have a T
+// are merged in place before the others are set or added (see [Output]).
+// Outputs to dead entities are dropped and counted, never applied to a
+// recycled id.
 //
 // # Data parallelism
 //
