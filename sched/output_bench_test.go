@@ -39,9 +39,7 @@ func newOutputFixture(b *testing.B, n, systems int, share bool) *outputFixture {
 	}
 	f.o = NewOutput(s, Sum[outputHP])
 	for j := range systems {
-		if err := s.Add(fmt.Sprintf("emit%d", j), func(*Context) {}, Emits[outputHP]()); err != nil {
-			b.Fatal(err)
-		}
+		s.AddFunc(fmt.Sprintf("emit%d", j), func(*Context) {}, Emits[outputHP]())
 	}
 	if err := s.Build(); err != nil {
 		b.Fatal(err)

@@ -30,9 +30,7 @@ func TestOutputSyncDoesNotAllocate(t *testing.T) {
 		w.Despawn(dead)
 		o := NewOutput(s, func(cur, next allocHP) allocHP { return allocHP{cur.N + next.N} })
 		for j := range 3 {
-			if err := s.Add(fmt.Sprint("emit", j), func() {}, Emits[allocHP]()); err != nil {
-				t.Fatal(err)
-			}
+			s.AddFunc(fmt.Sprint("emit", j), func(*Context) {}, Emits[allocHP]())
 		}
 		if err := s.Build(); err != nil {
 			t.Fatal(err)
