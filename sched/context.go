@@ -2,7 +2,6 @@ package sched
 
 import (
 	"fmt"
-	"reflect"
 	"sync/atomic"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -43,26 +42,3 @@ func (c *Context) Name() string { return c.sys.name }
 
 // Workers returns the number of workers the scheduler runs on.
 func (c *Context) Workers() int { return c.s.workers }
-
-// checkEmitAt panics if the system emits an output for the type t inside a
-// ForEach, or in debug mode without having declared Emits[t].
-func (c *Context) checkEmitAt(t reflect.Type) {
-	if c.s.debug {
-		c.checkEmit(t)
-	}
-	if c.splitting.Load() > 0 {
-		panic(fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", c.sys.name, t))
-	}
-}
-
-// checkEmit panics, in debug mode, if the system did not declare Emits[T]
-// for the type t.
-func (c *Context) checkEmit(t reflect.Type) {
-	d := &c.sys.decl
-	for _, e := range d.emits {
-		if e == t {
-			return
-		}
-	}
-	panic(accessError(c.sys.name, "emits outputs for", "component", t, "Emit", "sched.Emits["+t.String()+"]()"))
-}

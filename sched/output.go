@@ -2,6 +2,7 @@ package sched
 
 import (
 	"cmp"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -46,17 +47,20 @@ type Output[T any] struct {
 	typ   reflect.Type
 	merge func(current, next T) T
 	bufs  [][]emitted[T] // per system, by registration index
+	deny  []bool         // per system: Emit panics (debug mode, Emits[T] not declared)
 
 	// The merge's working state, kept between syncs so that a warm sync
 	// does not allocate.
-	slots  []outSlot     // by entity index: the group of the index's live handle
-	stamp  uint32        // the current sync's mark in slots
-	groups []outGroup[T] // in first-emission order
-	later  []laterValue[T]
-	sorted []T // later's values, grouped by group
+	rest   []emitted[T]    // the values that need grouping
+	slots  []outSlot       // by entity index: the group of the index's handle
+	stamp  uint32          // the current sync's mark in slots
+	groups []outGroup      // in first-emission order
+	later  []laterValue[T] // the values, with their groups
+	sorted []T             // the values, grouped by group
 
-	dropped int
-	applied int
+	pointers bool // T holds pointers: spent buffers are cleared for the collector
+	dropped  int
+	applied  int
 }
 
 // outSlot ties an entity index to its group in one sync. A slot whose stamp
@@ -64,20 +68,19 @@ type Output[T any] struct {
 // syncs.
 type outSlot struct {
 	stamp uint32
-	group int32 // -1 while no live handle with this index has had a value
+	group int32
 }
 
-// outGroup is the merge state of one live entity in one sync.
-type outGroup[T any] struct {
+// outGroup is one entity's values in one sync.
+type outGroup struct {
 	e ecs.Entity
-	p *T    // e's T, merged into in place; nil when the group is applied later
-	n int32 // values in later (groups applied later)
+	n int32 // values in the group
 	// end is where the group's values end in sorted: the counting sort
 	// advances it from the group's start.
 	end int32
 }
 
-// laterValue is a value for a group applied after the grouping walk.
+// laterValue is a value and its group.
 type laterValue[T any] struct {
 	group int32
 	v     T
@@ -102,7 +105,8 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 	if merge == nil {
 		merge = LastWins[T]
 	}
-	o := &Output[T]{s: s, m: ecs.NewMap[T](s.w), typ: reflect.TypeFor[T](), merge: merge}
+	t := reflect.TypeFor[T]()
+	o := &Output[T]{s: s, m: ecs.NewMap[T](s.w), typ: t, merge: merge, pointers: holdsPointers(t)}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -123,132 +127,170 @@ func Max[T cmp.Ordered](current, next T) T { return max(current, next) }
 // mode unless the system declared [Emits][T]. A value for a pending entity
 // of a Commands buffer is dropped and counted like one for a dead entity.
 func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
-	// The checks that can panic are out of line: the common path is one
-	// test and an append.
-	if ctx.s.debug || ctx.splitting.Load() > 0 {
-		ctx.checkEmitAt(o.typ)
+	// Small enough to inline: the checks that can panic cost a load each
+	// (deny is filled in debug mode only), and the panic value formats its
+	// message only when printed.
+	i := ctx.sys.index
+	if o.deny[i] || ctx.splitting.Load() > 0 {
+		panic(&emitError{ctx.sys.name, o.typ, o.deny[i]})
 	}
-	b := &o.bufs[ctx.sys.index]
+	b := &o.bufs[i]
 	*b = append(*b, emitted[T]{e, v})
+}
+
+// emitError is the panic of an Emit that is not allowed.
+type emitError struct {
+	system     string
+	t          reflect.Type
+	undeclared bool // in debug mode, without Emits[T]; else inside ForEach
+}
+
+func (e *emitError) Error() string {
+	if e.undeclared {
+		return accessError(e.system, "emits outputs for", "component", e.t, "Emit", "sched.Emits["+e.t.String()+"]()")
+	}
+	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", e.system, e.t)
 }
 
 // Dropped returns how many emitted values targeted entities that were dead
 // when their stage ended, since the output was made.
 func (o *Output[T]) Dropped() int { return o.dropped }
 
-// Applied returns how many merged values have been applied: one per entity
-// per stage in which it received outputs.
+// Applied returns how many emitted values have been folded into a live
+// entity's component since the output was made; Applied + Dropped is the
+// number of values emitted in stages that completed.
 func (o *Output[T]) Applied() int { return o.applied }
 
+// resize makes room for the scheduler's systems, and in debug mode marks
+// the ones that did not declare Emits[T].
 func (o *Output[T]) resize(systems int) {
 	for len(o.bufs) < systems {
 		o.bufs = append(o.bufs, nil)
+	}
+	for len(o.deny) < systems {
+		o.deny = append(o.deny, false)
+	}
+	if o.s.debug {
+		for i, x := range o.s.systems[:systems] {
+			o.deny[i] = !slices.Contains(x.decl.emits, o.typ)
+		}
 	}
 }
 
 func (o *Output[T]) discard(stage []*system) {
 	for _, x := range stage {
-		clear(o.bufs[x.index])
+		if o.pointers {
+			clear(o.bufs[x.index])
+		}
 		o.bufs[x.index] = o.bufs[x.index][:0]
 	}
 }
 
 // sync merges the outputs of the stage's systems into the world.
 //
-// Grouping needs no sort (it used to be a stable sort of all the values by
-// entity: 71% of the CPU of a tick that routed 33,000 deltas through an
-// Output). The walk goes over the buffers in the order of record, each in
-// emission order, and looks each value's entity index up in slots: the
-// first value for a live entity opens its group, later ones fold into it.
-// When Set is a plain write, a group whose entity has T is merged in place
-// through the pointer TryGet gave: nothing in the walk changes the world's
-// structure, so the pointer stays valid. The other groups keep their
-// values; a counting sort by group lines them up, and they are applied with
-// Set or Add in group order, each checked again against the world as it is
-// by then.
+// It sorts nothing (it used to stable-sort all the values by entity: 71% of
+// the CPU of a tick that routed 33,000 deltas through an Output). When a Set
+// of T is a plain write, nothing in the merge changes the world's
+// structure, so whether an entity has T holds throughout: the values for
+// the entities that have it are folded straight into the component through
+// the pointer TryGet gives, buffer by buffer in the order of record, each
+// in emission order, which is each entity's fold order (syncInPlace). The
+// values for the others (entities that gain T, dead ones), or all of them
+// when Set runs hooks, are grouped by entity (group) and applied with Set
+// or Add, one call per entity, in first-emission order (applyGroups).
 func (o *Output[T]) sync(stage []*system) {
+	if o.m.SetIsPlainWrite() {
+		o.syncInPlace(stage)
+		return
+	}
+	rest := o.rest[:0]
+	for _, x := range stage {
+		rest = append(rest, o.bufs[x.index]...)
+	}
+	o.discard(stage)
+	o.group(rest)
+	o.release(rest)
+}
+
+// syncInPlace is sync when a Set of T is a plain write.
+func (o *Output[T]) syncInPlace(stage []*system) {
+	rest := o.rest[:0]
+	for _, x := range stage {
+		rest = o.foldInPlace(o.bufs[x.index], rest)
+	}
+	o.discard(stage)
+	if len(rest) > 0 {
+		o.group(rest)
+	}
+	o.release(rest)
+}
+
+// release keeps rest's array for the next sync, cleared if T holds
+// pointers.
+func (o *Output[T]) release(rest []emitted[T]) {
+	if o.pointers {
+		clear(rest)
+	}
+	o.rest = rest[:0]
+}
+
+// foldInPlace folds the values of one buffer into the entities that have
+// T, and appends the others to rest.
+func (o *Output[T]) foldInPlace(buf []emitted[T], rest []emitted[T]) []emitted[T] {
+	m, merge, before := o.m, o.merge, len(rest)
+	for i := range buf {
+		it := &buf[i]
+		p, ok := m.TryGet(it.e)
+		if !ok {
+			rest = append(rest, *it)
+			continue
+		}
+		*p = merge(*p, it.v)
+	}
+	o.applied += len(buf) - (len(rest) - before)
+	return rest
+}
+
+// group groups vals by entity and applies each group with one Set or Add,
+// in the order of the groups' first values. The slot array maps an entity
+// index to its group for this sync (a stamp per sync spares clearing it);
+// a counting sort by group lines the values up. Each group is checked
+// against the world as it is when its turn comes: a hook fired by an
+// earlier group's Set or Add may have despawned it, or given it T.
+func (o *Output[T]) group(vals []emitted[T]) {
 	o.stamp++
 	if o.stamp == 0 { // wrapped: stale stamps could match again
 		clear(o.slots)
 		o.stamp = 1
 	}
-	w := o.s.w
-	inPlace := o.m.SetIsPlainWrite()
+	stamp, slots := o.stamp, o.slots
 	groups, later := o.groups[:0], o.later[:0]
-	for _, x := range stage {
-		buf := o.bufs[x.index]
-		groups, later = o.walk(w, buf, inPlace, groups, later)
-		clear(buf)
-		o.bufs[x.index] = buf[:0]
-	}
-	if len(later) > 0 {
-		o.applyLater(groups, later)
-	}
-	clear(groups) // the pointers into component storage must not outlive the sync
-	o.groups, o.later = groups[:0], later[:0]
-}
-
-// walk groups the values of one system's buffer, in emission order (see
-// sync).
-func (o *Output[T]) walk(w *ecs.World, buf []emitted[T], inPlace bool, groups []outGroup[T], later []laterValue[T]) ([]outGroup[T], []laterValue[T]) {
-	stamp, m, merge, slots := o.stamp, o.m, o.merge, o.slots
-	applied, dropped := 0, 0
-	for i := range buf {
-		it := &buf[i]
+	for _, it := range vals {
 		idx := it.e.Index()
 		if int(idx) >= len(slots) {
 			slots = o.growSlots(idx)
 		}
 		sl := &slots[idx]
-		if sl.stamp == stamp && sl.group >= 0 {
-			g := &groups[sl.group]
-			switch {
-			case g.e != it.e:
-				// Another handle with this index is alive, so this one
-				// is dead.
-				dropped++
-			case g.p != nil:
-				*g.p = merge(*g.p, it.v)
-			default:
-				g.n++
-				later = append(later, laterValue[T]{sl.group, it.v})
-			}
-			continue
+		if sl.stamp != stamp {
+			sl.stamp, sl.group = stamp, int32(len(groups))
+			groups = append(groups, outGroup{e: it.e})
 		}
-		// The first value for this handle, or one for a handle whose index
-		// so far only had dead handles.
-		sl.stamp, sl.group = stamp, -1
-		p, has := m.TryGet(it.e)
-		if !has && !w.Alive(it.e) {
-			dropped++
-			continue
+		g := &groups[sl.group]
+		if g.e != it.e {
+			// Two handles with one index: at most one is alive. Values of
+			// a dead handle are dropped when its group's turn comes, so a
+			// handle that differs from the group's gets a group of its own.
+			sl.group = int32(len(groups))
+			groups = append(groups, outGroup{e: it.e})
+			g = &groups[sl.group]
 		}
-		sl.group = int32(len(groups))
-		if has && inPlace {
-			*p = merge(*p, it.v)
-			groups = append(groups, outGroup[T]{e: it.e, p: p})
-			applied++
-			continue
-		}
-		groups = append(groups, outGroup[T]{e: it.e, n: 1})
+		g.n++
 		later = append(later, laterValue[T]{sl.group, it.v})
 	}
-	o.applied += applied
-	o.dropped += dropped
-	return groups, later
-}
-
-// applyLater applies the groups that were not merged in place, in group
-// order: each from its entity's value at that moment (Set), or from its
-// first value when the entity has no T (Add); an entity a hook has
-// despawned meanwhile has its values dropped.
-func (o *Output[T]) applyLater(groups []outGroup[T], later []laterValue[T]) {
 	var end int32
 	for i := range groups {
-		if g := &groups[i]; g.p == nil {
-			g.end = end // the group's start, until the values are placed
-			end += g.n
-		}
+		groups[i].end = end // the group's start, until the values are placed
+		end += groups[i].n
 	}
 	sorted := slices.Grow(o.sorted[:0], len(later))[:len(later)]
 	for _, l := range later {
@@ -259,33 +301,32 @@ func (o *Output[T]) applyLater(groups []outGroup[T], later []laterValue[T]) {
 	m, w := o.m, o.s.w
 	for i := range groups {
 		g := &groups[i]
-		if g.p != nil {
-			continue
-		}
 		vs := sorted[g.end-g.n : g.end]
 		if p, has := m.TryGet(g.e); has {
-			o.applied++
 			v := *p
 			for _, x := range vs {
 				v = o.merge(v, x)
 			}
 			m.Set(g.e, v)
+			o.applied += len(vs)
 			continue
 		}
 		if !w.Alive(g.e) {
 			o.dropped += len(vs)
 			continue
 		}
-		o.applied++
 		v := vs[0]
 		for _, x := range vs[1:] {
 			v = o.merge(v, x)
 		}
 		m.Add(g.e, v)
+		o.applied += len(vs)
 	}
-	clear(later)
-	clear(sorted)
-	o.sorted = sorted[:0]
+	if o.pointers {
+		clear(later)
+		clear(sorted)
+	}
+	o.groups, o.later, o.sorted = groups[:0], later[:0], sorted[:0]
 }
 
 // growSlots makes slots long enough for entity index idx and returns them.
@@ -295,4 +336,26 @@ func (o *Output[T]) growSlots(idx uint32) []outSlot {
 	// they are empty.
 	o.slots = slices.Grow(o.slots, n-len(o.slots))[:n]
 	return o.slots
+}
+
+// holdsPointers reports whether values of type t contain pointers the
+// collector must see: then spent buffers are cleared rather than only
+// truncated.
+func holdsPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && holdsPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
