@@ -88,15 +88,16 @@
 // phase and applies them in a Sync phase through a merge function per
 // component type. [Output] does this: [Output.Emit] appends to the emitting
 // system's own buffer (no lock), and at the end of the stage the values are
-// grouped by entity, without sorting, and folded with the merge function
-// ([LastWins] by default; [Sum], [Max] or any func(current, next T) T):
-// for each entity, in the order of record of the systems and then in
-// emission order, starting from its current value (or from its first
-// value, when it has no T and gets it added). Different entities are
-// updated in the order in which they first received a value, which
-// depends only on what the systems emitted, never on the number of
-// workers; when T has no OnSet hook, the entities that already have a T
-// are merged in place before the others are set or added (see [Output]).
+// folded into the components with the merge function ([LastWins] by
+// default; [Sum], [Max] or any func(current, next T) T): for each entity, in
+// the order of record of the systems and then in emission order, starting
+// from its current value (or from its first value, when it has no T and
+// gets it added). Without OnSet hooks on T, the values are folded in place
+// as the buffers are read, with no sorting: about 1.7 times the cost of
+// writing the same values directly, emission included. Entities that gain
+// T, or all of them when T has OnSet hooks, are set or added once each, in
+// the order in which they first received a value (see [Output]); nothing
+// depends on the number of workers.
 // Outputs to dead entities are dropped and counted, never applied to a
 // recycled id.
 //

@@ -22,18 +22,19 @@ import (
 // ([Output.Dropped]); an entity's generation is part of its handle, so a
 // value is never applied to a recycled id.
 //
-// Different entities are updated in the order in which they first received
-// a value (the systems in the order of record, each one's emissions in
-// order), not in entity-index order; this order depends only on what the
-// systems emitted, never on the number of workers. When a Set of T is a
-// plain write (T has no OnSet hook: [ecs.Map.SetIsPlainWrite]), the
-// entities that already have a T are merged in place, in that order, while
-// the outputs are grouped; the entities that gain T ([ecs.Map.Add]) follow,
-// in the same order. When T has OnSet hooks, every entity is updated with
-// [ecs.Map.Set] or Add in that order. An entity updated by Set or Add
-// starts its fold from its value at that moment, and its values are
-// dropped if it has died meanwhile (a hook fired by an earlier update may
-// have despawned it).
+// When a Set of T is a plain write (T has no OnSet hook:
+// [ecs.Map.SetIsPlainWrite]), the values for entities that have a T are
+// folded straight into the component, buffer by buffer in the order of
+// record, each in emission order; no sorting or grouping is needed, and
+// the merge costs about what writing the same values directly would (see
+// BenchmarkOutputMerge). Then the entities that gain T are added, one
+// [ecs.Map.Add] each, in the order in which they first received a value.
+// When T has OnSet hooks, every entity is updated with one [ecs.Map.Set] or
+// Add, in that first-value order. That order depends only on what the
+// systems emitted, never on the number of workers. An entity updated by
+// Set or Add starts its fold from its value at that moment, and its values
+// are dropped if it has died meanwhile (a hook fired by an earlier update
+// may have despawned it).
 //
 // The merge function must not change the world: it may run while pointers
 // into component storage are held.
