@@ -106,3 +106,61 @@ func ExampleFixedLoop() {
 	// tick 2 at 0.50s
 	// ran 2 ticks
 }
+
+// Structural changes declared by what they touch move only the systems
+// that touch those types: "steer" reads Velocity only, so it shares the
+// spawner's stage, while "render" reads Position, which the spawner adds,
+// and goes after it. The reaper's despawns wait for the end of the tick
+// (ApplyAtTickEnd), so they force nothing into a later stage; debug mode
+// checks each despawn against the Despawns declarations. An entity lives
+// two ticks.
+func Example_structuralDeclarations() {
+	w := ecs.NewWorld()
+	pos, hits := ecs.NewMap[Position](w), ecs.NewMap[Hits](w)
+	drawn, hurt := ecs.NewQuery1[Position](w), ecs.NewQuery1[Hits](w)
+	steered := ecs.NewQuery1[Velocity](w)
+
+	s := sched.New(w, sched.Debug())
+	defer s.Close()
+	s.AddFunc("reap", func(ctx *sched.Context) {
+		for r := range hurt.All() {
+			if r.A.N >= 2 {
+				ctx.Commands().Despawn(r.Entity)
+			}
+		}
+	}, sched.Reads[Hits](), sched.Despawns[Position](), sched.Despawns[Hits](), sched.ApplyAtTickEnd())
+	s.AddFunc("spawn", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		e := c.Spawn()
+		pos.AddCmd(c, e, Position{})
+		hits.AddCmd(c, e, Hits{N: 1})
+	}, sched.Spawns(), sched.Adds[Position](), sched.Adds[Hits]())
+	s.AddFunc("steer", func(ctx *sched.Context) {
+		for range steered.All() {
+		}
+	}, sched.Reads[Velocity]())
+	s.AddFunc("render", func(ctx *sched.Context) {
+		fmt.Println("drawn:", drawn.Count())
+	}, sched.Reads[Position]())
+	s.AddFunc("age", func(ctx *sched.Context) {
+		for r := range hurt.All() {
+			r.A.N++
+		}
+	}, sched.Writes[Hits]())
+	fmt.Print(s.Plan())
+	for range 3 {
+		s.Run()
+	}
+	// Output:
+	// 5 systems in 2 stages, 1 workers
+	// stage 0:
+	//   reap: no conflict with an earlier system
+	//   spawn: no conflict with an earlier system
+	//   steer: no conflict with an earlier system
+	// stage 1:
+	//   render: after "spawn" (structural changes to component sched_test.Position)
+	//   age: after "reap" (component sched_test.Hits)
+	// drawn: 1
+	// drawn: 2
+	// drawn: 2
+}
