@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // cmdKind names a deferred structural change.
 type cmdKind uint8
 
@@ -11,6 +13,12 @@ const (
 	cmdRemoveAll
 	cmdDespawnAll
 	cmdSpawn // Commands.Spawn: a new entity, made when the buffer is applied
+	// Changes of several types at once (Map2..Map12 with a Commands
+	// buffer): id holds the number of types and slot the offset of their
+	// entries in the buffer's multi list.
+	cmdSpawnN  // SpawnCmd: a new entity with components, made in their table
+	cmdAddN    // AddCmd: adds or overwrites, in one move
+	cmdRemoveN // RemoveCmd: removals, in one move
 )
 
 // command is one deferred structural change. Values of deferred adds wait in
@@ -54,7 +62,13 @@ func (s *staging) release(slot uint32) {
 type commandBuffer struct {
 	cmds    []command
 	staging []staging // indexed by component id
-	spawned []Entity  // while a Commands buffer is applied: its spawns so far
+	spawned []Entity  // a Commands buffer's spawns, made by its Apply so far
+	// multi holds the entries of the changes of several types (cmdSpawnN,
+	// cmdAddN: a component id and its staging slot per type; cmdRemoveN:
+	// a component id per type), in the handle's order. A cmdSpawnN's
+	// entries start with the position of its table in tables.
+	multi  []componentID
+	tables []*table // the tables of cmdSpawnN changes
 }
 
 func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
@@ -204,6 +218,8 @@ func (w *World) flush() {
 // reset empties b, zeroing its staged values for the collector.
 func (b *commandBuffer) reset() {
 	b.cmds = b.cmds[:0]
+	b.multi = b.multi[:0]
+	b.tables = b.tables[:0]
 	for i := range b.staging {
 		s := &b.staging[i]
 		if s.n != 0 && !s.col.info.pointerFree {
@@ -219,6 +235,9 @@ func (w *World) apply(b *commandBuffer, c *command) {
 	switch c.kind {
 	case cmdSpawn:
 		b.spawned = append(b.spawned, w.Spawn())
+		return
+	case cmdSpawnN:
+		w.spawnMany(b, b.tables[b.multi[c.slot]], b.multi[c.slot+1:c.slot+1+2*uint32(c.id)])
 		return
 	}
 	if c.e.index == 0 && c.e.gen != 0 {
@@ -250,6 +269,14 @@ func (w *World) apply(b *commandBuffer, c *command) {
 		if r := w.entities.lookup(c.e); r != nil {
 			w.removeComponent(c.e, r, c.id)
 		}
+	case cmdAddN:
+		if r := w.entities.lookup(c.e); r != nil {
+			w.addMany(c.e, r, b, b.multi[c.slot:c.slot+2*uint32(c.id)])
+		}
+	case cmdRemoveN:
+		if r := w.entities.lookup(c.e); r != nil {
+			w.removeMany(c.e, r, b.multi[c.slot:c.slot+uint32(c.id)])
+		}
 	case cmdAddAll:
 		s := &b.staging[c.id]
 		w.addAll(c.q, s.col.info, s.col.at(c.slot))
@@ -258,4 +285,87 @@ func (w *World) apply(b *commandBuffer, c *command) {
 	case cmdDespawnAll:
 		w.despawnAll(c.q)
 	}
+}
+
+// spawnMany applies a cmdSpawnN of b whose entries are pairs: it makes an
+// entity directly in t, the table of the pairs' types (no move), writes
+// their staged values, records the entity as b's next spawn, and fires
+// OnAdd hooks and observers as Map2.Spawn and the like do.
+func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
+	w.enter("Spawn")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	for i := 0; i < len(pairs); i += 2 {
+		info := w.reg.infos[pairs[i]]
+		info.copy1(spawnSlot(e, t, row, t.column(info.id), info), b.staging[info.id].col.at(uint32(pairs[i+1])))
+	}
+	w.leave()
+	b.spawned = append(b.spawned, e)
+	if w.notify {
+		w.touch(e)
+		if w.hooked {
+			w.addedMany(e, r, pairs, 0)
+		}
+		w.settle()
+	}
+}
+
+// addMany applies a cmdAddN of b to the live entity e (record r): the
+// types e lacks are added in one move, the ones it has are overwritten,
+// then the OnAdd or OnSet hooks of each type fire in the handle's order,
+// as Map2.Add and the like fire them.
+func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []componentID) {
+	var had uint16 // bit i: e has the i-th type already (at most 12 types)
+	dst := r.table
+	for i := 0; i < len(pairs); i += 2 {
+		info := w.reg.infos[pairs[i]]
+		if w.hasComponent(e, r, info) {
+			had |= 1 << (i / 2)
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	if dst != r.table {
+		w.move(e, r, dst)
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		info := w.reg.infos[pairs[i]]
+		var p unsafe.Pointer
+		if had&(1<<(i/2)) != 0 {
+			p = w.componentAt("AddCmd", e, r, info)
+		} else {
+			p = spawnSlot(e, dst, r.row, dst.column(info.id), info)
+		}
+		info.copy1(p, b.staging[info.id].col.at(uint32(pairs[i+1])))
+	}
+	if w.notify {
+		if w.hooked {
+			w.addedMany(e, r, pairs, had)
+		}
+		w.settle()
+	}
+}
+
+// addedMany fires, for each type of pairs in order, the OnSet hooks of
+// those marked in had (the i-th type by bit i) and the OnAdd hooks of the
+// others, for the live entity e (record r), with the world locked for
+// all of them: changes the hooks make wait until every hook has run.
+func (w *World) addedMany(e Entity, r *record, pairs []componentID, had uint16) {
+	w.lock++
+	for i := 0; i < len(pairs); i += 2 {
+		info := w.reg.infos[pairs[i]]
+		h := info.hooks
+		if h == nil {
+			continue
+		}
+		kind, hooks := hookOnAdd, h.onAdd
+		if had&(1<<(i/2)) != 0 {
+			kind, hooks = hookOnSet, h.onSet
+		}
+		if len(hooks) > 0 {
+			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, r, info))
+		}
+	}
+	w.unlock()
 }

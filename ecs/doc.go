@@ -265,17 +265,35 @@
 //
 // A resource is a value that exists once per world (a clock, a random
 // source, settings): [AddResource], [GetResource], [HasResource],
-// [RemoveResource].
+// [RemoveResource], each a map lookup by type. [NewResource] makes a
+// [Resource] handle (Ark's typed resource handles), made once like a Map,
+// whose Get, TryGet, Has, Set and Remove cost no lookup and are reported to
+// the access checker, so a scheduler's debug mode checks them too:
+//
+//	clock := ecs.NewResource[Clock](w) // once, outside systems
+//	clock.Set(&Clock{})                // add or replace
+//	clock.Get().Tick++                 // *Clock; panics if absent
+//	c, ok := clock.TryGet()            // checking twin
 //
 // # Command buffers
 //
-// A [Commands] buffer records structural changes without making them:
-// [Commands.Spawn] (a pending entity, made real when applied),
-// [Commands.Despawn], [Map.AddCmd] and [Map.RemoveCmd]. [World.Apply]
-// carries them out in order, firing hooks, and settles observers once at
-// the end. Recording only reads the world, so each goroutine of a parallel
-// section can fill a buffer of its own; applying the buffers in a fixed
-// order afterwards gives the same ids and state whatever ran first.
+// A [Commands] buffer records structural changes without making them
+// (Bevy's Commands, flecs' deferred mode): [Commands.Spawn] (a pending
+// entity, made real when applied), [Commands.Despawn], [Map.AddCmd] and
+// [Map.RemoveCmd], and for several types at once [Map2.SpawnCmd] (a pending
+// entity with its components, made directly in their table),
+// [Map2.AddCmd] and [Map2.RemoveCmd] (one table move for all the types),
+// up to Map12. [World.Apply] carries them out in order, firing hooks, and
+// settles observers once at the end; afterwards [Commands.Resolve] turns a
+// pending entity into the entity it became, until the buffer records again.
+// Recording only reads the world, so each goroutine of a parallel section
+// can fill a buffer of its own; applying the buffers in a fixed order
+// afterwards gives the same ids and state whatever ran first.
+//
+//	c := w.NewCommands()
+//	e := pv.SpawnCmd(c, Position{}, Velocity{1, 0}) // pending
+//	w.Apply(c)
+//	real, ok := c.Resolve(e)
 //
 // # Concurrency
 //
@@ -292,7 +310,9 @@
 // mutation marks the world while it runs, and one that finds the mark set
 // panics with "concurrent structural change" instead of corrupting the
 // world (the race detector catches every case). Package sched
-// builds its parallel stages on this, and checks the access rules.
+// builds its parallel stages on this, and checks the access rules. Handles
+// and queries are made once, before the first run, and reused: making one
+// inside a parallel section panics and says so.
 // [Query2.AppendChunks] (and its siblings) cut a pass into row ranges that
 // different goroutines may write.
 package ecs

@@ -284,6 +284,27 @@ func ExampleAddResource() {
 	// true false
 }
 
+func ExampleResource() {
+	type Clock struct{ Tick int }
+	w := ecs.NewWorld()
+	clock := ecs.NewResource[Clock](w) // once, before any system runs
+	_, ok := clock.TryGet()
+	fmt.Println(ok)
+
+	clock.Set(&Clock{})                   // adds the resource (or replaces it)
+	tick := func() { clock.Get().Tick++ } // a system's closure: no map lookup per call
+	tick()
+	tick()
+	fmt.Println(clock.Get().Tick, ecs.GetResource[Clock](w).Tick)
+
+	ecs.RemoveResource[Clock](w) // the handle sees it go
+	fmt.Println(clock.Has())
+	// Output:
+	// false
+	// 2 2
+	// false
+}
+
 func ExampleWorld_Recover() {
 	type Health struct{ HP int }
 	w := ecs.NewWorld()

@@ -9,7 +9,8 @@ import (
 
 // Map2 is a cached handle for 2 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 2. The types must be distinct.
+// move instead of 2, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map2[A, B any] struct {
 	w     *World
 	ids   [2]componentID
@@ -19,9 +20,11 @@ type Map2[A, B any] struct {
 }
 
 // NewMap2 returns the handle for A, B in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap2[A, B any](w *World) *Map2[A, B] {
-	w.mustNotShare("NewMap2", nil)
+	w.mustNotMakeShared("NewMap2", "handle")
 	m := &Map2[A, B]{w: w, ids: [2]componentID{idOf[A](&w.reg), idOf[B](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap2", m.ids[:])
 	m.table = t
@@ -242,48 +245,73 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map2.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map2", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 2, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map2.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
+	c.checkN("AddCmd", &e, m.w, "Map2", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)))
+	c.push(command{kind: cmdAddN, e: e, id: 2, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map2.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map2", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 2, slot: off})
 }
 
 // Map3 is a cached handle for 3 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 3. The types must be distinct.
+// move instead of 3, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map3[A, B, C any] struct {
 	w     *World
 	ids   [3]componentID
@@ -293,9 +321,11 @@ type Map3[A, B, C any] struct {
 }
 
 // NewMap3 returns the handle for A, B, C in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
-	w.mustNotShare("NewMap3", nil)
+	w.mustNotMakeShared("NewMap3", "handle")
 	m := &Map3[A, B, C]{w: w, ids: [3]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap3", m.ids[:])
 	m.table = t
@@ -534,48 +564,75 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map3.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map3", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 3, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map3.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
+	c.checkN("AddCmd", &e, m.w, "Map3", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)))
+	c.push(command{kind: cmdAddN, e: e, id: 3, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map3.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map3", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 3, slot: off})
 }
 
 // Map4 is a cached handle for 4 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 4. The types must be distinct.
+// move instead of 4, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map4[A, B, C, D any] struct {
 	w     *World
 	ids   [4]componentID
@@ -585,9 +642,11 @@ type Map4[A, B, C, D any] struct {
 }
 
 // NewMap4 returns the handle for A, B, C, D in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
-	w.mustNotShare("NewMap4", nil)
+	w.mustNotMakeShared("NewMap4", "handle")
 	m := &Map4[A, B, C, D]{w: w, ids: [4]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap4", m.ids[:])
 	m.table = t
@@ -844,48 +903,77 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map4.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map4", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 4, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map4.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
+	c.checkN("AddCmd", &e, m.w, "Map4", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)))
+	c.push(command{kind: cmdAddN, e: e, id: 4, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map4.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map4", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 4, slot: off})
 }
 
 // Map5 is a cached handle for 5 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 5. The types must be distinct.
+// move instead of 5, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map5[A, B, C, D, E any] struct {
 	w     *World
 	ids   [5]componentID
@@ -895,9 +983,11 @@ type Map5[A, B, C, D, E any] struct {
 }
 
 // NewMap5 returns the handle for A, B, C, D, E in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
-	w.mustNotShare("NewMap5", nil)
+	w.mustNotMakeShared("NewMap5", "handle")
 	m := &Map5[A, B, C, D, E]{w: w, ids: [5]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap5", m.ids[:])
 	m.table = t
@@ -1172,48 +1262,79 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map5.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map5", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 5, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map5.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
+	c.checkN("AddCmd", &e, m.w, "Map5", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)))
+	c.push(command{kind: cmdAddN, e: e, id: 5, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map5.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map5", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 5, slot: off})
 }
 
 // Map6 is a cached handle for 6 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 6. The types must be distinct.
+// move instead of 6, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map6[A, B, C, D, E, F any] struct {
 	w     *World
 	ids   [6]componentID
@@ -1223,9 +1344,11 @@ type Map6[A, B, C, D, E, F any] struct {
 }
 
 // NewMap6 returns the handle for A, B, C, D, E, F in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
-	w.mustNotShare("NewMap6", nil)
+	w.mustNotMakeShared("NewMap6", "handle")
 	m := &Map6[A, B, C, D, E, F]{w: w, ids: [6]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap6", m.ids[:])
 	m.table = t
@@ -1518,48 +1641,81 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map6.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map6", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 6, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map6.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+	c.checkN("AddCmd", &e, m.w, "Map6", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)))
+	c.push(command{kind: cmdAddN, e: e, id: 6, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map6.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map6", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 6, slot: off})
 }
 
 // Map7 is a cached handle for 7 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 7. The types must be distinct.
+// move instead of 7, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map7[A, B, C, D, E, F, G any] struct {
 	w     *World
 	ids   [7]componentID
@@ -1569,9 +1725,11 @@ type Map7[A, B, C, D, E, F, G any] struct {
 }
 
 // NewMap7 returns the handle for A, B, C, D, E, F, G in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
-	w.mustNotShare("NewMap7", nil)
+	w.mustNotMakeShared("NewMap7", "handle")
 	m := &Map7[A, B, C, D, E, F, G]{w: w, ids: [7]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap7", m.ids[:])
 	m.table = t
@@ -1882,48 +2040,83 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map7.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map7", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 7, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map7.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	c.checkN("AddCmd", &e, m.w, "Map7", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)))
+	c.push(command{kind: cmdAddN, e: e, id: 7, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map7.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map7", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 7, slot: off})
 }
 
 // Map8 is a cached handle for 8 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 8. The types must be distinct.
+// move instead of 8, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map8[A, B, C, D, E, F, G, H any] struct {
 	w     *World
 	ids   [8]componentID
@@ -1933,9 +2126,11 @@ type Map8[A, B, C, D, E, F, G, H any] struct {
 }
 
 // NewMap8 returns the handle for A, B, C, D, E, F, G, H in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H] {
-	w.mustNotShare("NewMap8", nil)
+	w.mustNotMakeShared("NewMap8", "handle")
 	m := &Map8[A, B, C, D, E, F, G, H]{w: w, ids: [8]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap8", m.ids[:])
 	m.table = t
@@ -2264,48 +2459,85 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map8.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map8", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 8, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map8.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	c.checkN("AddCmd", &e, m.w, "Map8", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)))
+	c.push(command{kind: cmdAddN, e: e, id: 8, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map8.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map8", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 8, slot: off})
 }
 
 // Map9 is a cached handle for 9 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 9. The types must be distinct.
+// move instead of 9, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map9[A, B, C, D, E, F, G, H, I any] struct {
 	w     *World
 	ids   [9]componentID
@@ -2315,9 +2547,11 @@ type Map9[A, B, C, D, E, F, G, H, I any] struct {
 }
 
 // NewMap9 returns the handle for A, B, C, D, E, F, G, H, I in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap9[A, B, C, D, E, F, G, H, I any](w *World) *Map9[A, B, C, D, E, F, G, H, I] {
-	w.mustNotShare("NewMap9", nil)
+	w.mustNotMakeShared("NewMap9", "handle")
 	m := &Map9[A, B, C, D, E, F, G, H, I]{w: w, ids: [9]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap9", m.ids[:])
 	m.table = t
@@ -2664,48 +2898,87 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map9.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map9", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 9, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map9.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	c.checkN("AddCmd", &e, m.w, "Map9", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)))
+	c.push(command{kind: cmdAddN, e: e, id: 9, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map9.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map9", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 9, slot: off})
 }
 
 // Map10 is a cached handle for 10 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 10. The types must be distinct.
+// move instead of 10, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
 	w     *World
 	ids   [10]componentID
@@ -2715,9 +2988,11 @@ type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
 }
 
 // NewMap10 returns the handle for A, B, C, D, E, F, G, H, I, J in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap10[A, B, C, D, E, F, G, H, I, J any](w *World) *Map10[A, B, C, D, E, F, G, H, I, J] {
-	w.mustNotShare("NewMap10", nil)
+	w.mustNotMakeShared("NewMap10", "handle")
 	m := &Map10[A, B, C, D, E, F, G, H, I, J]{w: w, ids: [10]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap10", m.ids[:])
 	m.table = t
@@ -3082,48 +3357,89 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map10.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map10", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 10, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map10.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	c.checkN("AddCmd", &e, m.w, "Map10", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
+	c.push(command{kind: cmdAddN, e: e, id: 10, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map10.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map10", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 10, slot: off})
 }
 
 // Map11 is a cached handle for 11 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 11. The types must be distinct.
+// move instead of 11, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	w     *World
 	ids   [11]componentID
@@ -3133,9 +3449,11 @@ type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 }
 
 // NewMap11 returns the handle for A, B, C, D, E, F, G, H, I, J, K in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap11[A, B, C, D, E, F, G, H, I, J, K any](w *World) *Map11[A, B, C, D, E, F, G, H, I, J, K] {
-	w.mustNotShare("NewMap11", nil)
+	w.mustNotMakeShared("NewMap11", "handle")
 	m := &Map11[A, B, C, D, E, F, G, H, I, J, K]{w: w, ids: [11]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap11", m.ids[:])
 	m.table = t
@@ -3518,48 +3836,91 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map11.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map11", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 11, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map11.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	c.checkN("AddCmd", &e, m.w, "Map11", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)))
+	c.push(command{kind: cmdAddN, e: e, id: 11, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map11.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map11", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 11, slot: off})
 }
 
 // Map12 is a cached handle for 12 component types at once: it spawns
 // entities with all of them and adds or removes them together, in one table
-// move instead of 12. The types must be distinct.
+// move instead of 12, directly or recorded in a [Commands] buffer
+// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	w     *World
 	ids   [12]componentID
@@ -3569,9 +3930,11 @@ type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 }
 
 // NewMap12 returns the handle for A, B, C, D, E, F, G, H, I, J, K, L in w. Panics if a type is
-// listed twice.
+// listed twice, or inside a parallel section (a running system): make
+// handles once, outside systems, and reuse them. Complexity: O(1)
+// amortised, plus a scan of the queries when the types' table is new.
 func NewMap12[A, B, C, D, E, F, G, H, I, J, K, L any](w *World) *Map12[A, B, C, D, E, F, G, H, I, J, K, L] {
-	w.mustNotShare("NewMap12", nil)
+	w.mustNotMakeShared("NewMap12", "handle")
 	m := &Map12[A, B, C, D, E, F, G, H, I, J, K, L]{w: w, ids: [12]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg), idOf[L](&w.reg)}}
 	t, infos, cols := w.spawnTable("NewMap12", m.ids[:])
 	m.table = t
@@ -3972,41 +4335,85 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		}
 		return
 	}
-	hooked := w.hooked
-	if hooked {
-		// The OnRemove hooks of the types e has run first, in the handle's
-		// order, while e still has all of them. The count stays raised until
-		// the move is made, so the changes the hooks make wait for it and
-		// observers settle once: e still moves once, never through the
-		// tables in between, whose pointers stay valid.
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, info := range m.infos {
-			if w.hasComponent(e, r, info) {
-				w.removingIDs = append(w.removingIDs, info.id)
-			}
-		}
-		for _, info := range m.infos {
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for i, id := range m.ids {
-		if s := m.infos[i].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
+	w.removeMany(e, r, m.ids[:])
+}
+
+// SpawnCmd records in c the creation of an entity with the given
+// components and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of these types, with no
+// table move, and fires OnAdd hooks and enter observers as
+// [Map12.Spawn] does. It counts as one change in [Commands.Len].
+// Panics if c belongs to another world. Complexity: O(1) amortised to
+// record, no allocation once c has grown. (Command buffers: Bevy's
+// Commands and flecs' deferred mode; the pending entity: Bevy's
+// Commands::spawn, which reserves the id ahead of the spawn.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
+	c.checkN("SpawnCmd", nil, m.w, "Map12", m.infos[:])
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)),
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)),
+		m.ids[11], componentID(stage(b, m.infos[11], vL)))
+	b.tables = append(b.tables, m.table)
+	c.push(command{kind: cmdSpawnN, e: e, id: 12, slot: off})
+	return e
+}
+
+// AddCmd records in c giving e all the components at once: when c is
+// applied, e gains the types it lacks by then, in a single table move,
+// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
+// order, as for [Map12.Add]. Nothing happens if e is dead by then.
+// Panics, naming the handle's types and e, if e is neither alive nor a
+// pending entity of c, or if c belongs to another world. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands, whose insert takes a bundle of
+// components, and flecs' deferred mode.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	c.checkN("AddCmd", &e, m.w, "Map12", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)),
+		m.ids[11], componentID(stage(b, m.infos[11], vL)))
+	c.push(command{kind: cmdAddN, e: e, id: 12, slot: off})
+}
+
+// RemoveCmd records in c taking all of the types e has away from it: when
+// c is applied, e loses them in a single table move after their OnRemove
+// hooks ran, as for [Map12.Remove], and nothing happens for a type e
+// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// change in [Commands.Len]. Complexity: O(1) amortised to record, no
+// allocation once c has grown; applied in O(number of e's components).
+// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveCmd(c *Commands, e Entity) {
+	c.checkN("RemoveCmd", &e, m.w, "Map12", m.infos[:])
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, m.ids[:]...)
+	c.push(command{kind: cmdRemoveN, e: e, id: 12, slot: off})
 }

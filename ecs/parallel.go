@@ -3,7 +3,6 @@ package ecs
 import (
 	"fmt"
 	"reflect"
-	"sync/atomic"
 )
 
 // Parallel sections let several goroutines work on one world at once, the
@@ -14,14 +13,17 @@ import (
 // Get or a query), provided no two goroutines write the same component type
 // and none reads a type another writes, except that goroutines may write
 // disjoint row ranges of one table (AppendChunks): the scheduler's access
-// declarations guarantee that. Structural changes made directly (Spawn, Despawn, Add,
-// Remove, batches, Reserve) panic, and so does making a handle (NewMap,
-// NewQuery) or registering a type, hook or resource: each goroutine records
-// its structural
-// changes in a [Commands] buffer of its own, applied with [World.Apply]
-// after EndParallel, which keeps the outcome independent of which goroutine
-// ran first (seed 003's Run phase). Hooks fired by a Set run on the
-// goroutine that called Set.
+// declarations guarantee that. Resources follow the same rules, and a
+// Resource handle's Set and Remove count as writes. Structural changes made
+// directly (Spawn, Despawn, Add, Remove, batches, Reserve) panic, and so
+// does making a handle (NewMap, NewMap2..NewMap12, NewQuery1..NewQuery8,
+// NewResource: make them once, before the first run, and reuse them) or
+// registering a type, hook or resource (Register, OnAdd, AddResource,
+// RemoveResource): each goroutine records its structural changes in a
+// [Commands] buffer of its own, applied with [World.Apply] after
+// EndParallel, which keeps the outcome independent of which goroutine ran
+// first (seed 003's Run phase). Hooks fired by a Set run on the goroutine
+// that called Set.
 
 // BeginParallel opens a parallel section (see above). It counts as one open
 // iteration until EndParallel. Panics inside an iteration or another
@@ -47,6 +49,20 @@ func (w *World) EndParallel() {
 
 // InParallel reports whether a parallel section is open.
 func (w *World) InParallel() bool { return w.shared }
+
+// mustNotMakeShared panics, naming op, when a handle of the given kind
+// ("query" or "handle") is made in a parallel section: that is where a
+// scheduler runs its systems, and making one there is a mistake to explain,
+// not only to refuse.
+func (w *World) mustNotMakeShared(op, kind string) {
+	if !w.shared {
+		return
+	}
+	if kind == "query" {
+		panic(fmt.Sprintf("ecs: %s: called inside a parallel section (a running system); build queries once, outside systems (before the first Run), and reuse them: a query is a cache the world keeps up to date for its whole life, so building one per tick leaks a cache per call and costs a scan of all tables each time", op))
+	}
+	panic(fmt.Sprintf("ecs: %s: called inside a parallel section (a running system); make handles once, outside systems (before the first Run), and reuse them: making one may register its types and create their table, a change to the world that systems running at the same time must not make", op))
+}
 
 // mustNotShare panics, naming op and the type info describes (if any), when
 // a parallel section is open.
@@ -82,34 +98,27 @@ func (k AccessKind) Structural() bool { return k >= SpawnAccess }
 // with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
 // system that touches a type it did not declare. Reported: query passes
 // (each term, as a read), Get, TryGet and Has of Map and Map2..Map12 (reads),
-// Map.Set (a write), GetResource (a read), the types a query pass's filters
-// (With, Without, AnyOf, Optional) select on (reads), and every change recorded in a
-// Commands buffer, as a write of the kind it is: [SpawnAccess],
-// [DespawnAccess] (with every component type of the despawned entity, so a
-// checker can tell which types a despawn takes away), [AddAccess] and
-// [RemoveAccess]. Not seen: writes through the pointers that passes, Get
-// and GetResource hand out, HasResource and Alive. CheckAccess panics to reject an access.
+// Map.Set (a write), GetResource (a read), Get, TryGet and Has of a
+// [Resource] handle (reads) and its Set and Remove (writes), the types a
+// query pass's filters (With, Without, AnyOf, Optional) select on (reads),
+// and every change recorded in a Commands buffer, as a write of the kind it
+// is: [SpawnAccess], [DespawnAccess] (with every component type of the
+// despawned entity, so a checker can tell which types a despawn takes
+// away), [AddAccess] and [RemoveAccess] (once per type for Map2..Map12).
+// Not seen: writes through the pointers that passes, Get and GetResource
+// hand out, HasResource and Alive. CheckAccess panics to reject an access.
 type AccessChecker interface {
 	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
 }
 
 // SetAccessChecker makes c see every access reported above, until it is
 // set to nil. Checking costs a call per access; without a checker it costs
-// one test.
+// one test of a flag of w's own, so a checker set on one world never slows
+// another. Call it outside parallel sections.
 func (w *World) SetAccessChecker(c AccessChecker) {
-	switch {
-	case w.checker == nil && c != nil:
-		atomic.AddInt32(&checkersSet, 1)
-	case w.checker != nil && c == nil:
-		atomic.AddInt32(&checkersSet, -1)
-	}
 	w.checker = c
+	w.checked = c != nil
 }
-
-// checkersSet counts the worlds that have an access checker, so that the
-// fast path of Map.Get tests one global instead of loading its world's
-// checker.
-var checkersSet int32
 
 // checkPass reports the terms of a query pass to the checker, and the
 // types its filters select on: which entities a query visits depends on

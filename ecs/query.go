@@ -45,7 +45,7 @@ type queryCache struct {
 // newQueryCache builds and registers the cache of a query over terms.
 // Panics if a filter is invalid; op names the constructor for the message.
 func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *queryCache {
-	w.mustNotShare(op, nil)
+	w.mustNotMakeShared(op, "query")
 	q := &queryCache{w: w, op: op, filters: filters, terms: terms, optional: make([]bool, len(terms)), sparseTerms: make([]*sparseSet, len(terms))}
 	for _, f := range filters {
 		ids := make([]componentID, len(f.types))

@@ -28,8 +28,11 @@ type Query1[A any] struct {
 // NewQuery1 returns a cached query over A in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery1[A any](w *World, filters ...Filter) *Query1[A] {
+	w.mustNotMakeShared("NewQuery1", "query")
 	terms := []componentID{idOf[A](&w.reg)}
 	checkDistinct(w, "NewQuery1", terms)
 	return &Query1[A]{c: newQueryCache(w, "NewQuery1", terms, filters)}
@@ -322,8 +325,11 @@ type Query2[A, B any] struct {
 // NewQuery2 returns a cached query over A, B in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery2[A, B any](w *World, filters ...Filter) *Query2[A, B] {
+	w.mustNotMakeShared("NewQuery2", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg)}
 	checkDistinct(w, "NewQuery2", terms)
 	return &Query2[A, B]{c: newQueryCache(w, "NewQuery2", terms, filters)}
@@ -624,8 +630,11 @@ type Query3[A, B, C any] struct {
 // NewQuery3 returns a cached query over A, B, C in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery3[A, B, C any](w *World, filters ...Filter) *Query3[A, B, C] {
+	w.mustNotMakeShared("NewQuery3", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg)}
 	checkDistinct(w, "NewQuery3", terms)
 	return &Query3[A, B, C]{c: newQueryCache(w, "NewQuery3", terms, filters)}
@@ -934,8 +943,11 @@ type Query4[A, B, C, D any] struct {
 // NewQuery4 returns a cached query over A, B, C, D in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, D, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery4[A, B, C, D any](w *World, filters ...Filter) *Query4[A, B, C, D] {
+	w.mustNotMakeShared("NewQuery4", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg)}
 	checkDistinct(w, "NewQuery4", terms)
 	return &Query4[A, B, C, D]{c: newQueryCache(w, "NewQuery4", terms, filters)}
@@ -1252,8 +1264,11 @@ type Query5[A, B, C, D, E any] struct {
 // NewQuery5 returns a cached query over A, B, C, D, E in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, D, E, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery5[A, B, C, D, E any](w *World, filters ...Filter) *Query5[A, B, C, D, E] {
+	w.mustNotMakeShared("NewQuery5", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg)}
 	checkDistinct(w, "NewQuery5", terms)
 	return &Query5[A, B, C, D, E]{c: newQueryCache(w, "NewQuery5", terms, filters)}
@@ -1578,8 +1593,11 @@ type Query6[A, B, C, D, E, F any] struct {
 // NewQuery6 returns a cached query over A, B, C, D, E, F in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, D, E, F, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery6[A, B, C, D, E, F any](w *World, filters ...Filter) *Query6[A, B, C, D, E, F] {
+	w.mustNotMakeShared("NewQuery6", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg)}
 	checkDistinct(w, "NewQuery6", terms)
 	return &Query6[A, B, C, D, E, F]{c: newQueryCache(w, "NewQuery6", terms, filters)}
@@ -1912,8 +1930,11 @@ type Query7[A, B, C, D, E, F, G any] struct {
 // NewQuery7 returns a cached query over A, B, C, D, E, F, G in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, D, E, F, G, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery7[A, B, C, D, E, F, G any](w *World, filters ...Filter) *Query7[A, B, C, D, E, F, G] {
+	w.mustNotMakeShared("NewQuery7", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg)}
 	checkDistinct(w, "NewQuery7", terms)
 	return &Query7[A, B, C, D, E, F, G]{c: newQueryCache(w, "NewQuery7", terms, filters)}
@@ -2254,8 +2275,11 @@ type Query8[A, B, C, D, E, F, G, H any] struct {
 // NewQuery8 returns a cached query over A, B, C, D, E, F, G, H in w, narrowed by
 // filters. Panics if a type is listed twice, if an Optional type is not one
 // of A, B, C, D, E, F, G, H, if a type is both required and excluded, or if nothing is
-// required. Complexity: O(existing tables) once.
+// required, or if called inside a parallel section (a running system):
+// build queries once, outside systems, and reuse them. Complexity:
+// O(existing tables) once.
 func NewQuery8[A, B, C, D, E, F, G, H any](w *World, filters ...Filter) *Query8[A, B, C, D, E, F, G, H] {
+	w.mustNotMakeShared("NewQuery8", "query")
 	terms := []componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg)}
 	checkDistinct(w, "NewQuery8", terms)
 	return &Query8[A, B, C, D, E, F, G, H]{c: newQueryCache(w, "NewQuery8", terms, filters)}

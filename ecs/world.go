@@ -7,6 +7,11 @@ import "reflect"
 // for concurrent use: every call, iteration included (an iteration updates
 // the world's iteration count), must come from one goroutine at a time.
 type World struct {
+	// checked is checker != nil, kept beside the entity index that the
+	// fast path of Map.Get loads anyway, so a world without a checker pays
+	// a test of a byte on the same cache line, and one world's checker
+	// never slows another's Get.
+	checked  bool
 	entities entityIndex
 	reg      registry
 
