@@ -221,6 +221,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 	ecs.AddResource(w, &Score{})
 	q := ecs.NewQuery1[Vel](w)
 	filtered := ecs.NewQuery1[Pos](w, ecs.Without(ecs.C[Vel]()))
+	score := ecs.NewResource[Score](w)
 	out := func(s *sched.Scheduler) *sched.Output[Health] { return sched.NewOutput[Health](s, nil) }
 	cases := []struct {
 		name string
@@ -264,6 +265,12 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		{"resource", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { ecs.GetResource[Score](ctx.World()) }
 		}, nil, []string{`system "resource" reads resource sched_test.Score (GetResource)`, "sched.ReadsResource[sched_test.Score]()"}},
+		{"resource-handle", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(*sched.Context) { score.Get().N++ }
+		}, []sched.Option{sched.Reads[Pos]()}, []string{`system "resource-handle" reads resource sched_test.Score (Resource.Get)`, "sched.ReadsResource[sched_test.Score]()"}},
+		{"resource-handle-set", func(*sched.Output[Health]) func(*sched.Context) {
+			return func(*sched.Context) { score.Set(&Score{N: 1}) }
+		}, []sched.Option{sched.ReadsResource[Score]()}, []string{`system "resource-handle-set" writes resource sched_test.Score (Resource.Set)`, "sched.WritesResource[sched_test.Score]()"}},
 		{"emit", func(o *sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { o.Emit(ctx, e, Health{1}) }
 		}, []sched.Option{sched.Writes[Pos]()}, []string{`system "emit" emits outputs for component sched_test.Health (Emit)`, "sched.Emits[sched_test.Health]()"}},

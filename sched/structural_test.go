@@ -235,3 +235,36 @@ func stageCount(s *sched.Scheduler) int {
 	}
 	return n
 }
+
+// TestResolveSpawnsOfTheLastTick: a system spawns through a MapN's
+// SpawnCmd, and on its next Update resolves the pending entities of the
+// buffer the scheduler applied.
+func TestResolveSpawnsOfTheLastTick(t *testing.T) {
+	w := ecs.NewWorld()
+	s := sched.New(w, sched.Workers(2), sched.Debug())
+	defer s.Close()
+	pv, pos := ecs.NewMap2[Pos, Vel](w), ecs.NewMap[Pos](w)
+	var pending []ecs.Entity
+	var resolved []ecs.Entity
+	mustAdd(t, s, "spawner", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		for _, p := range pending {
+			e, ok := c.Resolve(p)
+			if at, has := pos.TryGet(e); !ok || !has || at.X != float64(len(resolved)) {
+				t.Errorf("pending %v resolved to %v, %v", p, e, ok)
+			}
+			resolved = append(resolved, e)
+		}
+		pending = pending[:0]
+		pending = append(pending, pv.SpawnCmd(c, Pos{X: float64(len(resolved))}, Vel{}))
+		if _, ok := c.Resolve(pending[0]); ok {
+			t.Error("a pending entity of the buffer being recorded resolved")
+		}
+	}, sched.Spawns(), sched.Adds[Pos](), sched.Adds[Vel](), sched.Reads[Pos]())
+	for range 3 {
+		s.Run()
+	}
+	if len(resolved) != 2 || resolved[0] == resolved[1] || w.Len() != 3 {
+		t.Fatalf("resolved %v, %d entities", resolved, w.Len())
+	}
+}

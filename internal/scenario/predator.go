@@ -101,6 +101,12 @@ type PredatorPrey struct {
 	prey    *ecs.Map[Prey]
 	pred    *ecs.Map[Predator]
 	fed     *sched.Output[Energy]
+	grid    *ecs.Resource[PreyGrid]
+	census  *ecs.Resource[Census]
+
+	// Spawn handles: an animal is born straight into its table.
+	newPrey     *ecs.Map6[Position, Velocity, Energy, Species, Wander, Prey]
+	newPredator *ecs.Map6[Position, Velocity, Energy, Species, Wander, Predator]
 
 	preyAt, predatorsAt *ecs.Query1[Position]
 	preyLife, predLife  *ecs.Query3[Energy, Position, Species]
@@ -144,7 +150,10 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 		minPrey: n / 4, minPredators: max(1, n/100),
 		pos: ecs.NewMap[Position](w), vel: ecs.NewMap[Velocity](w), energy: ecs.NewMap[Energy](w),
 		species: ecs.NewMap[Species](w), wander: ecs.NewMap[Wander](w), hunting: ecs.NewMap[Hunting](w),
-		prey: ecs.NewMap[Prey](w), pred: ecs.NewMap[Predator](w), eaten: map[ecs.Entity]bool{}}
+		prey: ecs.NewMap[Prey](w), pred: ecs.NewMap[Predator](w), eaten: map[ecs.Entity]bool{},
+		grid: ecs.NewResource[PreyGrid](w), census: ecs.NewResource[Census](w),
+		newPrey:     ecs.NewMap6[Position, Velocity, Energy, Species, Wander, Prey](w),
+		newPredator: ecs.NewMap6[Position, Velocity, Energy, Species, Wander, Predator](w)}
 	isPrey, isPredator := ecs.With(ecs.C[Prey]()), ecs.With(ecs.C[Predator]())
 	p.preyAt = ecs.NewQuery1[Position](w, isPrey)
 	p.predatorsAt = ecs.NewQuery1[Position](w, isPredator)
@@ -164,12 +173,11 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 	w.Reserve(cfg.N + cfg.N/3)
 	for i := range cfg.N {
 		predator := i%predatorFraction == 0
-		e := w.Spawn()
 		x, y := p.side*p.unit(), p.side*p.unit()
-		p.put(e, predator, x, y, p.startEnergy(predator), nil)
+		p.spawn(predator, x, y, p.startEnergy(predator), nil)
 	}
-	ecs.AddResource(w, newPreyGrid(p.side, huntRadius))
-	ecs.AddResource(w, &Census{Prey: p.preyAt.Count(), Predators: p.predatorsAt.Count()})
+	p.grid.Set(newPreyGrid(p.side, huntRadius))
+	p.census.Set(&Census{Prey: p.preyAt.Count(), Predators: p.predatorsAt.Count()})
 
 	p.s = sched.New(w, cfg.schedOptions()...)
 	p.fed = sched.NewOutput(p.s, sched.Sum[Energy])
@@ -190,9 +198,9 @@ func (p *PredatorPrey) startEnergy(predator bool) Energy {
 	return Energy(preySpecies.Split * (0.3 + 0.6*p.unit()))
 }
 
-// put gives e an animal's components, directly when c is nil, or through
-// c (a pending entity of c, or a live one).
-func (p *PredatorPrey) put(e ecs.Entity, predator bool, x, y float32, en Energy, c *ecs.Commands) {
+// spawn makes an animal, at once when c is nil, or through c (its births
+// are applied with the buffer).
+func (p *PredatorPrey) spawn(predator bool, x, y float32, en Energy, c *ecs.Commands) {
 	sp := preySpecies
 	if predator {
 		sp = predatorSpecies
@@ -201,28 +209,16 @@ func (p *PredatorPrey) put(e ecs.Entity, predator bool, x, y float32, en Energy,
 	wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
 	wd.Left = int32(wd.Rng.Range(30, 120))
 	v := Velocity{sp.Speed * float32(math.Cos(float64(wd.Heading))), sp.Speed * float32(math.Sin(float64(wd.Heading)))}
-	if c == nil {
-		p.pos.Add(e, Position{x, y})
-		p.vel.Add(e, v)
-		p.energy.Add(e, en)
-		p.species.Add(e, sp)
-		p.wander.Add(e, wd)
-		if predator {
-			p.pred.Add(e, Predator{})
-		} else {
-			p.prey.Add(e, Prey{})
-		}
-		return
-	}
-	p.pos.AddCmd(c, e, Position{x, y})
-	p.vel.AddCmd(c, e, v)
-	p.energy.AddCmd(c, e, en)
-	p.species.AddCmd(c, e, sp)
-	p.wander.AddCmd(c, e, wd)
-	if predator {
-		p.pred.AddCmd(c, e, Predator{})
-	} else {
-		p.prey.AddCmd(c, e, Prey{})
+	at := Position{x, y}
+	switch {
+	case predator && c == nil:
+		p.newPredator.Spawn(at, v, en, sp, wd, Predator{})
+	case predator:
+		p.newPredator.SpawnCmd(c, at, v, en, sp, wd, Predator{})
+	case c == nil:
+		p.newPrey.Spawn(at, v, en, sp, wd, Prey{})
+	default:
+		p.newPrey.SpawnCmd(c, at, v, en, sp, wd, Prey{})
 	}
 }
 
@@ -237,7 +233,7 @@ func despawnsAnimals() []sched.Option {
 func (p *PredatorPrey) addSystems() {
 	s := p.s
 	s.AddFunc("grid", func(ctx *sched.Context) {
-		ecs.GetResource[PreyGrid](ctx.World()).rebuild(p.preyAt)
+		p.grid.Get().rebuild(p.preyAt)
 	}, sched.Reads[Position](), sched.Reads[Prey](), sched.WritesResource[PreyGrid]())
 
 	s.AddFunc("life", p.life, append(despawnsAnimals(),
@@ -275,7 +271,7 @@ func (p *PredatorPrey) addSystems() {
 	}, sched.Reads[Velocity](), sched.Writes[Position]())
 
 	s.AddFunc("census", func(ctx *sched.Context) {
-		c := ecs.GetResource[Census](ctx.World())
+		c := p.census.Get()
 		c.Prey, c.Predators, c.Energy = p.preyCount.Count(), p.predatorCount.Count(), 0
 		for ch := range p.energies.Chunks() {
 			for _, e := range ch.A {
@@ -290,7 +286,7 @@ func (p *PredatorPrey) addSystems() {
 // below a floor, newcomers arrive at random places, so neither kind dies
 // out. Births and deaths are applied at the end of the tick.
 func (p *PredatorPrey) life(ctx *sched.Context) {
-	census := ecs.GetResource[Census](ctx.World())
+	census := p.census.Get()
 	c := ctx.Commands()
 	kinds := []struct {
 		q         *ecs.Query3[Energy, Position, Species]
@@ -309,13 +305,13 @@ func (p *PredatorPrey) life(ctx *sched.Context) {
 				half := *r.A / 2
 				p.fed.Emit(ctx, r.Entity, -half)
 				dx, dy := 2*p.unit()-1, 2*p.unit()-1
-				p.put(c.Spawn(), k.predators, wrap(r.B.X+dx, p.side), wrap(r.B.Y+dy, p.side), half, c)
+				p.spawn(k.predators, wrap(r.B.X+dx, p.side), wrap(r.B.Y+dy, p.side), half, c)
 				p.born(k.predators)
 				n++
 			}
 		}
 		for ; n < k.min; n++ {
-			p.put(c.Spawn(), k.predators, p.side*p.unit(), p.side*p.unit(), p.startEnergy(k.predators), c)
+			p.spawn(k.predators, p.side*p.unit(), p.side*p.unit(), p.startEnergy(k.predators), c)
 			p.born(k.predators)
 		}
 	}
@@ -333,7 +329,7 @@ func (p *PredatorPrey) born(predator bool) {
 // on every worker, a chunk of predators each; the changes are recorded
 // after it, in chunk order.
 func (p *PredatorPrey) hunt(ctx *sched.Context) {
-	grid := ecs.GetResource[PreyGrid](ctx.World())
+	grid := p.grid.Get()
 	p.huntChunks = p.predatorsAt.AppendChunks(p.huntChunks[:0], predatorChunk)
 	for len(p.huntTargets) < len(p.huntChunks) {
 		p.huntTargets = append(p.huntTargets, nil)
@@ -432,7 +428,7 @@ func (p *PredatorPrey) Tick() { p.s.Run() }
 func (p *PredatorPrey) Alive() int { return p.w.Len() }
 
 // Census returns the population counted at the end of the last tick.
-func (p *PredatorPrey) Census() Census { return *ecs.GetResource[Census](p.w) }
+func (p *PredatorPrey) Census() Census { return *p.census.Get() }
 
 // Scheduler returns the scheduler running the systems.
 func (p *PredatorPrey) Scheduler() *sched.Scheduler { return p.s }
