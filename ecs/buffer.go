@@ -92,9 +92,11 @@ func (c *Commands) Spawn() Entity {
 // pending entity that c's Spawn (or a SpawnCmd with c) handed out, and
 // true. The mapping is valid from the end of that Apply until c records
 // its next change or is Reset; Resolve returns the zero Entity and false
-// for an entity that is not pending, for a pending entity c did not hand
+// for an entity that is not pending, for a pending number c had not handed
 // out before that Apply (or whose spawn a panicking hook kept from being
-// applied), during an Apply, and once the mapping is gone. The entity may
+// applied), during an Apply, and once the mapping is gone. A pending
+// entity of another buffer is not detected (see [Commands]): it stands for
+// c's spawn of the same number. The entity may
 // have been despawned since (by the buffer itself, or later): check it
 // with [World.Alive]. A scheduler that applies a system's buffer at the
 // end of its stage lets the system resolve, at the start of its next run

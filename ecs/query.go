@@ -197,6 +197,9 @@ func (q *queryCache) consider(t *table) {
 // count returns the number of entities the query matches. Complexity:
 // O(matched tables), or O(visited entities) with sparse terms.
 func (q *queryCache) count() int {
+	if q.w.checker != nil {
+		q.w.checkPass(q) // what it counts depends on its terms and filters
+	}
 	if q.hasSparse {
 		var it sparseIter
 		it.start(q)

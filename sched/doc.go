@@ -58,9 +58,10 @@
 // its stage may share the stage of an earlier system that touches the same
 // types (or any component, for a Structural one) but never runs in an
 // earlier stage than it: its effects must not reach a system that comes
-// before it in the order of record. Systems with structural changes keep
-// their order of record among themselves, so entity ids are handed out as
-// in a sequential run.
+// before it in the order of record. Systems whose structural changes do
+// not commute (both spawn or despawn, both change one component type, or
+// either is Structural) keep their order of record, so entity ids are
+// handed out as in a sequential run.
 //
 // The systems of a stage run in parallel on a pool of worker goroutines
 // (the calling goroutine is one of them), inside an ecs parallel section.

@@ -132,8 +132,8 @@ func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
 	// (deny is filled in debug mode only), and the panic value formats its
 	// message only when printed.
 	i := ctx.sys.index
-	if o.deny[i] || ctx.splitting.Load() > 0 {
-		panic(&emitError{ctx.sys.name, o.typ, o.deny[i]})
+	if ctx.s != o.s || o.deny[i] || ctx.splitting.Load() > 0 {
+		panic(&emitError{ctx, o.s, o.typ, o.deny})
 	}
 	b := &o.bufs[i]
 	*b = append(*b, emitted[T]{e, v})
@@ -141,16 +141,21 @@ func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
 
 // emitError is the panic of an Emit that is not allowed.
 type emitError struct {
-	system     string
-	t          reflect.Type
-	undeclared bool // in debug mode, without Emits[T]; else inside ForEach
+	ctx   *Context
+	owner *Scheduler // the output's
+	t     reflect.Type
+	deny  []bool // the output's, by system index
 }
 
 func (e *emitError) Error() string {
-	if e.undeclared {
-		return accessError(e.system, "emits outputs for", "component", e.t, "Emit", "sched.Emits["+e.t.String()+"]()")
+	name := e.ctx.sys.name
+	switch {
+	case e.ctx.s != e.owner:
+		return fmt.Sprintf("sched: system %q: Emit[%v] into an Output of another scheduler; make the Output with the system's own scheduler", name, e.t)
+	case e.deny[e.ctx.sys.index]:
+		return accessError(name, "emits outputs for", "component", e.t, "Emit", "sched.Emits["+e.t.String()+"]()")
 	}
-	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", e.system, e.t)
+	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", name, e.t)
 }
 
 // Dropped returns how many emitted values targeted entities that were dead
@@ -200,6 +205,19 @@ func (o *Output[T]) discard(stage []*system) {
 // when Set runs hooks, are grouped by entity (group) and applied with Set
 // or Add, one call per entity, in first-emission order (applyGroups).
 func (o *Output[T]) sync(stage []*system) {
+	// If a hook or the merge function panics, the stage fails: its values
+	// count neither as applied nor as dropped.
+	applied, dropped, done := o.applied, o.dropped, false
+	defer func() {
+		if !done {
+			o.applied, o.dropped = applied, dropped
+		}
+	}()
+	o.syncStage(stage)
+	done = true
+}
+
+func (o *Output[T]) syncStage(stage []*system) {
 	if o.m.SetIsPlainWrite() {
 		o.syncInPlace(stage)
 		return

@@ -147,10 +147,11 @@ func (s *Scheduler) add(op, name string, sys System, opts []Option) {
 	s.built = false
 }
 
-// isNilPointer reports whether x is a nil pointer in a System interface.
+// isNilPointer reports whether x is a nil pointer or a nil function (a
+// Func(nil)) in a System interface.
 func isNilPointer(x System) bool {
 	v := reflect.ValueOf(x)
-	return v.Kind() == reflect.Pointer && v.IsNil()
+	return (v.Kind() == reflect.Pointer || v.Kind() == reflect.Func) && v.IsNil()
 }
 
 // isPointer reports whether x is a pointer, the kind of system value that
@@ -362,11 +363,18 @@ func (s *Scheduler) Run() {
 // systems, in the order of record. A hook that panics leaves the rest
 // unapplied and dropped, never applied twice.
 func (s *Scheduler) applyAtTickEnd() {
+	ok := false
+	defer func() {
+		if !ok {
+			s.w.Recover() // a hook panicked while a buffer applied
+		}
+	}()
 	for _, x := range s.atTickEnd {
 		if x.ctx.cmds.Len() > 0 {
 			s.w.Apply(x.ctx.cmds)
 		}
 	}
+	ok = true
 }
 
 // runStage runs the enabled systems of stage k in a parallel section, then
