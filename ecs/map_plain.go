@@ -18,3 +18,10 @@ func (m *Map[T]) SetIsPlainWrite() bool {
 	h := m.info.hooks
 	return w.lock == 0 && w.checker == nil && (h == nil || len(h.onSet) == 0)
 }
+
+// PointerFree reports whether values of T hold no pointers the garbage
+// collector must see (no pointers, slices, maps, strings, interfaces,
+// channels or functions, at any depth). Batch writers that keep values of T
+// in buffers of their own, such as sched.Output, use it to skip clearing
+// spent buffers. Complexity: O(1), decided when T was first seen.
+func (m *Map[T]) PointerFree() bool { return m.info.pointerFree }

@@ -106,8 +106,8 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 	if merge == nil {
 		merge = LastWins[T]
 	}
-	t := reflect.TypeFor[T]()
-	o := &Output[T]{s: s, m: ecs.NewMap[T](s.w), typ: t, merge: merge, pointers: holdsPointers(t)}
+	m := ecs.NewMap[T](s.w)
+	o := &Output[T]{s: s, m: m, typ: reflect.TypeFor[T](), merge: merge, pointers: !m.PointerFree()}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -355,26 +355,4 @@ func (o *Output[T]) growSlots(idx uint32) []outSlot {
 	// they are empty.
 	o.slots = slices.Grow(o.slots, n-len(o.slots))[:n]
 	return o.slots
-}
-
-// holdsPointers reports whether values of type t contain pointers the
-// collector must see: then spent buffers are cleared rather than only
-// truncated.
-func holdsPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && holdsPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if holdsPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
