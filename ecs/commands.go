@@ -1,371 +1,261 @@
 package ecs
 
-import "unsafe"
-
-// cmdKind names a deferred structural change.
-type cmdKind uint8
-
-const (
-	cmdDespawn cmdKind = iota
-	cmdAdd
-	cmdRemove
-	cmdAddAll
-	cmdRemoveAll
-	cmdDespawnAll
-	cmdSpawn // Commands.Spawn: a new entity, made when the buffer is applied
-	// Changes of several types at once (Map2..Map12 with a Commands
-	// buffer): id holds the number of types and slot the offset of their
-	// entries in the buffer's multi list.
-	cmdSpawnN  // SpawnCmd: a new entity with components, made in their table
-	cmdAddN    // AddCmd: adds or overwrites, in one move
-	cmdRemoveN // RemoveCmd: removals, in one move
+import (
+	"fmt"
+	"strings"
 )
 
-// command is one deferred structural change. Values of deferred adds wait in
-// a per-type staging column (slot), so recording a change allocates nothing
-// once the buffers have grown.
-type command struct {
-	kind  cmdKind
-	round uint16 // the cascade round (see MaxCascadeRounds)
-	id    componentID
-	slot  uint32
-	prev  uint32 // position+1 of the previous queued change of e's index (see queue)
-	e     Entity
-	q     *queryCache
+// Commands is a command buffer of one's own: structural changes recorded
+// now, by one goroutine, and applied later with [World.Apply] in the order
+// they were recorded. It is how the systems of a parallel stage change the
+// world (each has its own buffer, applied at the end of the stage in system
+// order: seed 003's Run and Sync phases, Bevy's Commands, flecs' deferred
+// mode), and it works the same outside parallel sections. Recording reads
+// the world (to check that entities are alive) but never changes it, so
+// buffers can be filled on several goroutines at once, one buffer per
+// goroutine. Values wait in per-type staging columns, so recording
+// allocates nothing once warm.
+//
+// The verbs: [Commands.Spawn], [Commands.Despawn], [Map.AddCmd],
+// [Map.RemoveCmd], and for several types at once [Map2.SpawnCmd],
+// [Map2.AddCmd], [Map2.RemoveCmd] (to Map12).
+//
+// Spawn returns a pending entity, which becomes a real one when the buffer
+// is applied; changes recorded for it in the same buffer apply to that
+// entity, in the order they were recorded, and [Commands.Resolve] gives the
+// real entity after the Apply (as Bevy's Commands::spawn hands out an id
+// reserved ahead of the spawn). A pending entity is a number within its
+// buffer: one used with another buffer is not detected, and stands for that
+// buffer's spawn of the same number (or panics if that buffer has made
+// fewer). Spawning at Apply time rather than at record time keeps entity
+// ids the same whatever the number of goroutines.
+type Commands struct {
+	w      *World
+	buf    commandBuffer
+	spawns uint32 // pending entities handed out since the last Apply or Reset
+	// resolvable says buf.spawned maps the pending entities of the last
+	// Apply to the entities it made: true from the end of an Apply until
+	// the next change is recorded or the buffer is Reset.
+	resolvable bool
 }
 
-// staging holds the values of deferred adds of one component type.
-type staging struct {
-	col      column
-	n        uint32
-	capacity uint32
+// NewCommands returns an empty command buffer for w.
+func (w *World) NewCommands() *Commands { return &Commands{w: w} }
+
+// Len returns the number of recorded changes. A change of several types
+// ([Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] and the like) counts
+// as one.
+func (c *Commands) Len() int { return len(c.buf.cmds) }
+
+// Reset drops every recorded change without applying it, and forgets the
+// pending entities of the last Apply ([Commands.Resolve] returns false for
+// them from then on).
+func (c *Commands) Reset() {
+	c.buf.reset()
+	c.buf.spawned = c.buf.spawned[:0]
+	c.spawns = 0
+	c.resolvable = false
 }
 
-func (s *staging) grow() {
-	c := max(2*s.capacity, 8)
-	nb := s.col.info.alloc(int(c))
-	s.col.info.copyN(nb, s.col.base, int(s.n))
-	s.col.base = nb
-	s.capacity = c
-}
-
-// release frees slot, the last one staged, zeroing it for the collector.
-func (s *staging) release(slot uint32) {
-	if !s.col.info.pointerFree {
-		s.col.info.clearN(s.col.at(slot), 1)
+// push records cmd. The first change recorded after an Apply forgets the
+// pending entities of that Apply.
+func (c *Commands) push(cmd command) {
+	if c.resolvable {
+		c.resolvable = false
+		c.buf.spawned = c.buf.spawned[:0]
 	}
-	s.n = slot
+	c.buf.push(cmd)
 }
 
-// commandBuffer records structural changes made while an iteration runs, in
-// the order they were made.
-type commandBuffer struct {
-	cmds    []command
-	staging []staging // indexed by component id
-	spawned []Entity  // a Commands buffer's spawns, made by its Apply so far
-	// multi holds the entries of the changes of several types (cmdSpawnN,
-	// cmdAddN: a component id and its staging slot per type; cmdRemoveN:
-	// a component id per type), in the handle's order. A cmdSpawnN's
-	// entries start with the position of its table in tables.
-	multi  []componentID
-	tables []*table // the tables of cmdSpawnN changes
+// pending hands out the next pending entity.
+func (c *Commands) pending() Entity {
+	c.spawns++
+	return Entity{0, c.spawns} // index 0 is never alive: the mark of a pending entity
 }
 
-func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
-
-func (b *commandBuffer) stagingFor(info *componentInfo) *staging {
-	for len(b.staging) <= int(info.id) {
-		b.staging = append(b.staging, staging{})
+// Spawn records the creation of an entity with no components and returns
+// it as a pending entity: valid only for recording further changes in this
+// buffer ([Commands.Despawn], [Map.AddCmd], [Map.RemoveCmd], [Map2.AddCmd]
+// and the like), and never alive itself; after [World.Apply],
+// [Commands.Resolve] turns it into the entity the Apply made.
+// Complexity: O(1) amortised.
+func (c *Commands) Spawn() Entity {
+	if c.w.checker != nil {
+		c.w.checker.CheckAccess(SpawnAccess, nil, true, "Spawn")
 	}
-	s := &b.staging[info.id]
-	if s.col.info == nil {
-		s.col = newColumn(info, 0)
-	}
-	return s
+	e := c.pending()
+	c.push(command{kind: cmdSpawn, e: e})
+	return e
 }
 
-// unlock ends one iteration; the outermost one applies the deferred changes.
-func (w *World) unlock() {
-	w.lock--
-	if w.lock == 0 {
-		w.openedBy = nil
-		if len(w.cmds.cmds) != 0 || len(w.touched) != 0 {
-			w.unlocked()
+// Resolve returns the entity that the last [World.Apply] of c made for the
+// pending entity that c's Spawn (or a SpawnCmd with c) handed out, and
+// true. The mapping is valid from the end of that Apply until c records
+// its next change or is Reset; Resolve returns the zero Entity and false
+// for an entity that is not pending, for a pending number c had not handed
+// out before that Apply (or whose spawn a panicking hook kept from being
+// applied), during an Apply, and once the mapping is gone. A pending
+// entity of another buffer is not detected (see [Commands]): it stands for
+// c's spawn of the same number. The entity may
+// have been despawned since (by the buffer itself, or later): check it
+// with [World.Alive]. A scheduler that applies a system's buffer at the
+// end of its stage lets the system resolve, at the start of its next run
+// and before recording anything, the entities it spawned in the last one.
+// (Bevy's Commands::spawn returns an entity id reserved ahead of the spawn;
+// here the id is known once the buffer is applied, which keeps ids
+// independent of the order goroutines record in.) Complexity: O(1).
+func (c *Commands) Resolve(pending Entity) (Entity, bool) {
+	if !c.resolvable || pending.index != 0 || pending.gen == 0 || int(pending.gen) > len(c.buf.spawned) {
+		return Entity{}, false
+	}
+	return c.buf.spawned[pending.gen-1], true
+}
+
+// Despawn records the despawning of e. Panics if e is neither alive nor a
+// pending entity of this buffer. If e is dead by the time the buffer is
+// applied, nothing happens.
+func (c *Commands) Despawn(e Entity) {
+	c.check("Despawn", e, c.w, nil)
+	c.push(command{kind: cmdDespawn, e: e})
+}
+
+// AddCmd records giving e the component v: when the buffer is applied, e
+// gains a T, or has its T overwritten if it has one by then (firing OnAdd or
+// OnSet). Panics if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. Complexity: O(1) amortised, no allocation once
+// warm.
+func (m *Map[T]) AddCmd(c *Commands, e Entity, v T) {
+	c.check("AddCmd", e, m.w, m.info)
+	c.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&c.buf, m.info, v)})
+}
+
+// RemoveCmd records taking T away from e; when the buffer is applied, it
+// does nothing if e has no T or is dead by then. Panics like AddCmd.
+func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
+	c.check("RemoveCmd", e, m.w, m.info)
+	c.push(command{kind: cmdRemove, e: e, id: m.id})
+}
+
+// check panics, naming op, the type info describes (if any) and e, unless
+// e is alive or a pending entity of c and w, the world of the handle, is
+// c's. It reports the structural change to the world's access checker.
+func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
+	if w != c.w {
+		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName(op, info)))
+	}
+	if c.w.checker != nil {
+		c.report(op, e, info)
+	}
+	if !c.valid(e) {
+		panic(c.invalidMessage(opName(op, info), e))
+	}
+}
+
+// checkN is check for a handle of several types (Map2..Map12, named
+// handle): each of infos is reported to the checker, and messages name the
+// operation as handle[types].op. A nil e (SpawnCmd) is not checked.
+func (c *Commands) checkN(op string, e *Entity, w *World, handle string, infos []*componentInfo) {
+	if w != c.w {
+		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", handleOp(handle, infos, op)))
+	}
+	if c.w.checker != nil {
+		if op == "SpawnCmd" {
+			c.w.checker.CheckAccess(SpawnAccess, nil, true, op)
+		}
+		for _, info := range infos {
+			c.report(op, Entity{}, info)
 		}
 	}
-}
-
-// unlocked applies the deferred changes and settles enter/leave observers
-// once no iteration runs.
-func (w *World) unlocked() {
-	if len(w.cmds.cmds) != 0 && !w.flushing {
-		w.flush()
-	}
-	w.settle()
-}
-
-// unlockPass ends an iteration that began at the given epoch. After a
-// Recover (a new epoch) the iteration was already ended, so this does
-// nothing.
-func (w *World) unlockPass(epoch uint32) {
-	if w.epoch == epoch && !w.shared {
-		w.unlock()
+	if e != nil && !c.valid(*e) {
+		panic(c.invalidMessage(handleOp(handle, infos, op), *e))
 	}
 }
 
-// lockPass starts an iteration pass of c (nil for a hook call) and returns
-// the epoch to hand unlockPass. Inside a parallel section the count, raised
-// once by BeginParallel, is left alone: passes run on several goroutines.
-func (w *World) lockPass(c *queryCache) uint32 {
-	if w.checker != nil && c != nil {
-		w.checkPass(c)
+// valid reports whether e is alive or a pending entity of c.
+func (c *Commands) valid(e Entity) bool {
+	if e.index == 0 {
+		return e.gen != 0 && e.gen <= c.spawns
 	}
-	if !w.shared {
-		if w.lock == 0 {
-			w.openedBy = c // named by openLoopNote
+	return c.w.entities.lookup(e) != nil
+}
+
+// invalidMessage is the panic message for an entity that valid rejects,
+// the operation being name.
+func (c *Commands) invalidMessage(name string, e Entity) string {
+	if e.index != 0 {
+		return c.w.deadMessage(name, e, nil)
+	}
+	msg := fmt.Sprintf("ecs: %s: entity %v is not a pending entity of this Commands buffer", name, e)
+	if c.resolvable && e.gen != 0 && int(e.gen) <= len(c.buf.spawned) {
+		msg += " (the buffer was applied since it handed the entity out: Commands.Resolve gives the entity it became)"
+	}
+	return msg
+}
+
+// handleOp names op of the handle of several types infos describe, as
+// Map2[main.Pos,main.Vel].AddCmd.
+func handleOp(handle string, infos []*componentInfo, op string) string {
+	var b strings.Builder
+	b.WriteString(handle)
+	b.WriteByte('[')
+	for i, info := range infos {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		w.lock++
+		b.WriteString(info.typ.String())
 	}
-	return w.epoch
+	b.WriteString("].")
+	b.WriteString(op)
+	return b.String()
 }
 
-// Recover makes w usable again after a panic escaped the body of a
-// per-entity (range) or cursor loop and was recovered: those two forms do not
-// use defer (it would stop the compiler from inlining the loop body, see the
-// package documentation), so such a panic leaves w believing the loop still
-// runs and structural changes stay queued. Recover ends every open iteration
-// and applies the queued changes in the order they were made; nothing is
-// lost. Call it from the function that recovered the panic, after every loop
-// over w has been left. The per-table form (Chunks) is panic-safe by itself.
-// Cursors left open by the panic are ended too: Close on them does
-// nothing, and they must not be used again. If the panic came from an
-// OnRemove hook of a queued despawn or removal, that change is completed
-// (without its remaining hooks), since the changes queued after it were
-// judged as after it. Recover does nothing when no iteration is open, and
-// panics when called inside a hook or observer.
-func (w *World) Recover() {
-	w.mutating = false // a panic inside a structural mutation (an internal limit)
-	if w.lock == 0 || w.shared {
-		return // nothing is open, or passes in a parallel section hold no count
+func opName(op string, info *componentInfo) string {
+	if info == nil {
+		return op
 	}
-	if len(w.frames) > 0 || w.flushing || w.settling {
-		panic("ecs: Recover: called inside a hook or observer, while the world is applying changes; recover the panic (and call Recover) outside every hook, observer and loop body")
-	}
-	w.lock = 0
-	w.shared = false
-	w.frames = w.frames[:0]
-	w.dying, w.removingE = Entity{}, Entity{}
-	w.openedBy = nil
-	w.epoch++ // cursors opened before now must not unlock again
-	w.finishInterrupted()
-	w.flush()
-	w.settle()
+	return fmt.Sprintf("%s[%v]", op, info.typ)
 }
 
-// finishInterrupted completes the deferred despawn or removal whose
-// OnRemove hook panicked, without its remaining hooks: the changes queued
-// after it were judged as after it, so it must not be lost. (An add is
-// complete before its hooks run; a batch interrupted by a panicking hook
-// stays partly applied.)
-func (w *World) finishInterrupted() {
-	if w.applied == 0 || w.applied > len(w.cmds.cmds) {
-		return
+// Apply carries out the changes recorded in c, in order, then empties c.
+// Hooks fire as the changes apply, and the structural changes hooks make
+// join the end; enter and leave observers are settled once, after all of
+// them, as for the deferred changes of a loop. Changes to an entity that is
+// dead by then are dropped. Afterwards [Commands.Resolve] maps c's pending
+// entities to the entities made, until c records again or is Reset, and
+// c's pending numbering starts again at 1. Panics inside an iteration or a
+// parallel section, or if c belongs to another world. If a hook panics, c
+// is emptied all the same (what was applied stays applied, and the spawns
+// made so far can be resolved) and, as after any panic in a hook,
+// [World.Recover] makes the world usable again. Complexity: O(changes),
+// each as its direct counterpart.
+func (w *World) Apply(c *Commands) {
+	if c.w != w {
+		panic("ecs: Apply: the Commands buffer belongs to another world")
 	}
-	c := w.cmds.cmds[w.applied-1]
-	r := w.entities.lookup(c.e)
-	if r == nil {
-		return
+	if w.lock > 0 {
+		panic("ecs: Apply: called inside an iteration or a parallel section" + w.openLoopNote())
 	}
-	hooked := w.hooked
-	w.hooked = false // the hooks ran, or panicked: they do not run again
-	defer func() { w.hooked = hooked }()
-	switch c.kind {
-	case cmdDespawn:
-		w.despawn(c.e, r)
-	case cmdRemove:
-		info := w.reg.infos[c.id]
-		if !w.hasComponent(c.e, r, info) {
-			return
-		}
-		if s := info.sparse; s != nil {
-			s.remove(c.e)
-		} else {
-			w.move(c.e, r, w.withoutComponent(r.table, c.id))
-		}
-	}
+	c.buf.spawned = c.buf.spawned[:0]
+	c.resolvable = false
+	defer c.applied() // applied or not, if a hook panics: never applied twice
+	w.applyBuffer(&c.buf)
 }
 
-// flush applies the deferred changes in order. It runs with w unlocked, so
-// each change applies immediately.
-func (w *World) flush() {
-	// Hooks fired by the changes may record more changes: they join the
-	// end of this flush rather than start another.
-	// A change counts as applied (w.applied passes it) before its hooks
-	// run, so changes they make are judged against the state after it. If
-	// a hook panics, the flush resumes after that change at the next
-	// Recover: nothing is applied twice.
+// applied empties c after an Apply, keeping the pending entities' mapping
+// for Resolve.
+func (c *Commands) applied() {
+	c.buf.reset()
+	c.spawns = 0
+	c.resolvable = true
+}
+
+func (w *World) applyBuffer(b *commandBuffer) {
 	w.flushing = true
-	defer func() { w.flushing = false }()
-	for w.applied < len(w.cmds.cmds) {
-		i := w.applied
-		w.applied++
-		w.apply(&w.cmds, &w.cmds.cmds[i])
-	}
-	w.clearQueued()
-	w.cmds.reset()
-}
-
-// reset empties b, zeroing its staged values for the collector.
-func (b *commandBuffer) reset() {
-	b.cmds = b.cmds[:0]
-	b.multi = b.multi[:0]
-	b.tables = b.tables[:0]
-	for i := range b.staging {
-		s := &b.staging[i]
-		if s.n != 0 && !s.col.info.pointerFree {
-			s.col.info.clearN(s.col.base, int(s.n))
+	func() {
+		defer func() { w.flushing = false }()
+		for i := 0; i < len(b.cmds); i++ { // changes recorded into b by hooks apply too
+			w.apply(b, &b.cmds[i])
 		}
-		s.n = 0
-	}
-}
-
-// apply carries out one deferred change recorded in b. Changes to an
-// entity that an earlier deferred change despawned are dropped.
-func (w *World) apply(b *commandBuffer, c *command) {
-	switch c.kind {
-	case cmdSpawn:
-		b.spawned = append(b.spawned, w.Spawn())
-		return
-	case cmdSpawnN:
-		w.spawnMany(b, b.tables[b.multi[c.slot]], b.multi[c.slot+1:c.slot+1+2*uint32(c.id)])
-		return
-	}
-	if c.e.index == 0 && c.e.gen != 0 {
-		c.e = b.spawned[c.e.gen-1] // a pending entity of a Commands buffer
-	}
-	switch c.kind {
-	case cmdDespawn:
-		if r := w.entities.lookup(c.e); r != nil {
-			w.despawn(c.e, r)
-		}
-	case cmdAdd:
-		r := w.entities.lookup(c.e)
-		if r == nil {
-			return
-		}
-		s := &b.staging[c.id]
-		src := s.col.at(c.slot)
-		info := s.col.info
-		if w.hasComponent(c.e, r, info) {
-			p := w.componentAt("Add", c.e, r, info)
-			info.copy1(p, src)
-			w.overwritten(info, c.e, p)
-			return
-		}
-		p := w.addSlot(c.e, r, info)
-		info.copy1(p, src)
-		w.added(info, c.e, p)
-	case cmdRemove:
-		if r := w.entities.lookup(c.e); r != nil {
-			w.removeComponent(c.e, r, c.id)
-		}
-	case cmdAddN:
-		if r := w.entities.lookup(c.e); r != nil {
-			w.addMany(c.e, r, b, b.multi[c.slot:c.slot+2*uint32(c.id)])
-		}
-	case cmdRemoveN:
-		if r := w.entities.lookup(c.e); r != nil {
-			w.removeMany(c.e, r, b.multi[c.slot:c.slot+uint32(c.id)])
-		}
-	case cmdAddAll:
-		s := &b.staging[c.id]
-		w.addAll(c.q, s.col.info, s.col.at(c.slot))
-	case cmdRemoveAll:
-		w.removeAll(c.q, c.id)
-	case cmdDespawnAll:
-		w.despawnAll(c.q)
-	}
-}
-
-// spawnMany applies a cmdSpawnN of b whose entries are pairs: it makes an
-// entity directly in t, the table of the pairs' types (no move), writes
-// their staged values, records the entity as b's next spawn, and fires
-// OnAdd hooks and observers as Map2.Spawn and the like do.
-func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
-	w.enter("Spawn")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.table, r.row = t, row
-	for i := 0; i < len(pairs); i += 2 {
-		info := w.reg.infos[pairs[i]]
-		info.copy1(spawnSlot(e, t, row, t.column(info.id), info), b.staging[info.id].col.at(uint32(pairs[i+1])))
-	}
-	w.leave()
-	b.spawned = append(b.spawned, e)
-	if w.notify {
-		w.touch(e)
-		if w.hooked {
-			w.addedMany(e, r, pairs, 0)
-		}
-		w.settle()
-	}
-}
-
-// addMany applies a cmdAddN of b to the live entity e (record r): the
-// types e lacks are added in one move, the ones it has are overwritten,
-// then the OnAdd or OnSet hooks of each type fire in the handle's order,
-// as Map2.Add and the like fire them.
-func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []componentID) {
-	var had uint16 // bit i: e has the i-th type already (at most 12 types)
-	dst := r.table
-	for i := 0; i < len(pairs); i += 2 {
-		info := w.reg.infos[pairs[i]]
-		if w.hasComponent(e, r, info) {
-			had |= 1 << (i / 2)
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	for i := 0; i < len(pairs); i += 2 {
-		info := w.reg.infos[pairs[i]]
-		var p unsafe.Pointer
-		if had&(1<<(i/2)) != 0 {
-			p = w.componentAt("AddCmd", e, r, info)
-		} else {
-			p = spawnSlot(e, dst, r.row, dst.column(info.id), info)
-		}
-		info.copy1(p, b.staging[info.id].col.at(uint32(pairs[i+1])))
-	}
-	if w.notify {
-		if w.hooked {
-			w.addedMany(e, r, pairs, had)
-		}
-		w.settle()
-	}
-}
-
-// addedMany fires, for each type of pairs in order, the OnSet hooks of
-// those marked in had (the i-th type by bit i) and the OnAdd hooks of the
-// others, for the live entity e (record r), with the world locked for
-// all of them: changes the hooks make wait until every hook has run.
-func (w *World) addedMany(e Entity, r *record, pairs []componentID, had uint16) {
-	w.lock++
-	for i := 0; i < len(pairs); i += 2 {
-		info := w.reg.infos[pairs[i]]
-		h := info.hooks
-		if h == nil {
-			continue
-		}
-		kind, hooks := hookOnAdd, h.onAdd
-		if had&(1<<(i/2)) != 0 {
-			kind, hooks = hookOnSet, h.onSet
-		}
-		if len(hooks) > 0 {
-			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, r, info))
-		}
-	}
-	w.unlock()
+	}()
+	w.unlocked()
 }

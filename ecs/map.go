@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 )
 
@@ -87,25 +86,6 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 	fill(unsafe.Slice((*T)(m.table.columns[m.col].at(start)), n), v)
 	w.addedRows(m.table, start, []*componentInfo{m.info})
 	w.settle()
-}
-
-// addedRows fires the OnAdd hooks of infos for rows [start, len) of t, the
-// rows a batch just made, with the world locked for the whole batch.
-func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
-	if !w.hooked {
-		return
-	}
-	w.lock++
-	for i := start; i < t.len(); i++ {
-		e := t.entities[i]
-		r := w.entities.at(e.index)
-		for _, info := range infos {
-			if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-				w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("SpawnBatch", e, r, info))
-			}
-		}
-	}
-	w.unlock()
 }
 
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if
@@ -339,86 +319,6 @@ func (m *Map[T]) removeChecked(e Entity) {
 	w.settle()
 }
 
-func (w *World) removeComponent(e Entity, r *record, id componentID) {
-	info := w.reg.infos[id]
-	if info.hooks != nil {
-		w.removeHooked(e, r, info)
-		return
-	}
-	if s := info.sparse; s != nil {
-		w.enter("Remove")
-		s.remove(e)
-		w.leave()
-		return
-	}
-	if r.table.column(id) < 0 {
-		return
-	}
-	w.move(e, r, w.withoutComponent(r.table, id))
-}
-
-// removeMany takes the types ids that the live entity e (record r) has
-// away from it, in a single table move, and does nothing for the types e
-// lacks. The OnRemove hooks of the types e has run first, in the order of
-// ids, while e still has all of them; the count stays raised until the move
-// is made, so the changes the hooks make wait for it and observers settle
-// once: e moves once, never through the tables in between, whose pointers
-// stay valid.
-func (w *World) removeMany(e Entity, r *record, ids []componentID) {
-	hooked := w.hooked
-	if hooked {
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, id := range ids {
-			if w.hasComponent(e, r, w.reg.infos[id]) {
-				w.removingIDs = append(w.removingIDs, id)
-			}
-		}
-		for _, id := range ids {
-			info := w.reg.infos[id]
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-	}
-	dst := r.table
-	for _, id := range ids {
-		if s := w.reg.infos[id].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != r.table {
-		w.move(e, r, dst)
-	}
-	if hooked {
-		w.unlock()
-		return
-	}
-	w.settle()
-}
-
-// removeHooked is removeComponent for a type with hooks: OnRemove runs
-// first, and changes it makes wait for the removal.
-func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
-	if !w.hasComponent(e, r, info) {
-		return
-	}
-	w.removingE, w.removingIDs = e, append(w.removingIDs[:0], info.id)
-	locked := w.removing(info, e, w.componentAt("Remove", e, r, info))
-	w.removingE = Entity{}
-	if s := info.sparse; s != nil {
-		s.remove(e)
-	} else {
-		w.move(e, r, w.withoutComponent(r.table, info.id))
-	}
-	if locked {
-		w.unlock()
-	}
-}
-
 func (m *Map[T]) panicDead(op string, e Entity) {
 	panic(m.w.deadMessage(op, e, m.info))
 }
@@ -435,118 +335,4 @@ func (m *Map[T]) panicPresent(e Entity) { panic(presentMessage(e, m.info, "")) }
 
 func (m *Map[T]) panicMissing(op string, e Entity) {
 	panic(missingComponent(m.w, op, e, m.info))
-}
-
-// stage copies v into the staging column of its type and returns its slot.
-func stage[T any](b *commandBuffer, info *componentInfo, v T) uint32 {
-	s := b.stagingFor(info)
-	slot := s.n
-	if slot == s.capacity {
-		s.grow()
-	}
-	s.n++
-	// SAFETY: slot < capacity of a column that stores T values.
-	*(*T)(s.col.at(slot)) = v
-	return slot
-}
-
-// missingComponent is the panic message of an access to a component e
-// lacks; while changes are deferred, it says so (the add may be queued).
-func missingComponent(w *World, op string, e Entity, info *componentInfo) string {
-	return fmt.Sprintf("ecs: %s[%v]: entity %v does not have the component%s", op, info.typ, e, w.openLoopNote())
-}
-
-// spawnTable checks that ids are distinct and returns the table of exactly
-// those types, with their infos and their columns in it, in the order of ids.
-func (w *World) spawnTable(op string, ids []componentID) (*table, []*componentInfo, []int32) {
-	checkDistinct(w, op, ids)
-	var sorted []componentID
-	for _, id := range ids {
-		if w.reg.infos[id].sparse == nil {
-			sorted = append(sorted, id)
-		}
-	}
-	slices.Sort(sorted)
-	t := w.tableFor(sorted)
-	infos := make([]*componentInfo, len(ids))
-	cols := make([]int32, len(ids))
-	for i, id := range ids {
-		infos[i] = w.reg.infos[id]
-		cols[i] = t.column(id)
-	}
-	return t, infos, cols
-}
-
-// spawnRows creates n entities in table t, growing the entity index and t
-// once, and returns the first of their rows. Their component values are
-// zero or stale and must be written by the caller.
-func (w *World) spawnRows(t *table, n int) uint32 {
-	w.enter("SpawnBatch")
-	defer w.leave()
-	w.entities.reserve(n)
-	start := t.len()
-	t.reserve(start + uint32(n))
-	t.entities = t.entities[:start+uint32(n)]
-	for i := range uint32(n) {
-		e, r := w.entities.alloc()
-		t.entities[start+i] = e
-		r.table, r.row = t, start+i
-		w.touch(e)
-	}
-	return start
-}
-
-// fill sets every element of s to v.
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
-	}
-}
-
-// addSlot gives the live entity e (record r), which lacks the component
-// info describes, a slot for it: a move to the table with the component, or
-// an entry in its sparse set. It returns the slot's address; the value there
-// is zero or stale and the caller writes it.
-func (w *World) addSlot(e Entity, r *record, info *componentInfo) unsafe.Pointer {
-	if info.sparse != nil {
-		w.enter("Add")
-		p := info.sparse.add(e)
-		w.leave()
-		return p
-	}
-	dst := w.withComponent(r.table, info.id)
-	row := w.move(e, r, dst)
-	return dst.columns[dst.colOf[info.id]].at(row)
-}
-
-// hasComponent reports whether the live entity e (record r) has the
-// component info describes, in either storage.
-func (w *World) hasComponent(e Entity, r *record, info *componentInfo) bool {
-	if info.sparse != nil {
-		return info.sparse.has(e)
-	}
-	return r.table.column(info.id) >= 0
-}
-
-// spawnSlot returns where to write the value of a component of a just
-// spawned entity e (row of t): its column when col >= 0, otherwise a new
-// slot in the type's sparse set.
-func spawnSlot(e Entity, t *table, row uint32, col int32, info *componentInfo) unsafe.Pointer {
-	if col >= 0 {
-		return t.columns[col].at(row)
-	}
-	return info.sparse.add(e)
-}
-
-// componentAt returns the address of the live entity e's component of the
-// type info describes, or panics naming op, the type and e.
-func (w *World) componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
-	if info.sparse != nil {
-		if p := info.sparse.get(e); p != nil {
-			return p
-		}
-	} else if c := r.table.column(info.id); c >= 0 {
-		return r.table.columns[c].at(r.row)
-	}
-	panic(missingComponent(w, op, e, info))
 }

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -29,20 +28,6 @@ type job struct {
 	label  func(i int) string // names item i in a panic report
 	labels context.Context    // pprof labels for the workers that take part, nil for none
 	fault  atomic.Pointer[Panic]
-}
-
-// Panic reports a panic in a system or in a parallel loop of one, re-raised
-// on the goroutine that called [Scheduler.Run] once the stage has stopped.
-type Panic struct {
-	Where string // the system, and the item of a parallel loop
-	Value any    // what was passed to panic
-	Stack []byte // the stack of the goroutine that panicked
-}
-
-// Error formats the panic as "sched: <where> panicked: <value>", followed by
-// the stack of the goroutine that panicked.
-func (p *Panic) Error() string {
-	return fmt.Sprintf("sched: %s panicked: %v\n\n%s", p.Where, p.Value, p.Stack)
 }
 
 func newPool(workers int) *pool {
