@@ -1,6 +1,8 @@
 // Command gen writes the fixed-arity generic types of package ecs from the
 // templates in this directory: query_gen.go (Query1..Query8, Row, Chunk and
-// Cursor types) and map_gen.go (Map2..Map12). Run it with go generate in ecs.
+// Cursor types) and map_gen.go (Map2..Map12), and their tests,
+// query_gen_test.go and map_gen_test.go, which run every method of every
+// arity. Run it with go generate in ecs.
 package main
 
 import (
@@ -38,6 +40,9 @@ func (a arity) Args() string { return strings.Join(a.Types, ", ") }
 func main() {
 	funcs := template.FuncMap{
 		"lower": strings.ToLower,
+		"add":   func(a, b int) int { return a + b },
+		"sub":   func(a, b int) int { return a - b },
+		"last":  func(s []string) string { return s[len(s)-1] },
 	}
 	tmpl := template.Must(template.New("").Funcs(funcs).ParseFS(templates, "*.tmpl"))
 	outputs := []struct {
@@ -46,6 +51,9 @@ func main() {
 	}{
 		{"query.tmpl", "query_gen.go", 1, maxQueryArity},
 		{"map.tmpl", "map_gen.go", 2, maxMapArity},
+		// The tests of every arity, generated with the code they test.
+		{"query_test.tmpl", "query_gen_test.go", 1, maxQueryArity},
+		{"map_test.tmpl", "map_gen_test.go", 2, maxMapArity},
 	}
 	for _, o := range outputs {
 		var as []arity
