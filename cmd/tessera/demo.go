@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/tessera-ecs/tessera/internal/display"
 	"github.com/tessera-ecs/tessera/internal/scenario"
 )
 
@@ -226,7 +227,7 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 	if log.n > 0 {
 		fmt.Fprintf(w, "ticks per second: %.1f\n", float64(log.n)/wall.Seconds())
 		fmt.Fprintf(w, "tick time:        mean %v  p50 %v  p99 %v  max %v\n",
-			round(log.mean()), round(log.percentile(0.50)), round(log.percentile(0.99)), round(log.max))
+			display.Round(log.mean()), display.Round(log.percentile(0.50)), display.Round(log.percentile(0.99)), display.Round(log.max))
 	}
 	var ms runtime.MemStats
 	runtime.GC()
@@ -246,17 +247,6 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 	fmt.Fprintln(w, "time per system (stage: share, mean, max):")
 	for _, st := range stats {
 		fmt.Fprintf(w, "  %-14s stage %d  %5.1f%%  mean %-10v max %v\n",
-			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), round(st.Mean), round(st.Max))
+			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), display.Round(st.Mean), display.Round(st.Max))
 	}
-}
-
-// round shortens a duration for display.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	case d >= time.Microsecond:
-		return d.Round(100 * time.Nanosecond)
-	}
-	return d
 }
