@@ -8,6 +8,7 @@ require (
 	github.com/mlange-42/arche v0.15.3
 	github.com/mlange-42/ark v0.8.3
 	github.com/schollz/progressbar/v3 v3.18.0
+	github.com/tessera-ecs/tessera v0.0.0-00010101000000-000000000000
 	github.com/unitoftime/ecs v0.0.3
 	github.com/yohamta/donburi v1.15.8
 	gonum.org/v1/plot v0.16.0

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // cmdHookLog registers OnAdd, OnSet and OnRemove hooks on Position, Velocity
@@ -191,15 +192,15 @@ func TestMapNCmdChecks(t *testing.T) {
 	e := pv.Spawn(Position{}, Velocity{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	mustPanic(t, func() { pv.AddCmd(c, e, Position{}, Velocity{}) },
+	testhelp.MustPanic(t, func() { pv.AddCmd(c, e, Position{}, Velocity{}) },
 		"ecs: Map2[ecs_test.Position,ecs_test.Velocity].AddCmd: entity "+e.String()+" is not alive")
-	mustPanic(t, func() { pvm.RemoveCmd(c, e) },
+	testhelp.MustPanic(t, func() { pvm.RemoveCmd(c, e) },
 		"ecs: Map3[ecs_test.Position,ecs_test.Velocity,ecs_test.Mass].RemoveCmd: entity "+e.String()+" is not alive")
 	other := w.NewCommands()
 	p := other.Spawn()
-	mustPanic(t, func() { pv.RemoveCmd(c, p) },
+	testhelp.MustPanic(t, func() { pv.RemoveCmd(c, p) },
 		"Map2[ecs_test.Position,ecs_test.Velocity].RemoveCmd: entity pending1 is not a pending entity of this Commands buffer")
-	mustPanic(t, func() { ecs.NewMap2[Position, Velocity](ecs.NewWorld()).SpawnCmd(c, Position{}, Velocity{}) },
+	testhelp.MustPanic(t, func() { ecs.NewMap2[Position, Velocity](ecs.NewWorld()).SpawnCmd(c, Position{}, Velocity{}) },
 		"Map2[ecs_test.Position,ecs_test.Velocity].SpawnCmd: the Commands buffer belongs to another world")
 	if c.Len() != 0 {
 		t.Fatalf("rejected changes were recorded: %d", c.Len())
@@ -277,7 +278,7 @@ func TestCommandsResolve(t *testing.T) {
 			t.Fatalf("Resolve(%v) = %v, %v for a non-pending entity", bad, r, ok)
 		}
 	}
-	mustPanic(t, func() { pos.AddCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
+	testhelp.MustPanic(t, func() { pos.AddCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
 	// Recording again forgets the mapping; pending numbers start again.
 	q := c.Spawn()
 	pos.AddCmd(c, q, Position{3, 3})
@@ -327,7 +328,7 @@ func TestResourceHandle(t *testing.T) {
 	if v, ok := h.TryGet(); v != nil || ok {
 		t.Fatalf("TryGet of an absent resource: %v, %v", v, ok)
 	}
-	mustPanic(t, func() { h.Get() }, "ecs: Resource[ecs_test.Gravity].Get: the world has no such resource")
+	testhelp.MustPanic(t, func() { h.Get() }, "ecs: Resource[ecs_test.Gravity].Get: the world has no such resource")
 	g := &Gravity{9.8}
 	ecs.AddResource(w, g) // made after the handle: the handle sees it
 	if h.Get() != g || !h.Has() {
@@ -341,7 +342,7 @@ func TestResourceHandle(t *testing.T) {
 	if ecs.GetResource[Gravity](w) != g2 || ecs.NewResource[Gravity](w).Get() != g2 {
 		t.Fatal("Set is not seen by GetResource or another handle")
 	}
-	mustPanic(t, func() { ecs.AddResource(w, g) }, "already has")
+	testhelp.MustPanic(t, func() { ecs.AddResource(w, g) }, "already has")
 	if !ecs.RemoveResource[Gravity](w) || h.Has() || ecs.RemoveResource[Gravity](w) {
 		t.Fatal("RemoveResource is not seen by the handle")
 	}
@@ -352,7 +353,7 @@ func TestResourceHandle(t *testing.T) {
 	if !h.Remove() || h.Remove() || ecs.HasResource[Gravity](w) || ecs.GetResource[Gravity](w) != nil {
 		t.Fatal("Remove")
 	}
-	mustPanic(t, func() { h.Set(nil) }, "Resource[ecs_test.Gravity].Set", "nil pointer")
+	testhelp.MustPanic(t, func() { h.Set(nil) }, "Resource[ecs_test.Gravity].Set", "nil pointer")
 	ecs.AddResource(w, g)
 	if n := testing.AllocsPerRun(100, func() { h.Get().G++ }); n != 0 {
 		t.Fatalf("Get allocates %v", n)
@@ -370,7 +371,7 @@ func TestResourceHandle(t *testing.T) {
 	h.Has()
 	h.Set(g2)
 	h.Remove()
-	mustPanic(t, func() { h.Get() }, "no such resource")
+	testhelp.MustPanic(t, func() { h.Get() }, "no such resource")
 	h2.Set(g)
 	h2.Get()
 	pos2.Get(e2)
@@ -388,7 +389,7 @@ func TestResourceHandle(t *testing.T) {
 	if h.Get() != g {
 		t.Fatal("Set in a parallel section")
 	}
-	mustPanic(t, func() { ecs.NewResource[Mass](w) }, "NewResource", "parallel section", "make handles once, outside systems")
+	testhelp.MustPanic(t, func() { ecs.NewResource[Mass](w) }, "NewResource", "parallel section", "make handles once, outside systems")
 	w.EndParallel()
 }
 
@@ -402,14 +403,14 @@ func TestMakingHandlesInASystemPanics(t *testing.T) {
 	w.BeginParallel()
 	query := []string{"parallel section", "build queries once, outside systems (before the first Run), and reuse them",
 		"a query is a cache the world keeps up to date", "leaks", "scan of all tables"}
-	mustPanic(t, func() { ecs.NewQuery1[Position](w) }, append([]string{"ecs: NewQuery1:"}, query...)...)
-	mustPanic(t, func() { ecs.NewQuery2[Position, Rare](w) }, append([]string{"ecs: NewQuery2:"}, query...)...)
-	mustPanic(t, func() { ecs.NewQuery8[Position, Rare, Mass, Velocity, Burning, Gravity, bit0, bit1](w) },
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, append([]string{"ecs: NewQuery1:"}, query...)...)
+	testhelp.MustPanic(t, func() { ecs.NewQuery2[Position, Rare](w) }, append([]string{"ecs: NewQuery2:"}, query...)...)
+	testhelp.MustPanic(t, func() { ecs.NewQuery8[Position, Rare, Mass, Velocity, Burning, Gravity, bit0, bit1](w) },
 		append([]string{"ecs: NewQuery8:"}, query...)...)
 	handle := []string{"parallel section", "make handles once, outside systems (before the first Run), and reuse them"}
-	mustPanic(t, func() { ecs.NewMap[Rare](w) }, append([]string{"ecs: NewMap:"}, handle...)...)
-	mustPanic(t, func() { ecs.NewMap2[Position, Rare](w) }, append([]string{"ecs: NewMap2:"}, handle...)...)
-	mustPanic(t, func() {
+	testhelp.MustPanic(t, func() { ecs.NewMap[Rare](w) }, append([]string{"ecs: NewMap:"}, handle...)...)
+	testhelp.MustPanic(t, func() { ecs.NewMap2[Position, Rare](w) }, append([]string{"ecs: NewMap2:"}, handle...)...)
+	testhelp.MustPanic(t, func() {
 		ecs.NewMap12[Position, Rare, Mass, Velocity, Burning, Gravity, bit0, bit1, pair[bit0, bit0], pair[bit0, bit1], pair[bit1, bit0], pair[bit1, bit1]](w)
 	},
 		append([]string{"ecs: NewMap12:"}, handle...)...)

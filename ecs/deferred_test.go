@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // deferredFixture holds a world with three Position+Velocity entities.
@@ -136,7 +137,7 @@ func TestDeferredOrderIsKept(t *testing.T) {
 		f.pos.Remove(f.es[2])
 		f.pos.Set(f.es[2], Position{5, 5}) // queued after the Remove: kept
 	}
-	mustPanic(t, func() {
+	testhelp.MustPanic(t, func() {
 		for range f.q.All() {
 			f.pos.Add(f.es[0], Position{}) // present now: panics at once
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // TestParallelSectionConcurrentPasses runs, on two goroutines at once, a pass
@@ -53,16 +54,16 @@ func TestParallelSectionRefusesStructuralChanges(t *testing.T) {
 	pos := ecs.NewMap[Position](w)
 	e := pos.Spawn(Position{})
 	w.BeginParallel()
-	mustPanic(t, func() { w.Spawn() }, "Spawn", "parallel section", "Commands")
-	mustPanic(t, func() { w.Despawn(e) }, "Despawn", "parallel section")
-	mustPanic(t, func() { ecs.NewMap[Velocity](w).Add(e, Velocity{}) }, "NewMap", "parallel section")
-	mustPanic(t, func() { pos.Remove(e) }, "Remove[ecs_test.Position]", "parallel section")
-	mustPanic(t, func() { ecs.NewMap[Mass](w) }, "NewMap", "parallel section")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w) }, "NewQuery1", "parallel section")
-	mustPanic(t, func() { w.BeginParallel() }, "BeginParallel")
+	testhelp.MustPanic(t, func() { w.Spawn() }, "Spawn", "parallel section", "Commands")
+	testhelp.MustPanic(t, func() { w.Despawn(e) }, "Despawn", "parallel section")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Velocity](w).Add(e, Velocity{}) }, "NewMap", "parallel section")
+	testhelp.MustPanic(t, func() { pos.Remove(e) }, "Remove[ecs_test.Position]", "parallel section")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w) }, "NewMap", "parallel section")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, "NewQuery1", "parallel section")
+	testhelp.MustPanic(t, func() { w.BeginParallel() }, "BeginParallel")
 	pos.Set(e, Position{1, 2}) // an overwrite in place is allowed
 	w.EndParallel()
-	mustPanic(t, func() { w.EndParallel() }, "EndParallel", "no parallel section")
+	testhelp.MustPanic(t, func() { w.EndParallel() }, "EndParallel", "no parallel section")
 	if got := *pos.Get(e); got != (Position{1, 2}) || !w.Alive(e) {
 		t.Fatalf("after the section: alive %v, position %v", w.Alive(e), got)
 	}
@@ -121,16 +122,16 @@ func TestCommandsChecks(t *testing.T) {
 	e := pos.Spawn(Position{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	mustPanic(t, func() { pos.AddCmd(c, e, Position{}) }, "AddCmd[ecs_test.Position]", e.String(), "not alive")
-	mustPanic(t, func() { c.Despawn(e) }, "Despawn", "not alive")
+	testhelp.MustPanic(t, func() { pos.AddCmd(c, e, Position{}) }, "AddCmd[ecs_test.Position]", e.String(), "not alive")
+	testhelp.MustPanic(t, func() { c.Despawn(e) }, "Despawn", "not alive")
 	other := w.NewCommands()
 	p := other.Spawn()
-	mustPanic(t, func() { pos.RemoveCmd(c, p) }, "RemoveCmd[ecs_test.Position]", "pending1", "not a pending entity of this Commands buffer")
-	mustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).AddCmd(c, p, Position{}) }, "another world")
-	mustPanic(t, func() { ecs.NewWorld().Apply(c) }, "Apply", "another world")
+	testhelp.MustPanic(t, func() { pos.RemoveCmd(c, p) }, "RemoveCmd[ecs_test.Position]", "pending1", "not a pending entity of this Commands buffer")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).AddCmd(c, p, Position{}) }, "another world")
+	testhelp.MustPanic(t, func() { ecs.NewWorld().Apply(c) }, "Apply", "another world")
 	q := ecs.NewQuery1[Position](w)
 	pos.Spawn(Position{})
-	mustPanic(t, func() {
+	testhelp.MustPanic(t, func() {
 		for range q.All() {
 			w.Apply(c)
 		}
@@ -315,7 +316,7 @@ func TestAppendChunksCutsRowRanges(t *testing.T) {
 	if !slices.Equal(xs, want) {
 		t.Fatalf("chunks visit %v, the range form %v", xs, want)
 	}
-	mustPanic(t, func() { q.AppendChunks(nil, 0) }, "AppendChunks", "at least 1")
+	testhelp.MustPanic(t, func() { q.AppendChunks(nil, 0) }, "AppendChunks", "at least 1")
 }
 
 func TestParallelSectionEdgeCases(t *testing.T) {
@@ -326,8 +327,8 @@ func TestParallelSectionEdgeCases(t *testing.T) {
 	}
 	q := ecs.NewQuery1[Position](w)
 	w.BeginParallel()
-	mustPanic(t, func() { ecs.OnSet(w, func(ecs.Entity, *Position) {}) }, "OnSet", "parallel section")
-	mustPanic(t, func() { w.Reserve(10) }, "Reserve", "parallel section")
+	testhelp.MustPanic(t, func() { ecs.OnSet(w, func(ecs.Entity, *Position) {}) }, "OnSet", "parallel section")
+	testhelp.MustPanic(t, func() { w.Reserve(10) }, "Reserve", "parallel section")
 	w.Recover() // passes hold no count in a section: nothing to end
 	if !w.InParallel() {
 		t.Fatal("Recover ended the parallel section")
@@ -374,7 +375,7 @@ func TestApplyHookEdgeCases(t *testing.T) {
 	mass := ecs.NewMap[Mass](w)
 	c.Spawn()
 	mass.AddCmd(c, c.Spawn(), Mass{1})
-	mustPanic(t, func() { w.Apply(c) }, "hook")
+	testhelp.MustPanic(t, func() { w.Apply(c) }, "hook")
 	w.Recover() // the hook's panic left its iteration count raised
 	if c.Len() != 0 {
 		t.Fatalf("after a panic in Apply the buffer holds %d changes", c.Len())

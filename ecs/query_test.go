@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 type (
@@ -186,14 +187,14 @@ func testQueryOptional(t *testing.T, w *ecs.World) {
 
 func TestQueryConstructorPanics(t *testing.T) {
 	w := ecs.NewWorld()
-	mustPanic(t, func() { ecs.NewQuery2[Position, Position](w) }, "NewQuery2", "twice")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Optional(ecs.C[Velocity]())) }, "Optional", "Velocity")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Optional(ecs.C[Position]())) }, "every term is optional")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Without(ecs.C[Position]())) }, "required and excluded")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.AnyOf()) }, "AnyOf")
-	mustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.With(ecs.ComponentType{})) }, "zero ComponentType")
+	testhelp.MustPanic(t, func() { ecs.NewQuery2[Position, Position](w) }, "NewQuery2", "twice")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Optional(ecs.C[Velocity]())) }, "Optional", "Velocity")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Optional(ecs.C[Position]())) }, "every term is optional")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.Without(ecs.C[Position]())) }, "required and excluded")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.AnyOf()) }, "AnyOf")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.With(ecs.ComponentType{})) }, "zero ComponentType")
 	other := ecs.NewWorld()
-	mustPanic(t, func() { ecs.NewMap[Mass](w).AddAll(ecs.NewQuery1[Position](other), Mass{}) }, "another world")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w).AddAll(ecs.NewQuery1[Position](other), Mass{}) }, "another world")
 }
 
 func TestQueryCacheFollowsNewTables(t *testing.T) {

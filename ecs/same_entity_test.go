@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // Regression tests for deferred changes to one entity inside one loop,
@@ -62,7 +63,7 @@ func TestRemoveThenAddInLoopKeepsTheNewValue(t *testing.T) {
 		it := q.Iter()
 		for it.Next() {
 			// Present, nothing queued: a duplicate, refused at once.
-			mustPanic(t, func() { hp.Add(e, Health{9}) }, "already has", "use Set")
+			testhelp.MustPanic(t, func() { hp.Add(e, Health{9}) }, "already has", "use Set")
 		}
 		it.Close()
 		wantHealth(t, hp, e, 3)
@@ -75,7 +76,7 @@ func TestAddAfterQueuedAddIsADuplicate(t *testing.T) {
 		hp.Spawn(Health{})
 		for range ecs.NewQuery1[Health](w).All() {
 			hp.Add(e, Health{1})
-			mustPanic(t, func() { hp.Add(e, Health{2}) }, "Add[ecs_test.Health]", e.String(), "already has", "queued", "use Set")
+			testhelp.MustPanic(t, func() { hp.Add(e, Health{2}) }, "Add[ecs_test.Health]", e.String(), "already has", "queued", "use Set")
 			hp.Set(e, Health{3}) // overwrites the queued value when applied
 		}
 		wantHealth(t, hp, e, 3)
@@ -131,7 +132,7 @@ func TestMapNAddAfterQueuedRemove(t *testing.T) {
 	for range ecs.NewQuery1[Position](w).All() {
 		pv.Remove(e)
 		pv.Add(e, Position{2, 2}, Velocity{2, 2})
-		mustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Add[ecs_test.Position]", "already has")
+		testhelp.MustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Add[ecs_test.Position]", "already has")
 	}
 	p, v := pv.Get(e)
 	if *p != (Position{2, 2}) || *v != (Velocity{2, 2}) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // Burning is a component that comes and goes often: sparse storage.
@@ -19,7 +20,7 @@ func sparseWorld() (*ecs.World, *ecs.Map[Burning]) {
 func TestRegister(t *testing.T) {
 	w := ecs.NewWorld()
 	ecs.NewMap[Burning](w)
-	mustPanic(t, func() { ecs.Register[Burning](w, ecs.Sparse()) }, "Register[ecs_test.Burning]", "already in use")
+	testhelp.MustPanic(t, func() { ecs.Register[Burning](w, ecs.Sparse()) }, "Register[ecs_test.Burning]", "already in use")
 	if ecs.SparseStorage.String() != "sparse" || ecs.TableStorage.String() != "table" {
 		t.Fatal("Storage.String")
 	}
@@ -31,9 +32,9 @@ func TestSparseMapAccess(t *testing.T) {
 	if burn.Has(e) {
 		t.Fatal("new entity is burning")
 	}
-	mustPanic(t, func() { burn.Get(e) }, "Get[ecs_test.Burning]", "does not have")
+	testhelp.MustPanic(t, func() { burn.Get(e) }, "Get[ecs_test.Burning]", "does not have")
 	burn.Add(e, Burning{1})
-	mustPanic(t, func() { burn.Add(e, Burning{}) }, "Add[ecs_test.Burning]", "already has")
+	testhelp.MustPanic(t, func() { burn.Add(e, Burning{}) }, "Add[ecs_test.Burning]", "already has")
 	burn.Set(e, Burning{burn.Get(e).Heat + 1})
 	if p, ok := burn.TryGet(e); !ok || p.Heat != 2 {
 		t.Fatalf("TryGet = %v %v", p, ok)
@@ -49,7 +50,7 @@ func TestSparseMapAccess(t *testing.T) {
 	if burn.Has(f) || burn.Has(e) {
 		t.Fatal("despawn left a sparse component behind")
 	}
-	mustPanic(t, func() { burn.Get(e) }, "Get[ecs_test.Burning]", "not alive")
+	testhelp.MustPanic(t, func() { burn.Get(e) }, "Get[ecs_test.Burning]", "not alive")
 }
 
 func TestSparseNeverMovesRows(t *testing.T) {
@@ -104,7 +105,7 @@ func TestMapNWithSparseTypes(t *testing.T) {
 		t.Fatal("Map2.Remove left the sparse component")
 	}
 	pb.Add(made[0], Position{}, Burning{1})
-	mustPanic(t, func() { pb.Add(made[0], Position{}, Burning{}) }, "already has")
+	testhelp.MustPanic(t, func() { pb.Add(made[0], Position{}, Burning{}) }, "already has")
 }
 
 func TestSparseDrivenQuery(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 func TestStats(t *testing.T) {
@@ -68,7 +69,7 @@ func TestShrink(t *testing.T) {
 	}
 	st := w.Stats()
 	before := st.TotalBytes - st.EntityIndex.Bytes
-	mustPanic(t, func() {
+	testhelp.MustPanic(t, func() {
 		for range q.All() {
 			w.Shrink()
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // watch registers enter and leave observers on q that log "+e" and "-e".
@@ -91,7 +92,7 @@ func TestObserverChangesAreDeferredAndObserved(t *testing.T) {
 	if !slices.Equal(events, want) {
 		t.Fatalf("events %v, want %v", events, want)
 	}
-	mustPanic(t, func() {
+	testhelp.MustPanic(t, func() {
 		for range q.All() {
 			q.OnEnter(func(ecs.Entity) {})
 		}

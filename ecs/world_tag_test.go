@@ -2,8 +2,9 @@ package ecs
 
 import (
 	"fmt"
-	"strings"
 	"testing"
+
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 type tagPos struct{ X, Y float64 }
@@ -11,26 +12,6 @@ type tagPos struct{ X, Y float64 }
 type tagHeat struct{ V float64 }
 
 type tagVel struct{ X float64 }
-
-// panicsWith runs f and checks that it panics with a message containing
-// every one of parts.
-func panicsWith(t *testing.T, f func(), parts ...string) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic; want one mentioning %q", parts)
-		}
-		msg, _ := r.(string)
-		for _, p := range parts {
-			if !strings.Contains(msg, p) {
-				t.Errorf("panic %q does not mention %q", msg, p)
-			}
-		}
-	}()
-	f()
-}
 
 // twinWorlds returns two worlds built by the same calls and the entity each
 // spawned: equal index and generation, different worlds.
@@ -73,8 +54,8 @@ func checkUntouched(t *testing.T, w *World, e Entity, x, heat float64) {
 
 func TestForeignEntityDespawn(t *testing.T) {
 	w1, w2, e1, e2 := twinWorlds(t)
-	panicsWith(t, func() { w2.Despawn(e1) }, "ecs: Despawn: entity 2v0 belongs to another world")
-	panicsWith(t, func() { w1.Despawn(e2) }, "ecs: Despawn: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { w2.Despawn(e1) }, "ecs: Despawn: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { w1.Despawn(e2) }, "ecs: Despawn: entity 2v0 belongs to another world")
 	checkUntouched(t, w2, e2, 3, 2)
 	checkUntouched(t, w1, e1, 2, 1)
 	if w1.Len() != 2 || w2.Len() != 2 {
@@ -83,7 +64,7 @@ func TestForeignEntityDespawn(t *testing.T) {
 
 	// Inside an iteration the despawn would be deferred: it is refused first.
 	for range NewQuery1[tagPos](w2).All() {
-		panicsWith(t, func() { w2.Despawn(e1) }, "Despawn", "another world")
+		testhelp.MustPanic(t, func() { w2.Despawn(e1) }, "Despawn", "another world")
 		break
 	}
 	checkUntouched(t, w2, e2, 3, 2)
@@ -132,7 +113,7 @@ func TestForeignEntityMapPanics(t *testing.T) {
 		{"Map2.Add", func() { pair.Add(e1, tagPos{}, tagVel{}) }, "entity 2v0 belongs to another world"},
 		{"Map2.Remove", func() { pair.Remove(e1) }, "entity 2v0 belongs to another world"},
 	} {
-		t.Run(c.name, func(t *testing.T) { panicsWith(t, c.f, c.want) })
+		t.Run(c.name, func(t *testing.T) { testhelp.MustPanic(t, c.f, c.want) })
 	}
 	checkUntouched(t, w2, e2, 3, 2)
 	checkUntouched(t, w1, e1, 2, 1)
@@ -142,9 +123,9 @@ func TestForeignEntityCommands(t *testing.T) {
 	w1, w2, e1, e2 := twinWorlds(t)
 	c := w2.NewCommands()
 	pos, heat, vel := NewMap[tagPos](w2), NewMap[tagHeat](w2), NewMap[tagVel](w2)
-	panicsWith(t, func() { c.Despawn(e1) }, "ecs: Despawn: entity 2v0 belongs to another world")
-	panicsWith(t, func() { vel.AddCmd(c, e1, tagVel{9}) }, "ecs: AddCmd[ecs.tagVel]: entity 2v0 belongs to another world")
-	panicsWith(t, func() { heat.RemoveCmd(c, e1) }, "ecs: RemoveCmd[ecs.tagHeat]: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { c.Despawn(e1) }, "ecs: Despawn: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { vel.AddCmd(c, e1, tagVel{9}) }, "ecs: AddCmd[ecs.tagVel]: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { heat.RemoveCmd(c, e1) }, "ecs: RemoveCmd[ecs.tagHeat]: entity 2v0 belongs to another world")
 	if c.Len() != 0 {
 		t.Fatalf("%d commands recorded for another world's entity", c.Len())
 	}
@@ -176,10 +157,10 @@ func TestForeignEntityCommands(t *testing.T) {
 func TestOwnDeadEntityIsNotAlive(t *testing.T) {
 	_, w2, _, e2 := twinWorlds(t)
 	w2.Despawn(e2)
-	panicsWith(t, func() { w2.Despawn(e2) }, "ecs: Despawn: entity 2v0 is not alive")
-	panicsWith(t, func() { NewMap[tagPos](w2).Get(e2) }, "ecs: Get[ecs.tagPos]: entity 2v0 is not alive")
-	panicsWith(t, func() { w2.NewCommands().Despawn(e2) }, "is not alive")
-	panicsWith(t, func() { w2.Despawn(Entity{}) }, "ecs: Despawn: entity 0v0 is not alive")
+	testhelp.MustPanic(t, func() { w2.Despawn(e2) }, "ecs: Despawn: entity 2v0 is not alive")
+	testhelp.MustPanic(t, func() { NewMap[tagPos](w2).Get(e2) }, "ecs: Get[ecs.tagPos]: entity 2v0 is not alive")
+	testhelp.MustPanic(t, func() { w2.NewCommands().Despawn(e2) }, "is not alive")
+	testhelp.MustPanic(t, func() { w2.Despawn(Entity{}) }, "ecs: Despawn: entity 0v0 is not alive")
 	e := w2.Spawn()
 	if e.Index() != e2.Index() || e.Generation() != 1 || e.String() != "2v1" {
 		t.Errorf("recycled %v, want 2v1", e)

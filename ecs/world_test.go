@@ -1,35 +1,15 @@
 package ecs_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 type Mass struct{ V float64 }
 
 type Tag struct{}
-
-// mustPanic runs f and checks that it panics with a message containing
-// every one of parts.
-func mustPanic(t *testing.T, f func(), parts ...string) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic; want one mentioning %q", parts)
-		}
-		msg, _ := r.(string)
-		for _, p := range parts {
-			if !strings.Contains(msg, p) {
-				t.Errorf("panic %q does not mention %q", msg, p)
-			}
-		}
-	}()
-	f()
-}
 
 // sameID reports whether a and b have the same index and generation: the
 // entities of two worlds built by the same calls do, though the Entity
@@ -49,7 +29,7 @@ func TestZeroEntityNeverAlive(t *testing.T) {
 	if w.Alive(ecs.Entity{}) {
 		t.Fatal("zero Entity alive after spawns")
 	}
-	mustPanic(t, func() { w.Despawn(ecs.Entity{}) }, "Despawn", "0v0", "not alive")
+	testhelp.MustPanic(t, func() { w.Despawn(ecs.Entity{}) }, "Despawn", "0v0", "not alive")
 }
 
 func TestSpawnDespawnRecycles(t *testing.T) {
@@ -69,7 +49,7 @@ func TestSpawnDespawnRecycles(t *testing.T) {
 	if w.Alive(a) {
 		t.Fatal("stale handle reaches the recycled entity")
 	}
-	mustPanic(t, func() { w.Despawn(a) }, "Despawn", a.String())
+	testhelp.MustPanic(t, func() { w.Despawn(a) }, "Despawn", a.String())
 }
 
 func TestDespawnRemovesEveryComponent(t *testing.T) {
@@ -100,9 +80,9 @@ func TestMapAccess(t *testing.T) {
 	if _, ok := pos.TryGet(e); ok || pos.Has(e) {
 		t.Fatal("new entity has Position")
 	}
-	mustPanic(t, func() { pos.Get(e) }, "Get[ecs_test.Position]", e.String(), "does not have")
+	testhelp.MustPanic(t, func() { pos.Get(e) }, "Get[ecs_test.Position]", e.String(), "does not have")
 	pos.Add(e, Position{1, 2})
-	mustPanic(t, func() { pos.Add(e, Position{}) }, "Add[ecs_test.Position]", e.String(), "already has")
+	testhelp.MustPanic(t, func() { pos.Add(e, Position{}) }, "Add[ecs_test.Position]", e.String(), "already has")
 	if p := pos.Get(e); *p != (Position{1, 2}) {
 		t.Fatalf("Get = %v", *p)
 	}
@@ -127,7 +107,7 @@ func TestMapAccess(t *testing.T) {
 		"Set":    func() { pos.Set(e, Position{}) },
 		"Remove": func() { pos.Remove(e) },
 	} {
-		mustPanic(t, f, name+"[ecs_test.Position]", e.String(), "not alive")
+		testhelp.MustPanic(t, f, name+"[ecs_test.Position]", e.String(), "not alive")
 	}
 	if _, ok := pos.TryGet(e); ok || pos.Has(e) {
 		t.Fatal("dead entity reported as having Position")
@@ -143,14 +123,14 @@ func TestMapNAddRemove(t *testing.T) {
 	if *p != (Position{1, 1}) || *v != (Velocity{2, 2}) {
 		t.Fatalf("Get = %v %v", *p, *v)
 	}
-	mustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Add[ecs_test.Position]", "already has")
+	testhelp.MustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Add[ecs_test.Position]", "already has")
 	ecs.NewMap[Mass](w).Add(e, Mass{3})
 	pv.Remove(e)
 	if pv.Has(e) || ecs.NewMap[Velocity](w).Has(e) || ecs.NewMap[Mass](w).Get(e).V != 3 {
 		t.Fatal("Remove took the wrong components")
 	}
-	mustPanic(t, func() { ecs.NewMap2[Position, Position](w) }, "NewMap2", "twice")
-	mustPanic(t, func() { pv.Get(e) }, "Get[ecs_test.Position]", "does not have")
+	testhelp.MustPanic(t, func() { ecs.NewMap2[Position, Position](w) }, "NewMap2", "twice")
+	testhelp.MustPanic(t, func() { pv.Get(e) }, "Get[ecs_test.Position]", "does not have")
 }
 
 func TestSpawnBatch(t *testing.T) {
@@ -176,7 +156,7 @@ func TestSpawnBatch(t *testing.T) {
 	if q.Count() != 1010 {
 		t.Fatalf("Count = %d", q.Count())
 	}
-	mustPanic(t, func() { pv.SpawnBatch(-1, Position{}, Velocity{}) }, "negative")
+	testhelp.MustPanic(t, func() { pv.SpawnBatch(-1, Position{}, Velocity{}) }, "negative")
 }
 
 func TestResources(t *testing.T) {
@@ -190,8 +170,8 @@ func TestResources(t *testing.T) {
 	if got := ecs.GetResource[Clock](w).Tick; got != 4 {
 		t.Fatalf("Tick = %d", got)
 	}
-	mustPanic(t, func() { ecs.AddResource(w, &Clock{}) }, "AddResource", "Clock", "already")
-	mustPanic(t, func() { ecs.AddResource[Mass](w, nil) }, "nil")
+	testhelp.MustPanic(t, func() { ecs.AddResource(w, &Clock{}) }, "AddResource", "Clock", "already")
+	testhelp.MustPanic(t, func() { ecs.AddResource[Mass](w, nil) }, "nil")
 	if !ecs.RemoveResource[Clock](w) || ecs.HasResource[Clock](w) || ecs.RemoveResource[Clock](w) {
 		t.Fatal("RemoveResource")
 	}
@@ -204,7 +184,7 @@ func TestMapSpawn(t *testing.T) {
 			vel := ecs.NewMap[Velocity](w)
 			e := vel.Spawn(Velocity{1, 2})
 			vel.SpawnBatch(3, Velocity{3, 4})
-			mustPanic(t, func() { vel.SpawnBatch(-1, Velocity{}) }, "negative")
+			testhelp.MustPanic(t, func() { vel.SpawnBatch(-1, Velocity{}) }, "negative")
 			q := ecs.NewQuery1[Velocity](w)
 			if q.Count() != 4 || *vel.Get(e) != (Velocity{1, 2}) {
 				t.Fatalf("Count %d, Get %v", q.Count(), *vel.Get(e))

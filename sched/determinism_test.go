@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -133,7 +134,7 @@ func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, des
 
 	// The spawner above makes a handle inside a system, which a parallel
 	// section refuses: check that, then replace it with a correct one.
-	mustPanic(t, s.Run, `system "spawner"`, "NewMap", "parallel section")
+	testhelp.MustPanic(t, s.Run, `system "spawner"`, "NewMap", "parallel section")
 	if err := s.Enable("spawner", false); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -105,7 +106,7 @@ func TestEmitIntoAnotherSchedulersOutputPanics(t *testing.T) {
 	e := w2.Spawn()
 	s2.AddFunc("a", func(*sched.Context) {})
 	s2.AddFunc("stranger", func(ctx *sched.Context) { out.Emit(ctx, e, Health{99}) }, sched.Emits[Health]())
-	mustPanic(t, s2.Run, `system "stranger": Emit[sched_test.Health] into an Output of another scheduler`)
+	testhelp.MustPanic(t, s2.Run, `system "stranger": Emit[sched_test.Health] into an Output of another scheduler`)
 	s1.Run()
 	if out.Dropped() != 0 || out.Applied() != 0 {
 		t.Fatalf("the stranger's value reached the output: applied %d, dropped %d", out.Applied(), out.Dropped())
@@ -116,7 +117,7 @@ func TestEmitIntoAnotherSchedulersOutputPanics(t *testing.T) {
 func TestAddRefusesANilFunc(t *testing.T) {
 	s := sched.New(ecs.NewWorld())
 	defer s.Close()
-	mustPanic(t, func() { s.Add("nil", sched.Func(nil)) }, `sched: Add "nil": nil system`)
+	testhelp.MustPanic(t, func() { s.Add("nil", sched.Func(nil)) }, `sched: Add "nil": nil system`)
 }
 
 // Count is checked in debug mode like a pass: it depends on the query's
@@ -127,5 +128,5 @@ func TestDebugModeChecksCount(t *testing.T) {
 	s := sched.New(w, sched.Debug())
 	defer s.Close()
 	s.AddFunc("count", func(*sched.Context) { _ = q.Count() }, sched.Reads[Pos]())
-	mustPanic(t, s.Run, `system "count" reads component sched_test.Vel (query filter)`)
+	testhelp.MustPanic(t, s.Run, `system "count" reads component sched_test.Vel (query filter)`)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -32,24 +33,6 @@ func mustAdd(t *testing.T, s *sched.Scheduler, name string, sys any, opts ...sch
 	default:
 		t.Fatalf("mustAdd: %T is not a system", sys)
 	}
-}
-
-func mustPanic(t *testing.T, f func(), parts ...string) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic; want one mentioning %q", parts)
-		}
-		msg := fmt.Sprint(r)
-		for _, p := range parts {
-			if !strings.Contains(msg, p) {
-				t.Fatalf("panic %q does not mention %q", msg, p)
-			}
-		}
-	}()
-	f()
 }
 
 func stageOf(s *sched.Scheduler) map[string]int {
@@ -132,7 +115,7 @@ func TestBeforeAndAfterConstraints(t *testing.T) {
 	if err := s3.Build(); err == nil || !strings.Contains(err.Error(), `Before("nope")`) {
 		t.Fatalf("unknown name: got %v", err)
 	}
-	mustPanic(t, s3.Run, "nope")
+	testhelp.MustPanic(t, s3.Run, "nope")
 }
 
 type counter struct{ n int }
@@ -144,18 +127,18 @@ func TestAddPanicsOnRegistrationMistakes(t *testing.T) {
 	c := &counter{}
 	s.Add("count", c)
 	noop := func(*sched.Context) {}
-	mustPanic(t, func() { s.AddFunc("count", noop) }, `sched: AddFunc: a system named "count" is already registered`)
-	mustPanic(t, func() { s.Add("again", c) }, `sched: Add "again": this system is already registered as "count"`)
-	mustPanic(t, func() { s.Add("nil", nil) }, `sched: Add "nil": nil system`)
-	mustPanic(t, func() { s.Add("nil-pointer", (*counter)(nil)) }, `sched: Add "nil-pointer": nil system`)
-	mustPanic(t, func() { s.AddFunc("nil-func", nil) }, `sched: AddFunc "nil-func": nil system`)
-	mustPanic(t, func() { s.AddFunc("", noop) }, "sched: AddFunc: empty system name")
-	mustPanic(t, func() { s.AddFunc("nil-option", noop, nil) }, `sched: AddFunc "nil-option": nil option`)
+	testhelp.MustPanic(t, func() { s.AddFunc("count", noop) }, `sched: AddFunc: a system named "count" is already registered`)
+	testhelp.MustPanic(t, func() { s.Add("again", c) }, `sched: Add "again": this system is already registered as "count"`)
+	testhelp.MustPanic(t, func() { s.Add("nil", nil) }, `sched: Add "nil": nil system`)
+	testhelp.MustPanic(t, func() { s.Add("nil-pointer", (*counter)(nil)) }, `sched: Add "nil-pointer": nil system`)
+	testhelp.MustPanic(t, func() { s.AddFunc("nil-func", nil) }, `sched: AddFunc "nil-func": nil system`)
+	testhelp.MustPanic(t, func() { s.AddFunc("", noop) }, "sched: AddFunc: empty system name")
+	testhelp.MustPanic(t, func() { s.AddFunc("nil-option", noop, nil) }, `sched: AddFunc "nil-option": nil option`)
 	// A value that is not a pointer may be registered twice under two names.
 	s.Add("twice", sched.Func(noop))
 	s.Add("twice-more", sched.Func(noop))
 	s.Close()
-	mustPanic(t, func() { s.AddFunc("late", noop) }, `sched: AddFunc "late": the scheduler is closed`)
+	testhelp.MustPanic(t, func() { s.AddFunc("late", noop) }, `sched: AddFunc "late": the scheduler is closed`)
 	if got := len(s.Stats()); got != 3 {
 		t.Fatalf("%d systems registered, want 3 (the refused ones must leave no trace)", got)
 	}
@@ -202,7 +185,7 @@ func TestCommandsApplyAtStageEndInOrder(t *testing.T) {
 		for r := range q.All() {
 			seen = append(seen, int(r.A.X))
 		}
-		mustPanic(t, func() { ctx.World().Spawn() }, "Spawn", "parallel section")
+		testhelp.MustPanic(t, func() { ctx.World().Spawn() }, "Spawn", "parallel section")
 	}, sched.Reads[Pos]())
 	s.Run()
 	if fmt.Sprint(seen) != "[1 2]" {
@@ -279,7 +262,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := sched.New(w, sched.Debug())
 			mustAdd(t, s, c.name, c.sys(out(s)), c.opts...)
-			mustPanic(t, s.Run, c.msg...)
+			testhelp.MustPanic(t, s.Run, c.msg...)
 			if w.InParallel() {
 				t.Fatal("the world was left in a parallel section")
 			}
@@ -401,7 +384,7 @@ func TestEnableStatsAndLifeCycle(t *testing.T) {
 	if life.finals != 1 {
 		t.Fatalf("Finalize ran %d times", life.finals)
 	}
-	mustPanic(t, s.Run, "closed")
+	testhelp.MustPanic(t, s.Run, "closed")
 }
 
 type lifeCycle struct{ inits, updates, finals int }
@@ -468,7 +451,7 @@ func TestForEachSplitsChunks(t *testing.T) {
 			}
 		})
 	})
-	mustPanic(t, s.Run, `system "fail", item 2 panicked: item two`)
+	testhelp.MustPanic(t, s.Run, `system "fail", item 2 panicked: item two`)
 }
 
 func TestFixedLoop(t *testing.T) {
@@ -496,7 +479,7 @@ func TestFixedLoop(t *testing.T) {
 	if len(ticks) != 6 || last.Tick != 6 || last.DT != 0.01 || last.Elapsed < 0.0599 || last.Elapsed > 0.0601 {
 		t.Fatalf("%d ticks, last %+v", len(ticks), last)
 	}
-	mustPanic(t, func() { sched.NewFixedLoop(s, 0) }, "positive")
+	testhelp.MustPanic(t, func() { sched.NewFixedLoop(s, 0) }, "positive")
 }
 
 // TestEffectsFollowTheOrderOfRecord: outputs and structural changes of a
@@ -554,7 +537,7 @@ func TestPanicWhileApplyingDropsTheStage(t *testing.T) {
 		c := ctx.Commands()
 		pos.AddCmd(c, c.Spawn(), Pos{})
 	}, sched.Structural())
-	mustPanic(t, s.Run, "hook")
+	testhelp.MustPanic(t, s.Run, "hook")
 	s.Run()
 	if w.InParallel() || w.Len() != 2 {
 		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.InParallel())
@@ -570,12 +553,12 @@ func TestEmitAndCommandsRefusedInsideForEach(t *testing.T) {
 		mustAdd(t, s, "emit", func(ctx *sched.Context) {
 			sched.ForEach(ctx, []int{1, 2}, func(i int) { out.Emit(ctx, e, Health{i}) })
 		}, sched.Emits[Health]())
-		mustPanic(t, s.Run, `system "emit"`, "Emit[sched_test.Health] called inside ForEach")
+		testhelp.MustPanic(t, s.Run, `system "emit"`, "Emit[sched_test.Health] called inside ForEach")
 		s.Enable("emit", false)
 		mustAdd(t, s, "cmds", func(ctx *sched.Context) {
 			sched.ForEach(ctx, []int{1, 2}, func(int) { ctx.Commands() })
 		}, sched.Structural())
-		mustPanic(t, s.Run, "Commands called inside ForEach")
+		testhelp.MustPanic(t, s.Run, "Commands called inside ForEach")
 		s.Close()
 	}
 }

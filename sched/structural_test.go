@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -111,7 +112,7 @@ func TestApplyAtTickEnd(t *testing.T) {
 		t.Fatalf("count saw %v, %d entities; want [0 1] and 2", seen, w.Len())
 	}
 	fail = true
-	mustPanic(t, s.Run, "brake failed")
+	testhelp.MustPanic(t, s.Run, "brake failed")
 	if w.Len() != 2 {
 		t.Fatalf("%d entities after a failed tick: the end-of-tick buffer must be dropped", w.Len())
 	}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
+	"github.com/tessera-ecs/tessera/internal/display"
 	"github.com/tessera-ecs/tessera/internal/scenario"
 )
 
@@ -41,7 +43,7 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it is drawn only when standard error is a terminal)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: tessera demo [flags]\n\nRuns a scenario and reports ticks per second, tick times, memory and each system's share.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -125,7 +127,28 @@ func checkPlotPath(path string) error {
 	return os.Remove(name)
 }
 
+// isTerminal reports whether w is a terminal: a file, such as os.Stderr,
+// whose descriptor term.IsTerminal accepts.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// showProgress reports whether the demo draws its progress bar: not with
+// -quiet, and only on a terminal, where the bar redraws itself in place.
+// Written to a file, a pipe or a CI log, each redraw would stay behind as
+// noise.
+func showProgress(quiet, terminal bool) bool {
+	return !quiet && terminal
+}
+
 func demo(args []string, stdout, stderr io.Writer) int {
+	return runDemo(args, stdout, stderr, isTerminal(stderr))
+}
+
+// runDemo is demo with the answer to whether stderr is a terminal given,
+// so that tests can stand in for one.
+func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	o, err := parseDemo(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -152,7 +175,7 @@ func demo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities, %d ticks, %d workers, %s storage, seed %d\n",
 		o.scenario, o.n, o.ticks, sc.Scheduler().Workers(), o.storage, o.seed)
 	var bar *progressbar.ProgressBar
-	if !o.quiet {
+	if showProgress(o.quiet, terminal) {
 		bar = progressbar.NewOptions(o.ticks,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("ticks"),
@@ -204,7 +227,7 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 	if log.n > 0 {
 		fmt.Fprintf(w, "ticks per second: %.1f\n", float64(log.n)/wall.Seconds())
 		fmt.Fprintf(w, "tick time:        mean %v  p50 %v  p99 %v  max %v\n",
-			round(log.mean()), round(log.percentile(0.50)), round(log.percentile(0.99)), round(log.max))
+			display.Round(log.mean()), display.Round(log.percentile(0.50)), display.Round(log.percentile(0.99)), display.Round(log.max))
 	}
 	var ms runtime.MemStats
 	runtime.GC()
@@ -224,17 +247,6 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 	fmt.Fprintln(w, "time per system (stage: share, mean, max):")
 	for _, st := range stats {
 		fmt.Fprintf(w, "  %-14s stage %d  %5.1f%%  mean %-10v max %v\n",
-			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), round(st.Mean), round(st.Max))
+			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), display.Round(st.Mean), display.Round(st.Max))
 	}
-}
-
-// round shortens a duration for display.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	case d >= time.Microsecond:
-		return d.Round(100 * time.Nanosecond)
-	}
-	return d
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,8 +76,54 @@ func TestDemoParticleSummary(t *testing.T) {
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
 		t.Fatalf("plot: %v, %d bytes", err, len(svg))
 	}
-	if !strings.Contains(errOut, "ticks") {
-		t.Errorf("no progress bar on stderr: %q", errOut)
+	if errOut != "" { // stderr is a buffer, not a terminal: no progress bar
+		t.Errorf("stderr not a terminal, but written to: %q", errOut)
+	}
+}
+
+func TestShowProgress(t *testing.T) {
+	for _, c := range []struct{ quiet, terminal, want bool }{
+		{false, true, true},
+		{true, true, false},
+		{false, false, false},
+		{true, false, false},
+	} {
+		if got := showProgress(c.quiet, c.terminal); got != c.want {
+			t.Errorf("showProgress(quiet %v, terminal %v) = %v, want %v", c.quiet, c.terminal, got, c.want)
+		}
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, w := range []io.Writer{&bytes.Buffer{}, f, io.Discard} {
+		if isTerminal(w) {
+			t.Errorf("%T taken for a terminal", w)
+		}
+	}
+}
+
+// TestDemoProgressBarOnTerminal runs the demo as if stderr were a terminal:
+// the bar is drawn, unless -quiet.
+func TestDemoProgressBarOnTerminal(t *testing.T) {
+	args := []string{"-n", "1000", "-ticks", "20", "-workers", "1"}
+	for _, quiet := range []bool{false, true} {
+		a := args
+		if quiet {
+			a = append([]string{"-quiet"}, args...)
+		}
+		var out, errOut bytes.Buffer
+		if code := runDemo(a, &out, &errOut, true); code != 0 {
+			t.Fatalf("%q: exit %d: %s", a, code, errOut.String())
+		}
+		drawn := strings.Contains(errOut.String(), "ticks")
+		if drawn == quiet {
+			t.Errorf("%q on a terminal: progress bar drawn %v, stderr %q", a, drawn, errOut.String())
+		}
 	}
 }
 

@@ -3,10 +3,10 @@ package refmodel_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/internal/refmodel"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 type pos struct{ X, Y int }
@@ -31,21 +31,6 @@ func newFixture() fixture {
 	}
 }
 
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic, want one containing %q", want)
-		}
-		if msg := fmt.Sprint(r); !strings.Contains(msg, want) {
-			t.Fatalf("panic %q, want one containing %q", msg, want)
-		}
-	}()
-	f()
-}
-
 func ids(xs ...refmodel.EntityID) []refmodel.EntityID { return xs }
 
 func TestSpawnDespawnAlive(t *testing.T) {
@@ -67,7 +52,7 @@ func TestSpawnDespawnAlive(t *testing.T) {
 	if c := f.w.Spawn(); c == a {
 		t.Fatal("a despawned id was reused")
 	}
-	mustPanic(t, "not alive", func() { f.w.Despawn(a) })
+	testhelp.MustPanic(t, func() { f.w.Despawn(a) }, "not alive")
 	if got := f.w.Entities(); !slices.Equal(got, ids(b, 3)) {
 		t.Fatalf("Entities() = %v", got)
 	}
@@ -83,7 +68,7 @@ func TestComponentAccess(t *testing.T) {
 	if v, ok := f.pos.Get(e); !ok || v != (pos{1, 2}) {
 		t.Fatalf("Get = %v, %v", v, ok)
 	}
-	mustPanic(t, "already has", func() { f.pos.Add(e, pos{3, 4}) })
+	testhelp.MustPanic(t, func() { f.pos.Add(e, pos{3, 4}) }, "already has")
 	if v, _ := f.pos.Get(e); v != (pos{1, 2}) {
 		t.Fatalf("a refused Add changed the value to %v", v)
 	}
@@ -113,9 +98,9 @@ func TestComponentAccess(t *testing.T) {
 	if f.vel.Has(e) || f.vel.Len() != 0 {
 		t.Fatal("Despawn left a component behind")
 	}
-	mustPanic(t, "not alive", func() { f.pos.Add(e, pos{}) })
-	mustPanic(t, "not alive", func() { f.pos.Set(e, pos{}) })
-	mustPanic(t, "not alive", func() { f.pos.Remove(e) })
+	testhelp.MustPanic(t, func() { f.pos.Add(e, pos{}) }, "not alive")
+	testhelp.MustPanic(t, func() { f.pos.Set(e, pos{}) }, "not alive")
+	testhelp.MustPanic(t, func() { f.pos.Remove(e) }, "not alive")
 	if _, ok := f.pos.Get(e); ok {
 		t.Fatal("Get on a dead entity found a value")
 	}
@@ -185,7 +170,7 @@ func TestQueryValidate(t *testing.T) {
 		if q.Validate(f.w) == nil {
 			t.Errorf("%s: Validate accepted %+v", name, q)
 		}
-		mustPanic(t, "invalid query", func() { f.w.Match(&q) })
+		testhelp.MustPanic(t, func() { f.w.Match(&q) }, "invalid query")
 	}
 	ok := refmodel.Query{Terms: []refmodel.Kind{P}, Optional: []refmodel.Kind{P}, AnyOf: [][]refmodel.Kind{{P, V}}}
 	if err := ok.Validate(f.w); err != nil {
@@ -217,14 +202,14 @@ func TestDeferralInsideEach(t *testing.T) {
 		f.pos.Add(spawned, pos{9, 9}) // deferred
 		f.pos.Set(spawned, pos{8, 8}) // absent now: a second deferred add, overwrites
 		f.vel.Add(a, vel{})           // deferred
-		mustPanic(t, "already has", func() { f.pos.Add(a, pos{}) })
+		testhelp.MustPanic(t, func() { f.pos.Add(a, pos{}) }, "already has")
 		f.pos.Set(a, pos{5, 5})  // present: immediate
 		f.w.Despawn(b)           // deferred
 		f.name.Add(b, "dropped") // judged after the despawn: deferred, then dropped
 		f.pos.Set(b, pos{})      // likewise, though b has pos now
 		f.pos.Remove(a)          // deferred
 		f.pos.Set(a, pos{7, 7})  // a remove is pending: a deferred add after it
-		mustPanic(t, "already has", func() { f.pos.Add(a, pos{}) })
+		testhelp.MustPanic(t, func() { f.pos.Add(a, pos{}) }, "already has")
 		if f.pos.Has(spawned) || f.vel.Has(a) || !f.w.Alive(b) {
 			t.Fatal("a structural change inside the iteration was not deferred")
 		}
@@ -273,7 +258,7 @@ func TestNestedIterationAppliesAtOutermostEnd(t *testing.T) {
 	if !f.vel.Has(e) {
 		t.Fatal("the outermost iteration's end did not apply the changes")
 	}
-	mustPanic(t, "no iteration", f.w.EndIteration)
+	testhelp.MustPanic(t, f.w.EndIteration, "no iteration")
 }
 
 func TestCursorVisitsInIDOrder(t *testing.T) {
@@ -376,7 +361,7 @@ func TestKinds(t *testing.T) {
 	if !f.w.HasKind(e, f.name.Kind()) || f.w.HasKind(e, f.pos.Kind()) {
 		t.Fatal("HasKind disagrees with the stores")
 	}
-	mustPanic(t, "unknown component kind", func() { f.w.HasKind(e, 99) })
+	testhelp.MustPanic(t, func() { f.w.HasKind(e, 99) }, "unknown component kind")
 }
 
 // Example shows seed 002's physics system: a plain function that walks the

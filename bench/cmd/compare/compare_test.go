@@ -1,9 +1,12 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,12 +16,55 @@ import (
 	"github.com/tessera-ecs/tessera/bench/tessera"
 )
 
+// TestEveryCandidateComputesTheFloorsResults checks every adapter the
+// driver runs, Tessera's forms and each peer's, against the floor: once at
+// sizes around the edges (one entity, fewer than a chunk, a thousand), and
+// three rounds at a few more, which also checks that Reset restores what
+// Run expects.
 func TestEveryCandidateComputesTheFloorsResults(t *testing.T) {
 	ref := floor.Candidate()
-	for _, c := range candidates() {
-		for _, msg := range suite.VerifyRounds(c, ref, []int{1, 16, 300}, 3) {
-			t.Errorf("%s (%s): %s", c.Name, c.Variant, msg)
+	checks := []struct {
+		sizes  []int
+		rounds int
+	}{
+		{[]int{1, 4, 64, 1000}, 1},
+		{[]int{1, 16, 300}, 3},
+	}
+	for _, c := range candidates()[1:] { // after the floor itself
+		t.Run(label(c), func(t *testing.T) {
+			for _, ch := range checks {
+				for _, msg := range suite.VerifyRounds(c, ref, ch.sizes, ch.rounds) {
+					t.Error(msg)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryPeerIsACandidate checks that every adapter package under
+// bench/peers is in candidates(), and so in the report and in the check
+// above.
+func TestEveryPeerIsACandidate(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "candidates.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := map[string]bool{}
+	for _, spec := range f.Imports {
+		path, _ := strconv.Unquote(spec.Path.Value)
+		imported[path] = true
+	}
+	dirs, err := os.ReadDir(filepath.Join("..", "..", "peers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !imported["github.com/tessera-ecs/tessera/bench/peers/"+d.Name()] {
+			t.Errorf("bench/peers/%s is not among the candidates", d.Name())
 		}
+	}
+	if !imported["github.com/tessera-ecs/tessera/bench/tessera"] {
+		t.Error("Tessera's adapter is not among the candidates")
 	}
 }
 

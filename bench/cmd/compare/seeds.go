@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tessera-ecs/tessera/bench/seeds"
+	"github.com/tessera-ecs/tessera/internal/display"
 )
 
 // runSeeds runs the seed suites and writes dir/SEEDS.md.
@@ -45,7 +46,7 @@ func runSeeds(dir string, quick bool, cmd string, progress func(string)) error {
 			ratio = fmt.Sprintf("%.3f", float64(r.Stats.Mean)/float64(m))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %v | %v | %v | %.0f | %s |\n", r.Workload, fmtN(r.N), r.Storage,
-			round(r.Stats.Mean), round(r.Stats.P99), round(r.Stats.Max), r.Stats.HeapBytesPerAlive, ratio)
+			display.Round(r.Stats.Mean), display.Round(r.Stats.P99), display.Round(r.Stats.Max), r.Stats.HeapBytesPerAlive, ratio)
 	}
 	fmt.Fprintf(&b, "\n## Seed 000: create, iterate, create then remove (BENCHMARKS.md section 2)\n\n")
 	fmt.Fprintf(&b, "Millions of entities per second, the median of %d runs. Profiles A, AA and AAA hold 32, 128 and 512 extra registered component types and 16, 32 and 64 extra systems (queries, each over a pair of the extra types), all kept up to date while the workload runs. ", reps)
@@ -71,15 +72,4 @@ func runSeeds(dir string, quick bool, cmd string, progress func(string)) error {
 			m["create_then_remove K=1"]/1e6, m["create_then_remove K=10"]/1e6)
 	}
 	return os.WriteFile(filepath.Join(dir, "SEEDS.md"), []byte(b.String()), 0o644)
-}
-
-// round shortens a duration for display.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	case d >= time.Microsecond:
-		return d.Round(100 * time.Nanosecond)
-	}
-	return d
 }
