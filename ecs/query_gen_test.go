@@ -35,7 +35,7 @@ func TestQuery1Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 1*i*10 + 1*(1-1)/2
+				want += 1*i*10 + 0
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -161,7 +161,7 @@ func TestQuery2Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 2*i*10 + 2*(2-1)/2
+				want += 2*i*10 + 1
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -306,7 +306,7 @@ func TestQuery3Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 3*i*10 + 3*(3-1)/2
+				want += 3*i*10 + 3
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -458,7 +458,7 @@ func TestQuery4Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 4*i*10 + 4*(4-1)/2
+				want += 4*i*10 + 6
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -617,7 +617,7 @@ func TestQuery5Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 5*i*10 + 5*(5-1)/2
+				want += 5*i*10 + 10
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -783,7 +783,7 @@ func TestQuery6Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 6*i*10 + 6*(6-1)/2
+				want += 6*i*10 + 15
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -956,7 +956,7 @@ func TestQuery7Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 7*i*10 + 7*(7-1)/2
+				want += 7*i*10 + 21
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)
@@ -1136,7 +1136,7 @@ func TestQuery8Generated(t *testing.T) {
 			q := types(w)
 			want := 0 // the sum of every value of the five full entities
 			for i := range 5 {
-				want += 8*i*10 + 8*(8-1)/2
+				want += 8*i*10 + 28
 			}
 			if n := q.Count(); n != 5 {
 				t.Fatalf("Count %d, want 5", n)

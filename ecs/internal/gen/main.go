@@ -43,6 +43,7 @@ func main() {
 		"add":   func(a, b int) int { return a + b },
 		"sub":   func(a, b int) int { return a - b },
 		"last":  func(s []string) string { return s[len(s)-1] },
+		"tri":   func(n int) int { return n * (n - 1) / 2 }, // 0 + 1 + ... + n-1
 	}
 	tmpl := template.Must(template.New("").Funcs(funcs).ParseFS(templates, "*.tmpl"))
 	outputs := []struct {
