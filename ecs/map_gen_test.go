@@ -43,13 +43,17 @@ func genPanics(t *testing.T, want string, f func()) {
 	f()
 }
 
-// TestMap2Generated runs every verb of Map2, with table storage and
-// with B in a sparse set.
+// TestMap2Generated runs every verb of Map2, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap2Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
 				ecs.Register[gB](w, ecs.Sparse())
 			}
 			m := ecs.NewMap2[gA, gB](w)
@@ -68,9 +72,23 @@ func TestMap2Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*2 {
+				t.Fatalf("the checker saw %q, want 2 reads for Get and 2 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10})
@@ -80,8 +98,8 @@ func TestMap2Generated(t *testing.T) {
 				pB.V = 20 + 1
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -92,24 +110,35 @@ func TestMap2Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -140,14 +169,19 @@ func TestMap2Generated(t *testing.T) {
 	}
 }
 
-// TestMap3Generated runs every verb of Map3, with table storage and
-// with B in a sparse set.
+// TestMap3Generated runs every verb of Map3, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap3Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
 			}
 			m := ecs.NewMap3[gA, gB, gC](w)
 			first := ecs.NewQuery1[gA](w)
@@ -168,9 +202,23 @@ func TestMap3Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*3 {
+				t.Fatalf("the checker saw %q, want 3 reads for Get and 3 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
@@ -181,8 +229,8 @@ func TestMap3Generated(t *testing.T) {
 				pC.V = 20 + 2
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -193,24 +241,36 @@ func TestMap3Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -241,14 +301,20 @@ func TestMap3Generated(t *testing.T) {
 	}
 }
 
-// TestMap4Generated runs every verb of Map4, with table storage and
-// with B in a sparse set.
+// TestMap4Generated runs every verb of Map4, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap4Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
 			}
 			m := ecs.NewMap4[gA, gB, gC, gD](w)
 			first := ecs.NewQuery1[gA](w)
@@ -272,9 +338,23 @@ func TestMap4Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*4 {
+				t.Fatalf("the checker saw %q, want 4 reads for Get and 4 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
@@ -286,8 +366,8 @@ func TestMap4Generated(t *testing.T) {
 				pD.V = 20 + 3
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -298,24 +378,37 @@ func TestMap4Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -346,14 +439,21 @@ func TestMap4Generated(t *testing.T) {
 	}
 }
 
-// TestMap5Generated runs every verb of Map5, with table storage and
-// with B in a sparse set.
+// TestMap5Generated runs every verb of Map5, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap5Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
 			}
 			m := ecs.NewMap5[gA, gB, gC, gD, gE](w)
 			first := ecs.NewQuery1[gA](w)
@@ -380,9 +480,23 @@ func TestMap5Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*5 {
+				t.Fatalf("the checker saw %q, want 5 reads for Get and 5 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
@@ -395,8 +509,8 @@ func TestMap5Generated(t *testing.T) {
 				pE.V = 20 + 4
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -407,24 +521,38 @@ func TestMap5Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -455,14 +583,22 @@ func TestMap5Generated(t *testing.T) {
 	}
 }
 
-// TestMap6Generated runs every verb of Map6, with table storage and
-// with B in a sparse set.
+// TestMap6Generated runs every verb of Map6, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap6Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
 			}
 			m := ecs.NewMap6[gA, gB, gC, gD, gE, gF](w)
 			first := ecs.NewQuery1[gA](w)
@@ -492,9 +628,23 @@ func TestMap6Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*6 {
+				t.Fatalf("the checker saw %q, want 6 reads for Get and 6 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
@@ -508,8 +658,8 @@ func TestMap6Generated(t *testing.T) {
 				pF.V = 20 + 5
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -520,24 +670,39 @@ func TestMap6Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -568,14 +733,23 @@ func TestMap6Generated(t *testing.T) {
 	}
 }
 
-// TestMap7Generated runs every verb of Map7, with table storage and
-// with B in a sparse set.
+// TestMap7Generated runs every verb of Map7, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap7Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
 			}
 			m := ecs.NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
 			first := ecs.NewQuery1[gA](w)
@@ -608,9 +782,23 @@ func TestMap7Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*7 {
+				t.Fatalf("the checker saw %q, want 7 reads for Get and 7 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
@@ -625,8 +813,8 @@ func TestMap7Generated(t *testing.T) {
 				pG.V = 20 + 6
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -637,24 +825,40 @@ func TestMap7Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -685,14 +889,24 @@ func TestMap7Generated(t *testing.T) {
 	}
 }
 
-// TestMap8Generated runs every verb of Map8, with table storage and
-// with B in a sparse set.
+// TestMap8Generated runs every verb of Map8, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap8Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
 			}
 			m := ecs.NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
 			first := ecs.NewQuery1[gA](w)
@@ -728,9 +942,23 @@ func TestMap8Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*8 {
+				t.Fatalf("the checker saw %q, want 8 reads for Get and 8 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
@@ -746,8 +974,8 @@ func TestMap8Generated(t *testing.T) {
 				pH.V = 20 + 7
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -758,24 +986,41 @@ func TestMap8Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90}, gH{7 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						pH.V = 95 + 7
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -806,14 +1051,25 @@ func TestMap8Generated(t *testing.T) {
 	}
 }
 
-// TestMap9Generated runs every verb of Map9, with table storage and
-// with B in a sparse set.
+// TestMap9Generated runs every verb of Map9, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap9Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
 			}
 			m := ecs.NewMap9[gA, gB, gC, gD, gE, gF, gG, gH, gI](w)
 			first := ecs.NewQuery1[gA](w)
@@ -852,9 +1108,23 @@ func TestMap9Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*9 {
+				t.Fatalf("the checker saw %q, want 9 reads for Get and 9 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
@@ -871,8 +1141,8 @@ func TestMap9Generated(t *testing.T) {
 				pI.V = 20 + 8
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -883,24 +1153,42 @@ func TestMap9Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90}, gH{7 + 90}, gI{8 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						pH.V = 95 + 7
+						pI.V = 95 + 8
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -931,14 +1219,26 @@ func TestMap9Generated(t *testing.T) {
 	}
 }
 
-// TestMap10Generated runs every verb of Map10, with table storage and
-// with B in a sparse set.
+// TestMap10Generated runs every verb of Map10, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap10Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
 			}
 			m := ecs.NewMap10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ](w)
 			first := ecs.NewQuery1[gA](w)
@@ -980,9 +1280,23 @@ func TestMap10Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*10 {
+				t.Fatalf("the checker saw %q, want 10 reads for Get and 10 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
@@ -1000,8 +1314,8 @@ func TestMap10Generated(t *testing.T) {
 				pJ.V = 20 + 9
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -1012,24 +1326,43 @@ func TestMap10Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90}, gH{7 + 90}, gI{8 + 90}, gJ{9 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						pH.V = 95 + 7
+						pI.V = 95 + 8
+						pJ.V = 95 + 9
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -1060,14 +1393,27 @@ func TestMap10Generated(t *testing.T) {
 	}
 }
 
-// TestMap11Generated runs every verb of Map11, with table storage and
-// with B in a sparse set.
+// TestMap11Generated runs every verb of Map11, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap11Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
 			}
 			m := ecs.NewMap11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK](w)
 			first := ecs.NewQuery1[gA](w)
@@ -1112,9 +1458,23 @@ func TestMap11Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*11 {
+				t.Fatalf("the checker saw %q, want 11 reads for Get and 11 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
@@ -1133,8 +1493,8 @@ func TestMap11Generated(t *testing.T) {
 				pK.V = 20 + 10
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -1145,24 +1505,44 @@ func TestMap11Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90}, gH{7 + 90}, gI{8 + 90}, gJ{9 + 90}, gK{10 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						pH.V = 95 + 7
+						pI.V = 95 + 8
+						pJ.V = 95 + 9
+						pK.V = 95 + 10
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
@@ -1195,14 +1575,28 @@ func TestMap11Generated(t *testing.T) {
 	}
 }
 
-// TestMap12Generated runs every verb of Map12, with table storage and
-// with B in a sparse set.
+// TestMap12Generated runs every verb of Map12, with table storage,
+// with gB in a sparse set, and with every type sparse.
 func TestMap12Generated(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		t.Run(fmt.Sprint("sparse=", sparse), func(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
 			w := ecs.NewWorld()
-			if sparse {
+			switch storage {
+			case "one sparse":
 				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
+				ecs.Register[gL](w, ecs.Sparse())
 			}
 			m := ecs.NewMap12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL](w)
 			first := ecs.NewQuery1[gA](w)
@@ -1250,9 +1644,23 @@ func TestMap12Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
 			check(e, 0)
-			if !m.Has(e) || m.Has(w.Spawn()) {
+			lacking := w.Spawn()
+			ecs.NewMap[gA](w).Add(lacking, gA{})
+			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
 			}
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Get(e)
+			m.Has(e)
+			w.SetAccessChecker(nil)
+			if len(log.got) != 2*12 {
+				t.Fatalf("the checker saw %q, want 12 reads for Get and 12 for Has", log.got)
+			}
+			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) })
+			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			m.SpawnBatchFunc(0, nil)
 
 			// SpawnBatch and SpawnBatchFunc.
 			m.SpawnBatch(3, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
@@ -1272,8 +1680,8 @@ func TestMap12Generated(t *testing.T) {
 				pL.V = 20 + 11
 				made = append(made, e)
 			})
-			if first.Count() != 6 || len(made) != 2 {
-				t.Fatalf("%d entities with gA after the batches (want 6), %d made by SpawnBatchFunc", first.Count(), len(made))
+			if first.Count() != 7 || len(made) != 2 {
+				t.Fatalf("%d entities with gA after the batches (want 7), %d made by SpawnBatchFunc", first.Count(), len(made))
 			}
 			for _, e := range made {
 				check(e, 20)
@@ -1284,24 +1692,45 @@ func TestMap12Generated(t *testing.T) {
 			m.Add(x, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
 			check(x, 30)
 			m.Remove(x)
-			if m.Has(x) || !w.Alive(x) || first.Count() != 6 {
+			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
+			var late []ecs.Entity
 			for r := range first.All() {
 				if y.IsZero() {
 					y = w.Spawn()
 					m.Add(y, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
 					z = m.Spawn(gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50}, gL{11 + 50})
 					m.Remove(r.Entity)
+					m.SpawnBatch(2, gA{0 + 90}, gB{1 + 90}, gC{2 + 90}, gD{3 + 90}, gE{4 + 90}, gF{5 + 90}, gG{6 + 90}, gH{7 + 90}, gI{8 + 90}, gJ{9 + 90}, gK{10 + 90}, gL{11 + 90})
+					m.SpawnBatchFunc(1, func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK, pL *gL) {
+						pA.V = 95 + 0
+						pB.V = 95 + 1
+						pC.V = 95 + 2
+						pD.V = 95 + 3
+						pE.V = 95 + 4
+						pF.V = 95 + 5
+						pG.V = 95 + 6
+						pH.V = 95 + 7
+						pI.V = 95 + 8
+						pJ.V = 95 + 9
+						pK.V = 95 + 10
+						pL.V = 95 + 11
+						late = append(late, e)
+					})
 				}
 			}
 			check(y, 40)
 			check(z, 50)
-			if m.Has(e) || first.Count() != 7 {
-				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 7)", m.Has(e), first.Count())
+			if len(late) != 1 {
+				t.Fatalf("SpawnBatchFunc inside a loop made %d entities, want 1", len(late))
+			}
+			check(late[0], 95)
+			if m.Has(e) || first.Count() != 11 {
+				t.Fatalf("after the loop: e has the types %v, %d entities with gA (want 11)", m.Has(e), first.Count())
 			}
 
 			// A Commands buffer: spawn, add and remove, applied in order.
