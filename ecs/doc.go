@@ -35,11 +35,12 @@
 // # Components
 //
 // Any Go type is a component, with no registration: a type gets its id in a
-// world the first time the world sees it (seed 001). There is no limit below
-// 1024 types. Zero-size types (tags) take no column memory. Components may
-// hold pointers, slices, maps and strings: storage is typed Go memory the
-// garbage collector scans, and a removed component's slot is zeroed so what it
-// referenced can be collected.
+// world the first time the world sees it (as in the "type-erased component
+// registry" tutorial of the Multiversal Consciousness engine). There is no
+// limit below 1024 types. Zero-size types (tags) take no column memory.
+// Components may hold pointers, slices, maps and strings: storage is typed Go
+// memory the garbage collector scans, and a removed component's slot is
+// zeroed so what it referenced can be collected.
 //
 // Read and write components through a [Map], a cached per-type handle (the
 // component mapper of Artemis):
@@ -92,8 +93,9 @@
 // deferral). The price is in iteration: a query checks sparse terms per
 // entity, and a query whose rarest required term is sparse is driven from
 // that set: its dense array is walked, with one entity-index lookup per
-// holder to find the table row and check the table matches. Seed 004's
-// alternative, an active-passive set per query (a membership bitset kept on
+// holder to find the table row and check the table matches. The
+// alternative of the dissertation "optimisations for the Entity Component
+// System pattern", an active-passive set per query (a membership bitset kept on
 // every change plus a dense member list rebuilt for iteration), was measured
 // against it (BenchmarkMemberList) and lost: walking a clean member list
 // costs 7.5 to 10.4 ns per member where the driven walk costs 4.2 to 7.9 (the
@@ -123,12 +125,12 @@
 //	q.OnLeave(func(e ecs.Entity) { ... })
 //
 // Enter and leave are settled once per touched entity when the operation,
-// batch, or application of deferred changes that touched it is complete
-// (seed 004's delayed subscriptions): an entity that gains and loses a
+// batch, or application of deferred changes that touched it is complete (the
+// dissertation's delayed subscriptions): an entity that gains and loses a
 // component within one loop's deferred changes fires neither. Hooks and
-// observers run in registration order and, like loop bodies, the
-// structural changes they make are deferred until the operation that fired
-// them is complete. A world without hooks or observers pays a flag test.
+// observers run in registration order and, like loop bodies, the structural
+// changes they make are deferred until the operation that fired them is
+// complete. A world without hooks or observers pays a flag test.
 //
 // Callbacks that keep firing each other are stopped with a panic that names
 // the chain, the types and the entity: hook calls nested more than
@@ -147,24 +149,24 @@
 //
 // # Pointer stability
 //
-// A pointer from Get, TryGet or an iteration points into a table column (or
-// a sparse set's value array). It stays valid until the next structural
-// change of that table (or set): a spawn into it, or an add, remove or
-// despawn that moves a row in or out of it, or a [World.Shrink]. After
-// that it may point at another entity's value, or at a column that has been
-// reallocated (seed 001's stale-pointer trap). Keep entities, not pointers,
+// A pointer from Get, TryGet or an iteration points into a table column (or a
+// sparse set's value array). It stays valid until the next structural change
+// of that table (or set): a spawn into it, or an add, remove or despawn that
+// moves a row in or out of it, or a [World.Shrink]. After that it may point
+// at another entity's value, or at a column that has been reallocated (the
+// registry tutorial's stale-pointer trap). Keep entities, not pointers,
 // across structural changes; inside a loop, structural changes are deferred
 // (below), so pointers handed out by the loop stay valid for its whole run.
 //
 // # Queries
 //
-// A query ([Query1] to [Query8]) names the component types it reads and
-// takes filters: [With] (required, not read), [Without] (excluded), [AnyOf]
-// (at least one of) and [Optional] (read when present, nil otherwise), the
-// all / none / one-of aspects of seed 004. Make a query once and keep it:
-// its list of matching tables is updated when a table is created, so a
-// pass never searches for matches. Tables are visited in creation order,
-// rows in table order: the same calls give the same order.
+// A query ([Query1] to [Query8]) names the component types it reads and takes
+// filters: [With] (required, not read), [Without] (excluded), [AnyOf] (at
+// least one of) and [Optional] (read when present, nil otherwise), the all /
+// none / one-of aspects of Artemis, kept by the dissertation. Make a query
+// once and keep it: its list of matching tables is updated when a table is
+// created, so a pass never searches for matches. Tables are visited in
+// creation order, rows in table order: the same calls give the same order.
 //
 // There are three ways to iterate, none of which allocates:
 //

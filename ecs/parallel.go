@@ -22,8 +22,9 @@ import (
 // RemoveResource): each goroutine records its structural changes in a
 // [Commands] buffer of its own, applied with [World.Apply] after
 // EndParallel, which keeps the outcome independent of which goroutine ran
-// first (seed 003's Run phase). Hooks fired by a Set run on the goroutine
-// that called Set.
+// first (the Run phase of the Run/Sync design of a student game engine's
+// parallel lock-free ECS). Hooks fired by a Set run on the goroutine that
+// called Set.
 
 // BeginParallel opens a parallel section (see above). It counts as one open
 // iteration until EndParallel. Panics inside an iteration or another

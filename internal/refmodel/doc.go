@@ -1,4 +1,5 @@
-// Package refmodel is the "simplest ECS" of seed 002, rebuilt in plain Go:
+// Package refmodel is the ECS of the "super simple ECS" blog post (one map
+// per component type, systems as plain functions), rebuilt in plain Go:
 // entities are bare ids, every component type has its own Go map from entity
 // id to value, a query intersects the key sets of those maps, and systems are
 // ordinary functions.
