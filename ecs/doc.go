@@ -119,7 +119,10 @@
 //	ecs.OnSet(w, func(e ecs.Entity, h *Health) { ... })
 //	ecs.OnRemove(w, func(e ecs.Entity, h *Health) { ... }) // before removal
 //
-// Queries report entities that start or stop matching them:
+// Queries report entities that start or stop matching them (Artemis'
+// subscription listeners; onManagedEntityAdded and onManagedEntityRemoved
+// in Pierre Vigier, "Entity-Component-System – Part 1", the ECS of the game
+// Vagabond):
 //
 //	q.OnEnter(func(e ecs.Entity) { ... })
 //	q.OnLeave(func(e ecs.Entity) { ... })
@@ -132,15 +135,15 @@
 // changes they make are deferred until the operation that fired them is
 // complete. A world without hooks or observers pays a flag test.
 //
-// Callbacks that keep firing each other are stopped with a panic that names
-// the chain, the types and the entity: hook calls nested more than
-// [MaxHookDepth] deep (an OnSet that calls Set on the entity and type it
-// observes), changes whose consequences go on for more than
-// [MaxCascadeRounds] rounds (an OnAdd of T that removes T while an OnRemove
-// of T adds it back), and enter and leave observers that do not settle
-// within as many rounds (an OnEnter that removes what an OnLeave adds
-// back). Call [World.Recover] after recovering such a panic, as after any
-// panic in a hook.
+// Callbacks that keep firing each other, which would overflow the stack or
+// loop forever, are stopped with a panic that names the chain, the types and
+// the entity: hook calls nested more than [MaxHookDepth] deep (an OnSet that
+// calls Set on the entity and type it observes), changes whose consequences
+// go on for more than [MaxCascadeRounds] rounds (an OnAdd of T that removes T
+// while an OnRemove of T adds it back), and enter and leave observers that do
+// not settle within as many rounds (an OnEnter that removes what an OnLeave
+// adds back). Call [World.Recover] after recovering such a panic, as after
+// any panic in a hook.
 //
 // # Memory
 //
@@ -260,17 +263,21 @@
 // # Batch operations
 //
 // [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
-// query matches, a table at a time: a whole run of rows moves with one copy
-// per column.
+// query matches, a table at a time: each matched table's rows move as one
+// run into the target table, one column copy per component type instead of
+// one per entity. Inside an iteration they are deferred like single changes
+// and select their entities when applied.
 //
 // # Resources
 //
-// A resource is a value that exists once per world (a clock, a random
-// source, settings): [AddResource], [GetResource], [HasResource],
-// [RemoveResource], each a map lookup by type. [NewResource] makes a
-// [Resource] handle (Ark's typed resource handles), made once like a Map,
-// whose Get, TryGet, Has, Set and Remove cost no lookup and are reported to
-// the access checker, so a scheduler's debug mode checks them too:
+// A resource is a value that exists once per world rather than once per
+// entity (a clock, a random source, settings; Bevy's resources). A world
+// holds at most one resource of each type, as a *T the caller provides:
+// [AddResource], [GetResource], [HasResource], [RemoveResource], each a map
+// lookup by type. [NewResource] makes a [Resource] handle (Ark's typed
+// resource handles), made once like a Map, whose Get, TryGet, Has, Set and
+// Remove cost no lookup and are reported to the access checker, so a
+// scheduler's debug mode checks them too:
 //
 //	clock := ecs.NewResource[Clock](w) // once, outside systems
 //	clock.Set(&Clock{})                // add or replace
