@@ -82,33 +82,28 @@
 //
 //	ecs.Register[Burning](w, ecs.Sparse())
 //
-// A sparse set is a paged sparse array indexed by entity index (pages of
-// 1024 entries, allocated only where entities hold the type and pooled once
+// A sparse set is a paged sparse array indexed by entity index (pages of 1024
+// entries, allocated only where entities hold the type and pooled once
 // empty), a dense entity array and a dense value array, with swap-and-pop
 // removal. A sparse component is not part of the archetype: adding or
-// removing it never moves the entity's table row, which makes it the choice
-// for components that come and go often (measured with
-// BenchmarkAddRemoveSparse: 16 ns per add+remove pair against 65 in a
-// table, and 15 for a bare paged sparse set with no hooks, observers or
-// deferral). The price is in iteration: a query checks sparse terms per
-// entity, and a query whose rarest required term is sparse is driven from
-// that set: its dense array is walked, with one entity-index lookup per
-// holder to find the table row and check the table matches. The
-// alternative of the dissertation "optimisations for the Entity Component
-// System pattern", an active-passive set per query (a membership bitset kept on
-// every change plus a dense member list rebuilt for iteration), was measured
-// against it (BenchmarkMemberList) and lost: walking a clean member list
-// costs 7.5 to 10.4 ns per member where the driven walk costs 4.2 to 7.9 (the
-// same loops written out for one query, 1% to 100% density, with and
-// without holders outside the query), before the list's rebuild (2.5 to 3.9
-// ns per member) and the bitset's upkeep on every change. The driven walk
-// reads the driving set's values in order; the list must look each one up.
-// Everything else (maps, filters, the three
-// iteration forms, deferred changes, batches) works the same for both
-// storages; Chunks yields one entity per chunk for queries with sparse
-// terms. Sparse pages cost 4 bytes per entity index in the range the holders
-// span, so a component spread thinly over many entities is smaller in a
-// table. [CapacityHint] sizes a type's storage up front.
+// removing it is O(1) and never moves the entity's table row, which makes it
+// the choice for components that come and go often (BenchmarkAddRemoveSparse
+// compares it with a table). The price is in iteration: a query checks sparse
+// terms per entity, and a query whose rarest required term is sparse is
+// driven from that set: its dense array is walked, with one entity-index
+// lookup per holder to find the table row and check the table matches. The
+// driven walk reads the driving set's values in order. The alternative of the
+// dissertation "optimisations for the Entity Component System pattern", an
+// active-passive set per query (a membership bitset kept on every change plus
+// a dense member list rebuilt for iteration), must look each member's values
+// up, rebuild its list when stale and keep its bitset on every change, and
+// walking even a clean list was slower than the driven walk, both loops
+// written out for one query (BenchmarkMemberList). Everything else (maps,
+// filters, the three iteration forms, deferred changes, batches) works the
+// same for both storages; Chunks yields one entity per chunk for queries with
+// sparse terms. Sparse pages cost 4 bytes per entity index in the range the
+// holders span, so a component spread thinly over many entities is smaller in
+// a table. [CapacityHint] sizes a type's storage up front.
 //
 // # Observers
 //
@@ -197,9 +192,8 @@
 // (keep the body in the same function). Chunks when the work suits whole
 // columns (SIMD-friendly loops, copying, sorting a column) or when a panic in
 // the body must leave the world consistent by itself. The cursor when the
-// loop cannot be a range statement; per entity it costs about 2.5 times the
-// others at 1,000 entities and 1.4 times at 1,000,000, and it needs Close
-// when left early.
+// loop cannot be a range statement; it is the slowest of the three per
+// entity, and it needs Close when left early.
 //
 // # Deferred structural changes
 //
@@ -253,11 +247,11 @@
 // Panics: the per-table form ends its iteration with defer, so a panic that
 // escapes its loop body unwinds cleanly and the recorded changes are applied.
 // The per-entity form and the cursor do not use defer: a defer in the
-// iterator keeps the compiler from inlining it and measured 3.6x slower per
-// entity. If a panic escapes their loop body and the caller recovers it, the
-// world still counts the loop as running: structural changes keep being
-// recorded, in order, and nothing is lost. Call [World.Recover] in the
-// recovering function to end the open iterations and apply the recorded
+// iterator would keep the compiler from inlining it, and every entity would
+// pay for the call. If a panic escapes their loop body and the caller
+// recovers it, the world still counts the loop as running: structural changes
+// keep being recorded, in order, and nothing is lost. Call [World.Recover] in
+// the recovering function to end the open iterations and apply the recorded
 // changes.
 //
 // # Batch operations
