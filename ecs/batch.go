@@ -2,12 +2,6 @@ package ecs
 
 import "unsafe"
 
-// Batch operations act on every entity a query matches, a table at a time:
-// each matched table's rows move as one run into the target table, one
-// column copy per component type instead of one per entity. Inside an
-// iteration they are deferred like single changes and select their entities
-// when applied.
-
 // AddAll gives v to every entity q matches. Entities that already have a T
 // are overwritten with v. Panics if q belongs to another world.
 // Complexity: O(matched tables + moved rows x components).
@@ -60,10 +54,6 @@ func (w *World) ownCache(op string, q Matcher) *queryCache {
 	return c
 }
 
-// The loops below walk the matched tables by index up to the count at the
-// start: moving rows may create tables that the query also matches, which
-// are appended past that count and hold only rows already handled.
-
 // matchedEntities lists the entities c matches, in iteration order, in a
 // buffer the world reuses. Batch operations take this per-entity path when
 // the query has sparse terms (not every row of a matching table matches) or
@@ -78,6 +68,11 @@ func (w *World) matchedEntities(c *queryCache) []Entity {
 	return w.scratch
 }
 
+// addAll gives the value at v to every entity c matches: AddAll once it is
+// not deferred. Its table loop, like removeAll's, walks the matched tables
+// by index up to the count at the start: moving rows may create tables that
+// the query also matches, which are appended past that count and hold only
+// rows already handled.
 func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 	// Hooks' structural changes wait for the whole batch.
 	w.lock++
@@ -117,6 +112,9 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 	}
 }
 
+// removeAll takes component id away from every entity c matches that has
+// it: RemoveAll once it is not deferred. Its table loop stops at the table
+// count at the start, as addAll's does.
 func (w *World) removeAll(c *queryCache, id componentID) {
 	w.lock++
 	defer w.unlock()
@@ -135,6 +133,8 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 	}
 }
 
+// despawnAll despawns every entity c matches: DespawnAll once it is not
+// deferred.
 func (w *World) despawnAll(c *queryCache) {
 	w.lock++
 	defer w.unlock()

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// Seed 004's active-passive set applied to a sparse-driven query: a bitset
+// The active-passive set of the dissertation "optimisations for the Entity
+// Component System pattern" applied to a sparse-driven query: a bitset
 // of member entity indices kept up to date on every change, plus a dense
 // member list rebuilt from it when it is stale and iterated instead of the
 // driving sparse set. BenchmarkMemberList compares, for a query over

@@ -6,7 +6,8 @@ import (
 )
 
 // Membership of observed queries: the bitset by entity index that settle
-// uses (seed 004's active set) against a Go map and a []bool, on the work
+// uses (the active set of the dissertation "optimisations for the Entity
+// Component System pattern") against a Go map and a []bool, on the work
 // settle does: test an index, then set or clear it. 100,000 entities,
 // a random sequence of 4,096 touched indices.
 

@@ -1,8 +1,10 @@
 package ecs
 
 // bitset is a set of component ids, one bit per id, used for archetype masks
-// and query terms (seed 004's aspects as bitsets). Its length grows with the
-// largest id it holds, so worlds are not limited to a fixed number of types.
+// and query terms (the aspects of Artemis as bitsets, as in the dissertation
+// "optimisations for the Entity Component System pattern"). Its length grows
+// with the largest id it holds, so worlds are not limited to a fixed number
+// of types.
 type bitset []uint64
 
 func (b *bitset) set(i componentID) {

@@ -9,8 +9,9 @@ import (
 // now, by one goroutine, and applied later with [World.Apply] in the order
 // they were recorded. It is how the systems of a parallel stage change the
 // world (each has its own buffer, applied at the end of the stage in system
-// order: seed 003's Run and Sync phases, Bevy's Commands, flecs' deferred
-// mode), and it works the same outside parallel sections. Recording reads
+// order: the Run and Sync phases of a student game engine's parallel
+// lock-free ECS, Bevy's Commands, flecs' deferred mode), and it works the
+// same outside parallel sections. Recording reads
 // the world (to check that entities are alive) but never changes it, so
 // buffers can be filled on several goroutines at once, one buffer per
 // goroutine. Values wait in per-type staging columns, so recording

@@ -41,7 +41,9 @@ type componentInfo struct {
 }
 
 // registry gives component types their ids, on first use and without any
-// registration step (seed 001's containers created on first use, keyed by type).
+// registration step (component containers created on first use and keyed by
+// type, as in the "type-erased component registry" tutorial of the
+// Multiversal Consciousness engine).
 type registry struct {
 	byType map[reflect.Type]componentID
 	infos  []*componentInfo

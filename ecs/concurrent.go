@@ -2,6 +2,9 @@ package ecs
 
 import "fmt"
 
+// enter marks the start of a structural mutation, panicking, naming op, if
+// one is already in progress.
+//
 // A World is not safe for concurrent use outside a parallel section, and
 // two goroutines changing one world at once corrupt it silently (a row
 // written twice, a count lost). In the spirit of the Go runtime's
@@ -13,9 +16,6 @@ import "fmt"
 // another goroutine is in the middle of one. It is a best-effort check,
 // like the runtime's, that catches most races at the cost of two stores per
 // mutation; the race detector (go test -race) catches them all.
-
-// enter marks the start of a structural mutation, panicking, naming op, if
-// one is already in progress.
 func (w *World) enter(op string) {
 	if w.mutating {
 		w.concurrentUse(op)

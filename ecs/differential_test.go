@@ -1,7 +1,8 @@
 package ecs_test
 
 // Differential and fuzz tests: Tessera against the naive map-per-component
-// model of internal/refmodel (seed 002's ECS with Tessera's deferral rules).
+// model of internal/refmodel (the ECS of the "super simple ECS" blog post,
+// one map per component type, with Tessera's deferral rules).
 //
 // A harness drives both worlds with the same operation sequence and, after
 // every step (and after every structural change made inside an iteration),

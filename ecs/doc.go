@@ -35,11 +35,12 @@
 // # Components
 //
 // Any Go type is a component, with no registration: a type gets its id in a
-// world the first time the world sees it (seed 001). There is no limit below
-// 1024 types. Zero-size types (tags) take no column memory. Components may
-// hold pointers, slices, maps and strings: storage is typed Go memory the
-// garbage collector scans, and a removed component's slot is zeroed so what it
-// referenced can be collected.
+// world the first time the world sees it (as in the "type-erased component
+// registry" tutorial of the Multiversal Consciousness engine). There is no
+// limit below 1024 types. Zero-size types (tags) take no column memory.
+// Components may hold pointers, slices, maps and strings: storage is typed Go
+// memory the garbage collector scans, and a removed component's slot is
+// zeroed so what it referenced can be collected.
 //
 // Read and write components through a [Map], a cached per-type handle (the
 // component mapper of Artemis):
@@ -81,32 +82,28 @@
 //
 //	ecs.Register[Burning](w, ecs.Sparse())
 //
-// A sparse set is a paged sparse array indexed by entity index (pages of
-// 1024 entries, allocated only where entities hold the type and pooled once
+// A sparse set is a paged sparse array indexed by entity index (pages of 1024
+// entries, allocated only where entities hold the type and pooled once
 // empty), a dense entity array and a dense value array, with swap-and-pop
 // removal. A sparse component is not part of the archetype: adding or
-// removing it never moves the entity's table row, which makes it the choice
-// for components that come and go often (measured with
-// BenchmarkAddRemoveSparse: 16 ns per add+remove pair against 65 in a
-// table, and 15 for a bare paged sparse set with no hooks, observers or
-// deferral). The price is in iteration: a query checks sparse terms per
-// entity, and a query whose rarest required term is sparse is driven from
-// that set: its dense array is walked, with one entity-index lookup per
-// holder to find the table row and check the table matches. Seed 004's
-// alternative, an active-passive set per query (a membership bitset kept on
-// every change plus a dense member list rebuilt for iteration), was measured
-// against it (BenchmarkMemberList) and lost: walking a clean member list
-// costs 7.5 to 10.4 ns per member where the driven walk costs 4.2 to 7.9 (the
-// same loops written out for one query, 1% to 100% density, with and
-// without holders outside the query), before the list's rebuild (2.5 to 3.9
-// ns per member) and the bitset's upkeep on every change. The driven walk
-// reads the driving set's values in order; the list must look each one up.
-// Everything else (maps, filters, the three
-// iteration forms, deferred changes, batches) works the same for both
-// storages; Chunks yields one entity per chunk for queries with sparse
-// terms. Sparse pages cost 4 bytes per entity index in the range the holders
-// span, so a component spread thinly over many entities is smaller in a
-// table. [CapacityHint] sizes a type's storage up front.
+// removing it is O(1) and never moves the entity's table row, which makes it
+// the choice for components that come and go often (BenchmarkAddRemoveSparse
+// compares it with a table). The price is in iteration: a query checks sparse
+// terms per entity, and a query whose rarest required term is sparse is
+// driven from that set: its dense array is walked, with one entity-index
+// lookup per holder to find the table row and check the table matches. The
+// driven walk reads the driving set's values in order. The alternative of the
+// dissertation "optimisations for the Entity Component System pattern", an
+// active-passive set per query (a membership bitset kept on every change plus
+// a dense member list rebuilt for iteration), must look each member's values
+// up, rebuild its list when stale and keep its bitset on every change, and
+// walking even a clean list was slower than the driven walk, both loops
+// written out for one query (BenchmarkMemberList). Everything else (maps,
+// filters, the three iteration forms, deferred changes, batches) works the
+// same for both storages; Chunks yields one entity per chunk for queries with
+// sparse terms. Sparse pages cost 4 bytes per entity index in the range the
+// holders span, so a component spread thinly over many entities is smaller in
+// a table. [CapacityHint] sizes a type's storage up front.
 //
 // # Observers
 //
@@ -117,28 +114,31 @@
 //	ecs.OnSet(w, func(e ecs.Entity, h *Health) { ... })
 //	ecs.OnRemove(w, func(e ecs.Entity, h *Health) { ... }) // before removal
 //
-// Queries report entities that start or stop matching them:
+// Queries report entities that start or stop matching them (Artemis'
+// subscription listeners; onManagedEntityAdded and onManagedEntityRemoved
+// in Pierre Vigier, "Entity-Component-System – Part 1", the ECS of the game
+// Vagabond):
 //
 //	q.OnEnter(func(e ecs.Entity) { ... })
 //	q.OnLeave(func(e ecs.Entity) { ... })
 //
 // Enter and leave are settled once per touched entity when the operation,
-// batch, or application of deferred changes that touched it is complete
-// (seed 004's delayed subscriptions): an entity that gains and loses a
+// batch, or application of deferred changes that touched it is complete (the
+// dissertation's delayed subscriptions): an entity that gains and loses a
 // component within one loop's deferred changes fires neither. Hooks and
-// observers run in registration order and, like loop bodies, the
-// structural changes they make are deferred until the operation that fired
-// them is complete. A world without hooks or observers pays a flag test.
+// observers run in registration order and, like loop bodies, the structural
+// changes they make are deferred until the operation that fired them is
+// complete. A world without hooks or observers pays a flag test.
 //
-// Callbacks that keep firing each other are stopped with a panic that names
-// the chain, the types and the entity: hook calls nested more than
-// [MaxHookDepth] deep (an OnSet that calls Set on the entity and type it
-// observes), changes whose consequences go on for more than
-// [MaxCascadeRounds] rounds (an OnAdd of T that removes T while an OnRemove
-// of T adds it back), and enter and leave observers that do not settle
-// within as many rounds (an OnEnter that removes what an OnLeave adds
-// back). Call [World.Recover] after recovering such a panic, as after any
-// panic in a hook.
+// Callbacks that keep firing each other, which would overflow the stack or
+// loop forever, are stopped with a panic that names the chain, the types and
+// the entity: hook calls nested more than [MaxHookDepth] deep (an OnSet that
+// calls Set on the entity and type it observes), changes whose consequences
+// go on for more than [MaxCascadeRounds] rounds (an OnAdd of T that removes T
+// while an OnRemove of T adds it back), and enter and leave observers that do
+// not settle within as many rounds (an OnEnter that removes what an OnLeave
+// adds back). Call [World.Recover] after recovering such a panic, as after
+// any panic in a hook.
 //
 // # Memory
 //
@@ -147,24 +147,24 @@
 //
 // # Pointer stability
 //
-// A pointer from Get, TryGet or an iteration points into a table column (or
-// a sparse set's value array). It stays valid until the next structural
-// change of that table (or set): a spawn into it, or an add, remove or
-// despawn that moves a row in or out of it, or a [World.Shrink]. After
-// that it may point at another entity's value, or at a column that has been
-// reallocated (seed 001's stale-pointer trap). Keep entities, not pointers,
+// A pointer from Get, TryGet or an iteration points into a table column (or a
+// sparse set's value array). It stays valid until the next structural change
+// of that table (or set): a spawn into it, or an add, remove or despawn that
+// moves a row in or out of it, or a [World.Shrink]. After that it may point
+// at another entity's value, or at a column that has been reallocated (the
+// registry tutorial's stale-pointer trap). Keep entities, not pointers,
 // across structural changes; inside a loop, structural changes are deferred
 // (below), so pointers handed out by the loop stay valid for its whole run.
 //
 // # Queries
 //
-// A query ([Query1] to [Query8]) names the component types it reads and
-// takes filters: [With] (required, not read), [Without] (excluded), [AnyOf]
-// (at least one of) and [Optional] (read when present, nil otherwise), the
-// all / none / one-of aspects of seed 004. Make a query once and keep it:
-// its list of matching tables is updated when a table is created, so a
-// pass never searches for matches. Tables are visited in creation order,
-// rows in table order: the same calls give the same order.
+// A query ([Query1] to [Query8]) names the component types it reads and takes
+// filters: [With] (required, not read), [Without] (excluded), [AnyOf] (at
+// least one of) and [Optional] (read when present, nil otherwise), the all /
+// none / one-of aspects of Artemis, kept by the dissertation. Make a query
+// once and keep it: its list of matching tables is updated when a table is
+// created, so a pass never searches for matches. Tables are visited in
+// creation order, rows in table order: the same calls give the same order.
 //
 // There are three ways to iterate, none of which allocates:
 //
@@ -192,9 +192,8 @@
 // (keep the body in the same function). Chunks when the work suits whole
 // columns (SIMD-friendly loops, copying, sorting a column) or when a panic in
 // the body must leave the world consistent by itself. The cursor when the
-// loop cannot be a range statement; per entity it costs about 2.5 times the
-// others at 1,000 entities and 1.4 times at 1,000,000, and it needs Close
-// when left early.
+// loop cannot be a range statement; it is the slowest of the three per
+// entity, and it needs Close when left early.
 //
 // # Deferred structural changes
 //
@@ -248,27 +247,31 @@
 // Panics: the per-table form ends its iteration with defer, so a panic that
 // escapes its loop body unwinds cleanly and the recorded changes are applied.
 // The per-entity form and the cursor do not use defer: a defer in the
-// iterator keeps the compiler from inlining it and measured 3.6x slower per
-// entity. If a panic escapes their loop body and the caller recovers it, the
-// world still counts the loop as running: structural changes keep being
-// recorded, in order, and nothing is lost. Call [World.Recover] in the
-// recovering function to end the open iterations and apply the recorded
+// iterator would keep the compiler from inlining it, and every entity would
+// pay for the call. If a panic escapes their loop body and the caller
+// recovers it, the world still counts the loop as running: structural changes
+// keep being recorded, in order, and nothing is lost. Call [World.Recover] in
+// the recovering function to end the open iterations and apply the recorded
 // changes.
 //
 // # Batch operations
 //
 // [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
-// query matches, a table at a time: a whole run of rows moves with one copy
-// per column.
+// query matches, a table at a time: each matched table's rows move as one
+// run into the target table, one column copy per component type instead of
+// one per entity. Inside an iteration they are deferred like single changes
+// and select their entities when applied.
 //
 // # Resources
 //
-// A resource is a value that exists once per world (a clock, a random
-// source, settings): [AddResource], [GetResource], [HasResource],
-// [RemoveResource], each a map lookup by type. [NewResource] makes a
-// [Resource] handle (Ark's typed resource handles), made once like a Map,
-// whose Get, TryGet, Has, Set and Remove cost no lookup and are reported to
-// the access checker, so a scheduler's debug mode checks them too:
+// A resource is a value that exists once per world rather than once per
+// entity (a clock, a random source, settings; Bevy's resources). A world
+// holds at most one resource of each type, as a *T the caller provides:
+// [AddResource], [GetResource], [HasResource], [RemoveResource], each a map
+// lookup by type. [NewResource] makes a [Resource] handle (Ark's typed
+// resource handles), made once like a Map, whose Get, TryGet, Has, Set and
+// Remove cost no lookup and are reported to the access checker, so a
+// scheduler's debug mode checks them too:
 //
 //	clock := ecs.NewResource[Clock](w) // once, outside systems
 //	clock.Set(&Clock{})                // add or replace

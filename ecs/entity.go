@@ -6,8 +6,10 @@ import "strconv"
 // index plus a 32-bit generation word. Despawning an entity bumps the
 // generation stored at its index, so an old handle can never reach an entity
 // that later reuses the index (generational indices, as in EntityX's entity
-// versions, seed 004; id recycling, seed 000; the slotmap and
-// generational-arena crates of Rust).
+// versions and the dissertation "optimisations for the Entity Component
+// System pattern"; the id recycling of Pierre Vigier,
+// "Entity-Component-System – Part 1", the ECS of the game Vagabond; the
+// slotmap and generational-arena crates of Rust).
 //
 // The generation word holds a generation in its low 24 bits and, in its top
 // 8 bits, the tag of the world that made the handle: each world takes the

@@ -22,7 +22,8 @@ type recordPage [recordPageSize]record
 
 // entityIndex maps an entity index to its record. Records live in fixed-size
 // pages, so growing the index never copies or moves a record (the hashed
-// array tree of seed 004). Free indices are kept on a stack; a despawn bumps
+// array tree of the dissertation "optimisations for the Entity Component
+// System pattern"). Free indices are kept on a stack; a despawn bumps
 // the 24-bit generation, and an index whose generation would wrap around is
 // retired for good instead of being recycled, so a stale handle can never
 // alias a new entity.

@@ -10,8 +10,9 @@ const (
 	filterOptional
 )
 
-// Filter narrows a query beyond the component types it reads (seed 004's
-// aspects: all, none and one-of). Make filters with [With], [Without],
+// Filter narrows a query beyond the component types it reads (the all, none
+// and one-of aspects of Artemis, as in the dissertation "optimisations for
+// the Entity Component System pattern"). Make filters with [With], [Without],
 // [AnyOf] and [Optional] and pass them to a query constructor such as
 // [NewQuery2].
 type Filter struct {

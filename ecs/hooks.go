@@ -20,7 +20,8 @@ type componentHooks struct {
 // hook (a whole batch, or the whole set of deferred changes being applied)
 // is complete. Complexity of firing: O(hooks) per added component; a type
 // without hooks pays one nil test. (Observers: flecs' OnAdd, EnTT's
-// on_construct; seed 000's onManagedEntityAdded.)
+// on_construct; onManagedEntityAdded in Pierre Vigier,
+// "Entity-Component-System – Part 1", the ECS of the game Vagabond.)
 func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
 	w.mustNotShare("OnAdd", nil)
 	h := w.hooksOf(idOf[T](&w.reg))

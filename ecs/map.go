@@ -13,8 +13,9 @@ import (
 // Pointers returned by Get and TryGet point into table memory. They stay valid
 // until the next structural change of the entity's table (a spawn into it,
 // an add, remove or despawn that moves a row of it); after that they may point
-// at another entity's value or at a discarded array (seed 001's
-// stale-pointer trap). Do not keep them across structural changes.
+// at another entity's value or at a discarded array (the stale-pointer trap
+// of the "type-erased component registry" tutorial of the Multiversal
+// Consciousness engine). Do not keep them across structural changes.
 type Map[T any] struct {
 	w      *World
 	id     componentID

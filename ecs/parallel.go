@@ -5,29 +5,29 @@ import (
 	"reflect"
 )
 
-// Parallel sections let several goroutines work on one world at once, the
-// way a scheduler runs the systems of a stage (package sched). Between
-// BeginParallel and EndParallel, any goroutine may iterate queries (every
-// form), read components and resources, and overwrite components in place
-// (Map.Set on a component the entity has, or a write through a pointer from
-// Get or a query), provided no two goroutines write the same component type
-// and none reads a type another writes, except that goroutines may write
-// disjoint row ranges of one table (AppendChunks): the scheduler's access
-// declarations guarantee that. Resources follow the same rules, and a
-// Resource handle's Set and Remove count as writes. Structural changes made
-// directly (Spawn, Despawn, Add, Remove, batches, Reserve) panic, and so
-// does making a handle (NewMap, NewMap2..NewMap12, NewQuery1..NewQuery8,
-// NewResource: make them once, before the first run, and reuse them) or
-// registering a type, hook or resource (Register, OnAdd, AddResource,
-// RemoveResource): each goroutine records its structural changes in a
-// [Commands] buffer of its own, applied with [World.Apply] after
+// BeginParallel opens a parallel section, which lets several goroutines work
+// on one world at once, the way a scheduler runs the systems of a stage
+// (package sched). Between BeginParallel and EndParallel, any goroutine may
+// iterate queries (every form), read components and resources, and overwrite
+// components in place (Map.Set on a component the entity has, or a write
+// through a pointer from Get or a query), provided no two goroutines write
+// the same component type and none reads a type another writes, except that
+// goroutines may write disjoint row ranges of one table (AppendChunks): the
+// scheduler's access declarations guarantee that. Resources follow the same
+// rules, and a Resource handle's Set and Remove count as writes. Structural
+// changes made directly (Spawn, Despawn, Add, Remove, batches, Reserve)
+// panic, and so does making a handle (NewMap, NewMap2..NewMap12,
+// NewQuery1..NewQuery8, NewResource: make them once, before the first run,
+// and reuse them) or registering a type, hook or resource (Register, OnAdd,
+// AddResource, RemoveResource): each goroutine records its structural changes
+// in a [Commands] buffer of its own, applied with [World.Apply] after
 // EndParallel, which keeps the outcome independent of which goroutine ran
-// first (seed 003's Run phase). Hooks fired by a Set run on the goroutine
-// that called Set.
-
-// BeginParallel opens a parallel section (see above). It counts as one open
-// iteration until EndParallel. Panics inside an iteration or another
-// parallel section.
+// first (the Run phase of the Run/Sync design of a student game engine's
+// parallel lock-free ECS). Hooks fired by a Set run on the goroutine that
+// called Set.
+//
+// The section counts as one open iteration until EndParallel. Panics inside
+// an iteration or another parallel section.
 func (w *World) BeginParallel() {
 	if w.lock > 0 {
 		panic("ecs: BeginParallel: called inside an iteration or a parallel section" + w.openLoopNote())
@@ -111,8 +111,8 @@ type AccessChecker interface {
 	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
 }
 
-// SetAccessChecker makes c see every access reported above, until it is
-// set to nil. Checking costs a call per access; without a checker it costs
+// SetAccessChecker makes c see every access that [AccessChecker] lists,
+// until it is set to nil. Checking costs a call per access; without a checker it costs
 // one test of a flag of w's own, so a checker set on one world never slows
 // another. Call it outside parallel sections.
 func (w *World) SetAccessChecker(c AccessChecker) {

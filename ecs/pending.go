@@ -5,6 +5,9 @@ import (
 	"slices"
 )
 
+// queuedState is what the deferred changes not yet applied do to one
+// component of one entity.
+//
 // While structural changes are deferred, a change is judged against the
 // state the entity will have once the changes already queued are applied,
 // not against its state now: a Remove queued earlier in a loop means a later
@@ -13,17 +16,6 @@ import (
 // lost. The rules are the table in the package documentation ("Deferred
 // structural changes"). flecs judges deferred commands the same way, by
 // applying them in order to the entity's pending state.
-//
-// To answer "what do the queued changes do to entity e and component T"
-// without scanning the queue, the world keeps, per entity index, the
-// position of the newest queued change of that entity, and each queued
-// change links to the previous one of the same entity index: a walk visits
-// only e's own changes. Batch operations (AddAll, RemoveAll, DespawnAll)
-// select their entities when applied, so what they will do to e is not known
-// until then; their positions are kept in a short list of their own.
-
-// queuedState is what the deferred changes not yet applied do to one
-// component of one entity.
 type queuedState uint8
 
 const (
@@ -44,6 +36,14 @@ const pendingPageBits = 12
 // decides), and summaryDespawn when it has a despawn. A head is valid only
 // while its epoch is the world's queue epoch, which every flush bumps: the
 // heads are forgotten all at once, without a pass over them.
+//
+// The heads answer "what do the queued changes do to entity e and component
+// T" without scanning the queue: the head gives the position of the newest
+// queued change of e's index, and each queued change links to the previous
+// one of the same entity index, so a walk visits only e's own changes.
+// Batch operations (AddAll, RemoveAll, DespawnAll) select their entities
+// when applied, so what they will do to e is not known until then; their
+// positions are kept in a short list of their own.
 type pendingHead struct {
 	pos     uint32
 	summary uint32

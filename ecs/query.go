@@ -9,7 +9,8 @@ import (
 // queryCache is the shared state of a query: its terms and the list of
 // tables that match them. The list is a subscription: the world offers each
 // new table to every query once, when the table is created, so a pass never
-// scans tables or entities to find its matches (seed 004's subscriptions,
+// scans tables or entities to find its matches (the subscriptions of the
+// dissertation "optimisations for the Entity Component System pattern",
 // flecs' cached queries).
 type queryCache struct {
 	w        *World

@@ -47,8 +47,9 @@ func (q *Query1[A]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query1.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -344,8 +345,9 @@ func (q *Query2[A, B]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query2.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -649,8 +651,9 @@ func (q *Query3[A, B, C]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query3.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -962,8 +965,9 @@ func (q *Query4[A, B, C, D]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query4.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -1283,8 +1287,9 @@ func (q *Query5[A, B, C, D, E]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query5.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -1612,8 +1617,9 @@ func (q *Query6[A, B, C, D, E, F]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query6.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -1949,8 +1955,9 @@ func (q *Query7[A, B, C, D, E, F, G]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query7.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and
@@ -2294,8 +2301,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Count() int { return q.c.count() }
 // OnEnter registers fn to run whenever an entity starts matching the query,
 // and [Query8.OnLeave] whenever one stops matching (despawning included).
 // Membership is settled once per touched entity when the operation, batch
-// or set of deferred changes that touched it is complete (seed 004's delayed
-// subscriptions): an entity that gains and loses a component within one set
+// or set of deferred changes that touched it is complete (the delayed
+// subscriptions of the dissertation "optimisations for the Entity Component
+// System pattern"): an entity that gains and loses a component within one set
 // of deferred changes fires neither. Observers run in registration order
 // and, like loop bodies, their structural changes are deferred. Entities
 // that match when the first observer is registered count as members and

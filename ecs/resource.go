@@ -5,12 +5,6 @@ import (
 	"reflect"
 )
 
-// Resources are values that exist once per world rather than once per entity:
-// the clock, a random source, settings (Bevy's resources). A world holds at
-// most one resource of each type, as a *T the caller provides. The generic
-// functions (AddResource, GetResource, HasResource, RemoveResource) cost a
-// map lookup by type; a [Resource] handle, made once, costs none.
-
 // resourceSlot holds a world's resource of type T, nil while it has none.
 // A slot, once made, stays in the world's map for the world's life, so a
 // Resource handle keeps a pointer to it and sees every AddResource and

@@ -6,12 +6,6 @@ import (
 	"unsafe"
 )
 
-// Hooks and observers may make changes that fire hooks and observers in
-// turn. A chain that never ends would overflow the stack (an OnSet that calls
-// Set on the same entity and type) or loop forever (an OnEnter that removes
-// what an OnLeave adds back). Three limits turn those into a panic that names
-// the chain, the types and the entity.
-
 // MaxHookDepth is how deeply hook calls may nest: a hook whose change fires
 // a hook at once (a Set inside OnAdd or OnSet firing OnSet) nests one level
 // deeper. Going deeper panics with the chain of hooks, outermost first. A

@@ -16,10 +16,13 @@ type sparsePage struct {
 
 // sparseSet stores one component type outside the archetype tables: a paged
 // sparse array indexed by entity index, a dense array of entities and a dense
-// column of values, with swap-and-pop removal (seeds 000 and 001's packed
-// arrays; seed 004's paged storage with chunk pooling). Pages exist only
-// where entities have the component, and emptied pages are kept in a pool
-// for reuse. Adding or removing never moves a table row.
+// column of values, with swap-and-pop removal (the packed arrays of Pierre
+// Vigier, "Entity-Component-System – Part 1", the ECS of the game Vagabond,
+// and of the "type-erased component registry" tutorial of the Multiversal
+// Consciousness engine; the paged storage with chunk pooling of the
+// dissertation "optimisations for the Entity Component System pattern").
+// Pages exist only where entities have the component, and emptied pages are
+// kept in a pool for reuse. Adding or removing never moves a table row.
 type sparseSet struct {
 	w        *World // told of every entity that gains or loses a value
 	info     *componentInfo

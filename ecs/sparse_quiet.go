@@ -1,15 +1,15 @@
 package ecs
 
-// The quiet paths below serve Map.Add and Map.Remove on a sparse component
-// when nothing listens (no hooks, no observers) and no iteration is open:
-// the common case of a tag or status added and removed many times per tick.
-// Each is one function with the value's type known, so the swap-and-pop
-// copies a T directly and no further call is made; growth, a new page and
-// every error go to the general paths.
-
 // addQuiet gives the live entity e the value v when e's page exists and the
 // dense arrays have room, and reports whether it did; otherwise, or when e
 // is dead or already has a value, it changes nothing.
+//
+// addQuiet and removeQuiet are the quiet paths of Map.Add and Map.Remove on
+// a sparse component, taken when nothing listens (no hooks, no observers)
+// and no iteration is open: the common case of a tag or status added and
+// removed many times per tick. Each is one function with the value's type
+// known, so the swap-and-pop copies a T directly and no further call is
+// made; growth, a new page and every error go to the general paths.
 func addQuiet[T any](s *sparseSet, x *entityIndex, e Entity, v T) bool {
 	rp := e.index >> recordPageBits
 	if rp >= uint32(len(x.pages)) {

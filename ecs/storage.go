@@ -38,8 +38,9 @@ func Sparse() ComponentOption { return func(o *componentOptions) { o.storage = S
 
 // CapacityHint says how many entities will hold the type, so its storage is
 // allocated once up front: the dense arrays of a sparse type, the columns of
-// the tables a table type creates. Seed 003 learned that memory has to be
-// planned per component type. Values below 1 mean no hint.
+// the tables a table type creates. A student game engine's parallel
+// lock-free ECS (the Run/Sync design) learned that memory has to be planned
+// per component type. Values below 1 mean no hint.
 func CapacityHint(n int) ComponentOption { return func(o *componentOptions) { o.hint = n } }
 
 // Register configures component type T in w. It is optional: types need no

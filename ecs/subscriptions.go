@@ -5,23 +5,14 @@ import (
 	"strings"
 )
 
-// Enter and leave observers on queries (seed 000's onManagedEntityAdded and
-// onManagedEntityRemoved, Artemis' subscription listeners), with seed 004's
-// delayed subscriptions: membership is not re-evaluated inside structural
-// operations but once per touched entity when a top-level operation, a
-// batch, or the application of deferred changes is complete. An entity that
-// gains and loses a component inside one batch of deferred changes fires
-// neither event.
-//
-// Each observed query keeps its members in a bitset indexed by entity index
-// (seed 004's active set). Measured on the work settle does (test, then set
-// or clear, 100,000 entities, BenchmarkMembership): 1.2 ns per touched
-// entity, against 11 ns for a Go map and 0.85 ns for a []bool that takes
-// eight times the memory. Structural operations record the entities they
-// touch only while some query is observed, so worlds without observers pay
-// one flag test.
-
-// subscription is the observer state of one query.
+// subscription is the observer state of one query: its enter and leave
+// observers, and its members in a bitset indexed by entity index (the active
+// set of the dissertation "optimisations for the Entity Component System
+// pattern"). Settling tests and sets or clears one bit per touched entity,
+// O(1); the bitset takes an eighth of the memory of a []bool
+// (BenchmarkMembership compares it with a Go map and a []bool). Structural
+// operations record the entities they touch only while some query is
+// observed, so worlds without observers pay one flag test.
 type subscription struct {
 	onEnter, onLeave []func(Entity)
 	members          bitset // entity index -> member

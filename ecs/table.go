@@ -3,8 +3,10 @@ package ecs
 // table stores the entities of one archetype (one set of table component
 // types): an entity column and one column per component type, all of the same
 // length (struct of arrays, as in Ark, flecs and Bevy). Rows are dense:
-// removing a row moves the last row into its place (swap-and-pop, seed 000 and
-// seed 001).
+// removing a row moves the last row into its place (swap-and-pop, as in Pierre
+// Vigier, "Entity-Component-System – Part 1", the ECS of the game Vagabond,
+// and the "type-erased component registry" tutorial of the Multiversal
+// Consciousness engine).
 type table struct {
 	id       int
 	mask     bitset

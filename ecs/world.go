@@ -138,7 +138,8 @@ func (w *World) Alive(e Entity) bool { return w.entities.lookup(e) != nil }
 func (w *World) Len() int { return w.entities.alive }
 
 // Reserve pre-allocates the entity index for n more entities, so the next n
-// spawns do not grow it (seed 000's reserve). Table columns grow when rows are
+// spawns do not grow it (the reserve of Pierre Vigier, "Entity-Component-System
+// – Part 1", the ECS of the game Vagabond). Table columns grow when rows are
 // added; see the spawn handles' batch methods for reserving those.
 func (w *World) Reserve(n int) {
 	w.mustNotShare("Reserve", nil)

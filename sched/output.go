@@ -25,16 +25,16 @@ import (
 // When a Set of T is a plain write (T has no OnSet hook:
 // [ecs.Map.SetIsPlainWrite]), the values for entities that have a T are
 // folded straight into the component, buffer by buffer in the order of
-// record, each in emission order; no sorting or grouping is needed, and
-// the merge costs about what writing the same values directly would (see
-// BenchmarkOutputMerge). Then the entities that gain T are added, one
-// [ecs.Map.Add] each, in the order in which they first received a value.
-// When T has OnSet hooks, every entity is updated with one [ecs.Map.Set] or
-// Add, in that first-value order. That order depends only on what the
-// systems emitted, never on the number of workers. An entity updated by
-// Set or Add starts its fold from its value at that moment, and its values
-// are dropped if it has died meanwhile (a hook fired by an earlier update
-// may have despawned it).
+// record, each in emission order; no sorting or grouping is needed, and the
+// merge is one pass over the buffers (BenchmarkOutputMerge and
+// BenchmarkOutputDirect compare it with writing the same values directly).
+// Then the entities that gain T are added, one [ecs.Map.Add] each, in the
+// order in which they first received a value. When T has OnSet hooks, every
+// entity is updated with one [ecs.Map.Set] or Add, in that first-value order.
+// That order depends only on what the systems emitted, never on the number of
+// workers. An entity updated by Set or Add starts its fold from its value at
+// that moment, and its values are dropped if it has died meanwhile (a hook
+// fired by an earlier update may have despawned it).
 //
 // The merge function must not change the world: it may run while pointers
 // into component storage are held.
@@ -194,16 +194,16 @@ func (o *Output[T]) discard(stage []*system) {
 
 // sync merges the outputs of the stage's systems into the world.
 //
-// It sorts nothing (it used to stable-sort all the values by entity: 71% of
-// the CPU of a tick that routed 33,000 deltas through an Output). When a Set
-// of T is a plain write, nothing in the merge changes the world's
-// structure, so whether an entity has T holds throughout: the values for
-// the entities that have it are folded straight into the component through
-// the pointer TryGet gives, buffer by buffer in the order of record, each
-// in emission order, which is each entity's fold order (syncInPlace). The
-// values for the others (entities that gain T, dead ones), or all of them
-// when Set runs hooks, are grouped by entity (group) and applied with Set
-// or Add, one call per entity, in first-emission order (applyGroups).
+// It sorts nothing (stable-sorting all the values by entity, as it once did,
+// took most of the time of a tick that routed its deltas through an Output).
+// When a Set of T is a plain write, nothing in the merge changes the world's
+// structure, so whether an entity has T holds throughout: the values for the
+// entities that have it are folded straight into the component through the
+// pointer TryGet gives, buffer by buffer in the order of record, each in
+// emission order, which is each entity's fold order (syncInPlace). The values
+// for the others (entities that gain T, dead ones), or all of them when Set
+// runs hooks, are grouped by entity (group) and applied with Set or Add, one
+// call per entity, in first-emission order (applyGroups).
 func (o *Output[T]) sync(stage []*system) {
 	// If a hook or the merge function panics, the stage fails: its values
 	// count neither as applied nor as dropped.

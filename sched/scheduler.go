@@ -52,8 +52,9 @@ type SchedulerOption func(*Scheduler)
 
 // Workers sets the number of goroutines that run systems, the calling one
 // included: n <= 0 means GOMAXPROCS (the default), and 1 runs every system
-// on the goroutine that calls Run, one after another, for debugging (seed
-// 003's single-threaded switch).
+// on the goroutine that calls Run, one after another, for debugging (the
+// single-threaded switch of a student game engine's parallel lock-free ECS,
+// the Run/Sync design).
 func Workers(n int) SchedulerOption { return func(s *Scheduler) { s.workers = n } }
 
 // Debug turns on access checking: a system that touches a component type

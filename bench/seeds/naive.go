@@ -1,6 +1,7 @@
 package seeds
 
-// naiveWorld is seed 002's ECS, the naive baseline: one Go map per
+// naiveWorld is the ECS of the "super simple ECS" blog post, the naive
+// baseline: one Go map per
 // component type, keyed by entity, and systems that walk the smallest map
 // and look the entity up in the others (key intersection).
 type naiveWorld struct {

@@ -5,7 +5,8 @@ import (
 	"math/rand/v2"
 )
 
-// naiveParticles is seed 004's particle system on the naive baseline: one Go
+// naiveParticles is the particle system of the dissertation "optimisations
+// for the Entity Component System pattern" on the naive baseline: one Go
 // map per component type, systems walking one map and looking the others
 // up, with the same rules as internal/scenario's Particle (eight emitters,
 // speed 1..5 in the upper half plane, lifetime up to 200 ticks, gravity,

@@ -8,7 +8,8 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// Components of seed 000's workloads; "k components" are the first k.
+// Components of the workloads of Pierre Vigier, "Entity-Component-System –
+// Part 1" (the ECS of the game Vagabond); "k components" are the first k.
 type (
 	Pos  struct{ X, Y float32 }
 	Vel  struct{ X, Y float32 }
@@ -16,7 +17,7 @@ type (
 )
 
 // Profiles fix how many extra component types and systems a world holds
-// (seed 000's A, AA and AAA).
+// (Vigier's A, AA and AAA).
 var Profiles = []struct {
 	Name           string
 	Types, Systems int
@@ -78,7 +79,8 @@ func profileWorld(types, systems int) *ecs.World {
 	return w
 }
 
-// Seed000Result is one line of the seed 000 report: entities per second.
+// Seed000Result is one line of the report on Vigier's workloads: entities
+// per second.
 type Seed000Result struct {
 	Profile, Workload string
 	K, N              int
@@ -156,7 +158,7 @@ func Seed000(sizes []int, reps int, progress func(string)) []Seed000Result {
 	for _, pr := range Profiles {
 		for k := 1; k <= 3; k++ {
 			for _, n := range sizes {
-				progress(fmt.Sprintf("seed 000 %s k=%d N=%d", pr.Name, k, n))
+				progress(fmt.Sprintf("profile %s k=%d N=%d", pr.Name, k, n))
 				es := make([]ecs.Entity, 0, n)
 				out = append(out, Seed000Result{pr.Name, "create", k, n, median(func() time.Duration {
 					w := profileWorld(pr.Types, pr.Systems)

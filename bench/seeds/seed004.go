@@ -8,7 +8,8 @@ import (
 	"github.com/tessera-ecs/tessera/internal/scenario"
 )
 
-// Components of seed 004's workloads: float32 pairs, and eight tags.
+// Components of the workloads of the dissertation "optimisations for the
+// Entity Component System pattern": float32 pairs, and eight tags.
 type (
 	Position struct{ X, Y float32 }
 	Velocity struct{ X, Y float32 }
@@ -22,12 +23,12 @@ type (
 	C8       struct{ V float32 }
 )
 
-// Storages are the ways seed 004's workloads are run: Tessera with table
-// storage, with sparse storage (Velocity for iteration, C1 for add_remove,
-// Color and Lifetime for the particles), and the naive baseline.
+// Storages are the ways the dissertation's workloads are run: Tessera with
+// table storage, with sparse storage (Velocity for iteration, C1 for
+// add_remove, Color and Lifetime for the particles), and the naive baseline.
 var Storages = []string{"table", "sparse", "naive"}
 
-// Result is one line of the seed 004 report.
+// Result is one line of the report on the dissertation's workloads.
 type Result struct {
 	Workload, Storage string
 	N                 int

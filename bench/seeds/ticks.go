@@ -1,9 +1,12 @@
-// Package seeds holds the benchmark suites of two seed documents, run by
-// cmd/compare -suite seeds: seed 004's iteration, add/remove and particle
-// workloads (BENCHMARKS.md section 3), with Tessera's table storage, its
-// sparse storage and the naive map-per-component ECS of seed 002; and seed
-// 000's create / iterate / create-then-remove workloads over profiles of
-// 32, 128 and 512 component types (section 2).
+// Package seeds holds the benchmark suites of two public sources, run by
+// cmd/compare -suite seeds: the iteration, add/remove and particle
+// workloads of the dissertation "optimisations for the Entity Component
+// System pattern" (BENCHMARKS.md section 3), with Tessera's table storage,
+// its sparse storage and the naive map-per-component ECS of the "super
+// simple ECS" blog post; and the create / iterate / create-then-remove
+// workloads of Pierre Vigier, "Entity-Component-System – Part 1" (the ECS
+// of the game Vagabond), over profiles of 32, 128 and 512 component types
+// (section 2).
 package seeds
 
 import (

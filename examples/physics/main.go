@@ -1,4 +1,5 @@
-// Command physics rebuilds the introductory example of seed 000 with
+// Command physics rebuilds the introductory example of Pierre Vigier,
+// "Entity-Component-System – Part 1" (the ECS of the game Vagabond), with
 // Tessera: a physics system that moves every entity having both a position
 // and a velocity by a fixed time step, while entities lacking a velocity
 // (anchors) are left alone.

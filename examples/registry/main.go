@@ -1,10 +1,11 @@
-// Command registry rebuilds the component registry walk-through of seed 001
-// with Tessera: a level with agents, walls and a door made of Transform,
-// Agent, Wall, Door, PhysicsComponent and Inventory components. It adds
-// components (Set adds or updates), looks them up (TryGet and Has report a
-// missing component instead of failing), iterates them, removes them,
-// despawns an entity with everything it has, and shows the stale-pointer trap
-// of swap-and-pop storage and the rule that avoids it.
+// Command registry rebuilds the walk-through of the "type-erased component
+// registry" tutorial of the Multiversal Consciousness engine with Tessera: a
+// level with agents, walls and a door made of Transform, Agent, Wall, Door,
+// PhysicsComponent and Inventory components. It adds components (Set adds or
+// updates), looks them up (TryGet and Has report a missing component instead
+// of failing), iterates them, removes them, despawns an entity with
+// everything it has, and shows the stale-pointer trap of swap-and-pop storage
+// and the rule that avoids it.
 //
 // There is no registry to fill in: a component type gets its storage the
 // first time a world sees it.

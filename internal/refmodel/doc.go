@@ -1,4 +1,5 @@
-// Package refmodel is the "simplest ECS" of seed 002, rebuilt in plain Go:
+// Package refmodel is the ECS of the "super simple ECS" blog post (one map
+// per component type, systems as plain functions), rebuilt in plain Go:
 // entities are bare ids, every component type has its own Go map from entity
 // id to value, a query intersects the key sets of those maps, and systems are
 // ordinary functions.
@@ -9,9 +10,9 @@
 //     Tessera and this model with the same operation sequences and compare
 //     their whole state after every step. For that the model mirrors
 //     Tessera's observable rules exactly, including how structural changes
-//     made during an iteration are deferred (see below). It is written for
-//     obviousness, not speed, so that a disagreement is almost certainly
-//     Tessera's fault.
+//     made during an iteration are deferred (see "Deferral rules"). It is
+//     written for obviousness, not speed, so that a disagreement is almost
+//     certainly Tessera's fault.
 //   - Naive baseline. It is the simplest ECS that works: a map lookup per
 //     component per entity and a sort per query pass, the yardstick to
 //     measure the archetype storage against.
@@ -52,6 +53,35 @@
 //     entities when they are applied.
 //
 // Outside an iteration every change is immediate.
+//
+// # Hooks and observers
+//
+// The model has its own version of Tessera's component hooks (ecs.OnAdd,
+// ecs.OnSet, ecs.OnRemove) and query observers (OnEnter, OnLeave), written so
+// that a harness can predict, per operation, the multiset of callbacks
+// Tessera makes.
+//
+// Hooks fire at the moment the model changes a store:
+//
+//   - OnAdd when an entity gains a T, by any path (an immediate Add or Set,
+//     a deferred add being applied, AddAll), with the new value.
+//   - OnSet when a Set (immediate, also inside an iteration), a deferred add
+//     or an AddAll overwrites the T an entity has, with the new value.
+//     [Store.Update] fires nothing.
+//   - OnRemove before an entity loses its T, by any path (Remove, RemoveAll,
+//     Despawn, DespawnAll, immediate or deferred), with the value it had.
+//
+// Hooks and observers run with the world iterating: structural changes they
+// make are deferred and applied once the operation that fired them (or the
+// whole set of deferred changes being applied) is complete.
+//
+// Observer membership is settled lazily, as in Tessera: changes mark the
+// entities they touch, and once a top-level operation, a [World.Batch] or
+// the application of the deferred changes is complete, each touched entity
+// is compared once with each observed query's member set; a new match fires
+// OnEnter, a lost one OnLeave. An entity that gains and loses a component
+// within one settling period fires neither. Entities that match when a
+// query gets its first observer count as members and fire nothing.
 //
 // Query results and iteration are in increasing id order, so the model is
 // deterministic even though Go map order is not.

@@ -2,33 +2,6 @@ package refmodel
 
 import "fmt"
 
-// Hooks and observers: the model's version of Tessera's component hooks
-// (ecs.OnAdd, ecs.OnSet, ecs.OnRemove) and query observers (OnEnter,
-// OnLeave), written so that a harness can predict, per operation, the
-// multiset of callbacks Tessera makes.
-//
-// Hooks fire at the moment the model changes a store:
-//
-//   - OnAdd when an entity gains a T, by any path (an immediate Add or Set,
-//     a deferred add being applied, AddAll), with the new value.
-//   - OnSet when a Set (immediate, also inside an iteration), a deferred add
-//     or an AddAll overwrites the T an entity has, with the new value.
-//     [Store.Update] fires nothing.
-//   - OnRemove before an entity loses its T, by any path (Remove, RemoveAll,
-//     Despawn, DespawnAll, immediate or deferred), with the value it had.
-//
-// Hooks and observers run with the world iterating: structural changes they
-// make are deferred and applied once the operation that fired them (or the
-// whole set of deferred changes being applied) is complete.
-//
-// Observer membership is settled lazily, as in Tessera: changes mark the
-// entities they touch, and once a top-level operation, a [World.Batch] or
-// the application of the deferred changes is complete, each touched entity
-// is compared once with each observed query's member set; a new match fires
-// OnEnter, a lost one OnLeave. An entity that gains and loses a component
-// within one settling period fires neither. Entities that match when a
-// query gets its first observer count as members and fire nothing.
-
 // observer is the observer state of one query (identified by pointer).
 type observer struct {
 	q                *Query
@@ -36,8 +9,9 @@ type observer struct {
 	onEnter, onLeave []func(EntityID)
 }
 
-// OnAdd registers fn to run whenever an entity gains a T (see the package's
-// hook rules above). Hooks of one store run in registration order.
+// OnAdd registers fn to run whenever an entity gains a T (see "Hooks and
+// observers" in the package documentation). Hooks of one store run in
+// registration order.
 func (s *Store[T]) OnAdd(fn func(e EntityID, v T)) { s.onAdd = append(s.onAdd, fn) }
 
 // OnSet registers fn to run whenever a Set, a deferred add or an AddAll

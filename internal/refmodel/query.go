@@ -7,8 +7,9 @@ import (
 )
 
 // Query selects entities by the component kinds they have, with the four
-// filter kinds of Tessera (seed 004's all / none / one-of aspects, plus
-// optional terms):
+// filter kinds of Tessera (the all / none / one-of aspects of Artemis, as in
+// the dissertation "optimisations for the Entity Component System pattern",
+// plus optional terms):
 //
 //   - Terms are the kinds the query reads. Each is required unless it is
 //     listed in Optional.
@@ -132,11 +133,11 @@ func (w *World) Matches(q *Query, e EntityID) bool {
 	return true
 }
 
-// Match returns the entities q matches now, in increasing id order. It is
-// seed 002's key intersection: the candidates are the keys of the smallest
-// required store (or, when nothing but AnyOf groups is required, the union
-// of the first group's stores), each checked against the other conditions.
-// Panics if q is invalid for w.
+// Match returns the entities q matches now, in increasing id order. It is the
+// key intersection of the "super simple ECS" blog post: the candidates are
+// the keys of the smallest required store (or, when nothing but AnyOf groups
+// is required, the union of the first group's stores), each checked against
+// the other conditions. Panics if q is invalid for w.
 func (w *World) Match(q *Query) []EntityID {
 	w.mustBeValid("Match", q)
 	var candidates []EntityID

@@ -160,8 +160,8 @@ func (w *World) DespawnAll(q *Query) {
 	w.done()
 }
 
-// System is a system of seed 002: a plain function over the world (or, in
-// user code, over just the stores it needs).
+// System is a system of the "super simple ECS" blog post: a plain function
+// over the world (or, in user code, over just the stores it needs).
 type System func(w *World)
 
 // Run runs the systems once each, in the order given.

@@ -364,8 +364,9 @@ func TestKinds(t *testing.T) {
 	testhelp.MustPanic(t, func() { f.w.HasKind(e, 99) }, "unknown component kind")
 }
 
-// Example shows seed 002's physics system: a plain function that walks the
-// intersection of the position and velocity maps.
+// Example shows the physics system of the "super simple ECS" blog post: a
+// plain function that walks the intersection of the position and velocity
+// maps.
 func Example() {
 	w := refmodel.NewWorld()
 	positions := refmodel.NewStore[pos](w, "pos")

@@ -5,9 +5,10 @@ import (
 	"slices"
 )
 
-// Store is the component map of one component type T: seed 002's
-// ComponentMap, an ordinary Go map from entity id to value. Values are stored
-// by value; [Store.Update] is the model's write through a pointer.
+// Store is the component map of one component type T: the ComponentMap of the
+// "super simple ECS" blog post, an ordinary Go map from entity id to value.
+// Values are stored by value; [Store.Update] is the model's write through a
+// pointer.
 type Store[T any] struct {
 	w    *World
 	kind Kind

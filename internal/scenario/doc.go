@@ -1,7 +1,8 @@
 // Package scenario holds the workloads that the demo (cmd/tessera) and the
 // benchmarks share, built on packages ecs and sched:
 //
-//   - [NewParticle]: seed 004's particle system (BENCHMARKS.md section 3):
+//   - [NewParticle]: the particle system of the dissertation "optimisations
+//     for the Entity Component System pattern" (BENCHMARKS.md section 3):
 //     eight emitters keep a population of particles that fall, move, age and
 //     die, about 1% per tick, and are replaced by new ones.
 //   - [NewGame]: the game-like "complex systems" workload of the public

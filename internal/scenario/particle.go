@@ -31,7 +31,8 @@ const maxLifetime = 200 * DT
 // chunkRows is how many rows one data-parallel work item covers.
 const chunkRows = 4096
 
-// Particle is seed 004's particle system: Colors emitters keep a population
+// Particle is the particle system of the dissertation "optimisations for the
+// Entity Component System pattern": Colors emitters keep a population
 // of N particles. Per tick, in order: Emit (round-robin over the emitters,
 // as many particles as died last tick), Gravity (v.Y -= 9.81 dt), Move
 // (p += v dt), Age (Left -= dt; despawn when Left <= 0, deferred) and Stats

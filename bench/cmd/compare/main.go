@@ -4,7 +4,11 @@
 //
 //	cd bench && go run ./cmd/compare            # the full report in results/
 //	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
-//	cd bench && go run ./cmd/compare -suite seeds  # seed 000's and 004's suites, in results/SEEDS.md
+//	cd bench && go run ./cmd/compare -suite seeds  # two sources' suites, in results/SEEDS.md
+//
+// The seeds suite holds the workloads of the dissertation "optimisations for
+// the Entity Component System pattern" and of Pierre Vigier,
+// "Entity-Component-System – Part 1" (the ECS of the game Vagabond).
 //
 // Each measurement is testing.Benchmark over a prepared suite.Op; the
 // report gives the median of -count runs as time per entity, and the ratio
