@@ -89,6 +89,48 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 	w.settle()
 }
 
+// SpawnBatchFunc creates n entities with a zero T and calls init once per
+// entity, in spawn order, to fill it in, as [Map2.SpawnBatchFunc] does. The
+// pointer is valid during the call only. init runs like a loop body:
+// structural changes it makes are deferred until the batch (or the
+// enclosing iteration) ends. Panics if n < 0. Complexity: O(n).
+func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
+	w := m.w
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: SpawnBatchFunc[%v]: negative count %d", m.info.typ, n))
+	}
+	if n == 0 {
+		return
+	}
+	if w.lock > 0 || m.sparse != nil {
+		// One at a time, with the adds deferred as in a loop body.
+		w.lock++
+		defer w.unlock()
+		for range n {
+			var v T
+			e := w.Spawn()
+			init(e, &v)
+			m.Add(e, v)
+		}
+		return
+	}
+	t := m.table
+	start := w.spawnRows(t, n)
+	t.clearColumns(start, n)
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	// SAFETY: spawnRows made rows [start, start+n) of t, whose column m.col
+	// stores T values.
+	vs := unsafe.Slice((*T)(t.columns[m.col].at(start)), n)
+	for i := range vs {
+		init(t.entities[start+uint32(i)], &vs[i])
+	}
+	w.addedRows(t, start, []*componentInfo{m.info})
+	w.settle()
+}
+
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if
 // e is not alive or has no T; [Map.TryGet] is the checking twin.
 // Complexity: O(1), no allocation.

@@ -65,7 +65,7 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -109,7 +109,7 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -157,9 +157,29 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map2", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map2.Get]. Complexity: O(number of types).
+func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -186,7 +206,7 @@ func (m *Map2[A, B]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map2", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -197,7 +217,7 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map2", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -237,7 +257,7 @@ func (m *Map2[A, B]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map2[A, B]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map2", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -367,7 +387,7 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -420,7 +440,7 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -474,9 +494,29 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map3", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map3.Get]. Complexity: O(number of types).
+func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -503,7 +543,7 @@ func (m *Map3[A, B, C]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map3", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -514,7 +554,7 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map3", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -556,7 +596,7 @@ func (m *Map3[A, B, C]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map3[A, B, C]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map3", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -689,7 +729,7 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -751,7 +791,7 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -811,9 +851,29 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map4", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map4.Get]. Complexity: O(number of types).
+func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -840,7 +900,7 @@ func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map4", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -851,7 +911,7 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map4", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -895,7 +955,7 @@ func (m *Map4[A, B, C, D]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map4[A, B, C, D]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map4", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -1031,7 +1091,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -1102,7 +1162,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -1168,9 +1228,29 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map5", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map5.Get]. Complexity: O(number of types).
+func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1197,7 +1277,7 @@ func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map5", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -1208,7 +1288,7 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map5", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -1254,7 +1334,7 @@ func (m *Map5[A, B, C, D, E]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map5", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -1393,7 +1473,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -1473,7 +1553,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -1545,9 +1625,29 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map6", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map6.Get]. Complexity: O(number of types).
+func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1574,7 +1674,7 @@ func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map6", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -1585,7 +1685,7 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map6", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -1633,7 +1733,7 @@ func (m *Map6[A, B, C, D, E, F]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map6", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -1775,7 +1875,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -1864,7 +1964,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -1942,9 +2042,29 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map7", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map7.Get]. Complexity: O(number of types).
+func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -1971,7 +2091,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map7", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -1982,7 +2102,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map7", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -2032,7 +2152,7 @@ func (m *Map7[A, B, C, D, E, F, G]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map7", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -2177,7 +2297,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -2275,7 +2395,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -2359,9 +2479,29 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map8", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map8.Get]. Complexity: O(number of types).
+func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -2388,7 +2528,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map8", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -2399,7 +2539,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map8", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -2451,7 +2591,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map8", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -2599,7 +2739,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -2706,7 +2846,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -2796,9 +2936,29 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map9", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map9.Get]. Complexity: O(number of types).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -2825,7 +2985,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map9", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -2836,7 +2996,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map9", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -2890,7 +3050,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map9", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -3041,7 +3201,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -3157,7 +3317,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -3253,9 +3413,29 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map10", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map10.Get]. Complexity: O(number of types).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -3282,7 +3462,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map10", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -3293,7 +3473,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map10", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -3349,7 +3529,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map10", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -3503,7 +3683,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -3628,7 +3808,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -3730,9 +3910,29 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map11", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map11.Get]. Complexity: O(number of types).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), (*K)(m.w.componentAt("TryGet", e, r, m.infos[10])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -3759,7 +3959,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map11", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -3770,7 +3970,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map11", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -3828,7 +4028,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map11", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {
@@ -3985,7 +4185,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatch: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatch"), n))
 	}
 	if n == 0 {
 		return
@@ -4119,7 +4319,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
 	w := m.w
 	if n < 0 {
-		panic(fmt.Sprintf("ecs: SpawnBatchFunc: negative count %d", n))
+		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatchFunc"), n))
 	}
 	if n == 0 {
 		return
@@ -4227,9 +4427,29 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 	if m.w.checker != nil {
 		m.check("Get")
 	}
-	r := m.w.checkAlive("Get", e, m.infos[0])
+	r := m.w.checkAliveN("Map12", m.infos[:], "Get", e)
 	// SAFETY: componentAt returns the address of a value of type i.
 	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10])), (*L)(m.w.componentAt("Get", e, r, m.infos[11]))
+}
+
+// TryGet returns pointers to e's components and true, or nil pointers and
+// false if e is not alive or lacks one of the types: the checking twin of
+// [Map12.Get]. Complexity: O(number of types).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
+	if m.w.checker != nil {
+		m.check("TryGet")
+	}
+	r := m.w.entities.lookup(e)
+	if r == nil {
+		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	for _, info := range m.infos {
+		if !m.w.hasComponent(e, r, info) {
+			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
+		}
+	}
+	// SAFETY: componentAt returns the address of a value of type i.
+	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), (*K)(m.w.componentAt("TryGet", e, r, m.infos[10])), (*L)(m.w.componentAt("TryGet", e, r, m.infos[11])), true
 }
 
 // Has reports whether e is alive and has every one of the types.
@@ -4256,7 +4476,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
 // panics. Complexity: O(number of e's components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	w := m.w
-	r := w.checkAlive("Add", e, m.infos[0])
+	r := w.checkAliveN("Map12", m.infos[:], "Add", e)
 	if w.lock > 0 {
 		w.mustNotShare("Add", m.infos[0])
 		for _, info := range m.infos {
@@ -4267,7 +4487,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 	}
 	for _, info := range m.infos {
 		if w.hasComponent(e, r, info) {
-			panic(presentMessage(e, info, ""))
+			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map12", m.infos[:], "Add"), e, info.typ))
 		}
 	}
 	dst := r.table
@@ -4327,7 +4547,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) check(op string) {
 // deferred. Complexity: O(number of e's components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 	w := m.w
-	r := w.checkAlive("Remove", e, m.infos[0])
+	r := w.checkAliveN("Map12", m.infos[:], "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", m.infos[0])
 		for _, id := range m.ids {

@@ -72,10 +72,20 @@ func TestMap2Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1})
 			check(e, 0)
+			tA, tB, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -202,10 +212,20 @@ func TestMap3Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2})
 			check(e, 0)
+			tA, tB, tC, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -338,10 +358,20 @@ func TestMap4Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
 			check(e, 0)
+			tA, tB, tC, tD, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -480,10 +510,20 @@ func TestMap5Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
 			check(e, 0)
+			tA, tB, tC, tD, tE, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -628,10 +668,20 @@ func TestMap6Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -782,10 +832,20 @@ func TestMap7Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -942,10 +1002,20 @@ func TestMap8Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, tH, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 || tH.V != 7 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, tH, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil || tH != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -1108,10 +1178,20 @@ func TestMap9Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, tH, tI, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 || tH.V != 7 || tI.V != 8 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, tH, tI, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil || tH != nil || tI != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -1280,10 +1360,20 @@ func TestMap10Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 || tH.V != 7 || tI.V != 8 || tJ.V != 9 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil || tH != nil || tI != nil || tJ != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -1458,10 +1548,20 @@ func TestMap11Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, tK, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 || tH.V != 7 || tI.V != 8 || tJ.V != 9 || tK.V != 10 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, tK, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil || tH != nil || tI != nil || tJ != nil || tK != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)
@@ -1644,10 +1744,20 @@ func TestMap12Generated(t *testing.T) {
 			// Spawn, Get, Has.
 			e := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
 			check(e, 0)
+			tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, tK, tL, ok := m.TryGet(e)
+			if !ok || tA.V != 0 || tB.V != 1 || tC.V != 2 || tD.V != 3 || tE.V != 4 || tF.V != 5 || tG.V != 6 || tH.V != 7 || tI.V != 8 || tJ.V != 9 || tK.V != 10 || tL.V != 11 {
+				t.Fatal("TryGet of an entity with every type")
+			}
+			if tA, tB, tC, tD, tE, tF, tG, tH, tI, tJ, tK, tL, ok = m.TryGet(w.Spawn()); ok || tA != nil || tB != nil || tC != nil || tD != nil || tE != nil || tF != nil || tG != nil || tH != nil || tI != nil || tJ != nil || tK != nil || tL != nil {
+				t.Fatal("TryGet of an entity without the types")
+			}
 			lacking := w.Spawn()
 			ecs.NewMap[gA](w).Add(lacking, gA{})
 			if !m.Has(e) || m.Has(w.Spawn()) || m.Has(lacking) {
 				t.Fatal("Has")
+			}
+			if _, _, _, _, _, _, _, _, _, _, _, _, ok := m.TryGet(lacking); ok {
+				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
 			w.SetAccessChecker(&log)

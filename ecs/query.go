@@ -116,11 +116,15 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 	}
 	for _, s := range q.sparseAll {
 		if slices.Contains(q.sparseNone, s) {
-			panic(fmt.Sprintf("ecs: %s: a component type is both required and excluded (Without)", op))
+			panic(requiredAndExcluded(op, s.info))
 		}
 	}
 	if q.all.intersects(q.none) {
-		panic(fmt.Sprintf("ecs: %s: a component type is both required and excluded (Without)", op))
+		for _, info := range w.reg.infos {
+			if q.all.test(info.id) && q.none.test(info.id) {
+				panic(requiredAndExcluded(op, info))
+			}
+		}
 	}
 	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 {
 		panic(fmt.Sprintf("ecs: %s: every term is optional; require at least one component", op))
@@ -273,4 +277,10 @@ func cursorPointer[T any](base unsafe.Pointer, i int) *T {
 	// SAFETY: base points to a live column of T values with more than i
 	// rows (columns of zero-size types have a zero stride too).
 	return (*T)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(*(*T)(nil))))
+}
+
+// requiredAndExcluded is the message for a query that both requires and
+// excludes (Without) the type info describes.
+func requiredAndExcluded(op string, info *componentInfo) string {
+	return fmt.Sprintf("ecs: %s: component type %v is both required and excluded (Without)", op, info.typ)
 }

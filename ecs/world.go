@@ -170,6 +170,17 @@ func (w *World) checkAlive(op string, e Entity, info *componentInfo) *record {
 	return r
 }
 
+// checkAliveN is checkAlive for a handle of several types: its panic
+// message names the operation with all of the handle's types, as in
+// "Map2[main.Pos,main.Vel].Add".
+func (w *World) checkAliveN(handle string, infos []*componentInfo, op string, e Entity) *record {
+	r := w.entities.lookup(e)
+	if r == nil {
+		panic(w.deadMessage(handleOp(handle, infos, op), e, nil))
+	}
+	return r
+}
+
 // tableFor returns the table of the given sorted component ids, creating it
 // (and telling every query about it) when it does not exist yet.
 func (w *World) tableFor(ids []componentID) *table {

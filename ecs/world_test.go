@@ -123,7 +123,7 @@ func TestMapNAddRemove(t *testing.T) {
 	if *p != (Position{1, 1}) || *v != (Velocity{2, 2}) {
 		t.Fatalf("Get = %v %v", *p, *v)
 	}
-	testhelp.MustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Add[ecs_test.Position]", "already has")
+	testhelp.MustPanic(t, func() { pv.Add(e, Position{}, Velocity{}) }, "Map2[ecs_test.Position,ecs_test.Velocity].Add", "already has ecs_test.Position")
 	ecs.NewMap[Mass](w).Add(e, Mass{3})
 	pv.Remove(e)
 	if pv.Has(e) || ecs.NewMap[Velocity](w).Has(e) || ecs.NewMap[Mass](w).Get(e).V != 3 {
