@@ -116,7 +116,7 @@ func (c *Commands) Resolve(pending Entity) (Entity, bool) {
 // pending entity of this buffer. If e is dead by the time the buffer is
 // applied, nothing happens.
 func (c *Commands) Despawn(e Entity) {
-	c.check("Despawn", e, c.w, nil)
+	c.check(DespawnAccess, "Despawn", e, c.w, nil)
 	c.push(command{kind: cmdDespawn, e: e})
 }
 
@@ -126,26 +126,27 @@ func (c *Commands) Despawn(e Entity) {
 // belongs to another world. Complexity: O(1) amortised, no allocation once
 // warm.
 func (m *Map[T]) AddCmd(c *Commands, e Entity, v T) {
-	c.check("AddCmd", e, m.w, m.info)
+	c.check(AddAccess, "AddCmd", e, m.w, m.info)
 	c.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&c.buf, m.info, v)})
 }
 
 // RemoveCmd records taking T away from e; when the buffer is applied, it
 // does nothing if e has no T or is dead by then. Panics like AddCmd.
 func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
-	c.check("RemoveCmd", e, m.w, m.info)
+	c.check(RemoveAccess, "RemoveCmd", e, m.w, m.info)
 	c.push(command{kind: cmdRemove, e: e, id: m.id})
 }
 
 // check panics, naming op, the type info describes (if any) and e, unless
 // e is alive or a pending entity of c and w, the world of the handle, is
-// c's. It reports the structural change to the world's access checker.
-func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
+// c's. It reports the structural change, of the given kind, to the world's
+// access checker.
+func (c *Commands) check(kind AccessKind, op string, e Entity, w *World, info *componentInfo) {
 	if w != c.w {
 		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName(op, info)))
 	}
 	if c.w.checker != nil {
-		c.report(op, e, info)
+		c.report(kind, op, e, info)
 	}
 	if !c.valid(e) {
 		panic(c.invalidMessage(opName(op, info), e))
@@ -154,17 +155,19 @@ func (c *Commands) check(op string, e Entity, w *World, info *componentInfo) {
 
 // checkN is check for a handle of several types (Map2..Map12, named
 // handle): each of infos is reported to the checker, and messages name the
-// operation as handle[types].op. A nil e (SpawnCmd) is not checked.
-func (c *Commands) checkN(op string, e *Entity, w *World, handle string, infos []*componentInfo) {
+// operation as handle[types].op. A nil e (SpawnCmd) is not checked; a
+// SpawnAccess is reported as a spawn followed by an add of each type.
+func (c *Commands) checkN(kind AccessKind, op string, e *Entity, w *World, handle string, infos []*componentInfo) {
 	if w != c.w {
 		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", handleOp(handle, infos, op)))
 	}
 	if c.w.checker != nil {
-		if op == "SpawnCmd" {
+		if kind == SpawnAccess {
 			c.w.checker.CheckAccess(SpawnAccess, nil, true, op)
+			kind = AddAccess
 		}
 		for _, info := range infos {
-			c.report(op, Entity{}, info)
+			c.report(kind, op, Entity{}, info)
 		}
 	}
 	if e != nil && !c.valid(*e) {

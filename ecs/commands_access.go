@@ -2,15 +2,14 @@ package ecs
 
 import "reflect"
 
-// report tells the world's access checker of a change recorded in c: op
-// is Despawn, AddCmd or RemoveCmd, and info the type it adds or removes
-// (nil for Despawn). A despawn of a live entity is reported with every
-// component type the entity has, table and sparse, so that a scheduler can
-// check that the system declared what its despawns take away.
-func (c *Commands) report(op string, e Entity, info *componentInfo) {
+// report tells the world's access checker of a change of the given kind
+// recorded in c by op, and info the type it adds or removes (nil for a
+// despawn). A despawn of a live entity is reported with every component
+// type the entity has, table and sparse, so that a scheduler can check that
+// the system declared what its despawns take away.
+func (c *Commands) report(kind AccessKind, op string, e Entity, info *componentInfo) {
 	w := c.w
-	switch op {
-	case "Despawn":
+	if kind == DespawnAccess {
 		w.checker.CheckAccess(DespawnAccess, nil, true, op)
 		r := w.entities.lookup(e)
 		if r == nil {
@@ -24,11 +23,9 @@ func (c *Commands) report(op string, e Entity, info *componentInfo) {
 				w.checker.CheckAccess(DespawnAccess, s.info.typ, true, op)
 			}
 		}
-	case "RemoveCmd":
-		w.checker.CheckAccess(RemoveAccess, typeOf(info), true, op)
-	default:
-		w.checker.CheckAccess(AddAccess, typeOf(info), true, op)
+		return
 	}
+	w.checker.CheckAccess(kind, typeOf(info), true, op)
 }
 
 func typeOf(info *componentInfo) reflect.Type {

@@ -280,7 +280,7 @@ func (m *Map2[A, B]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map2", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map2", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -304,7 +304,7 @@ func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
-	c.checkN("AddCmd", &e, m.w, "Map2", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map2", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -321,7 +321,7 @@ func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map2", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map2", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -619,7 +619,7 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map3", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map3", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -644,7 +644,7 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
-	c.checkN("AddCmd", &e, m.w, "Map3", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map3", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -662,7 +662,7 @@ func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map3", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map3", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -978,7 +978,7 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map4", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map4", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -1004,7 +1004,7 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
-	c.checkN("AddCmd", &e, m.w, "Map4", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map4", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -1023,7 +1023,7 @@ func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D)
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map4", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map4", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -1357,7 +1357,7 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map5", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map5", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -1384,7 +1384,7 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
-	c.checkN("AddCmd", &e, m.w, "Map5", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map5", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -1404,7 +1404,7 @@ func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map5", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map5", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -1756,7 +1756,7 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map6", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map6", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -1784,7 +1784,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	c.checkN("AddCmd", &e, m.w, "Map6", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map6", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -1805,7 +1805,7 @@ func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C,
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map6", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map6", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -2175,7 +2175,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map7", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map7", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -2204,7 +2204,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	c.checkN("AddCmd", &e, m.w, "Map7", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map7", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -2226,7 +2226,7 @@ func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map7", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map7", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -2614,7 +2614,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map8", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map8", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -2644,7 +2644,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	c.checkN("AddCmd", &e, m.w, "Map8", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map8", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -2667,7 +2667,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B,
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map8", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map8", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -3073,7 +3073,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map9", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map9", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -3104,7 +3104,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	c.checkN("AddCmd", &e, m.w, "Map9", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map9", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -3128,7 +3128,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map9", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map9", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -3552,7 +3552,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map10", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map10", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -3584,7 +3584,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	c.checkN("AddCmd", &e, m.w, "Map10", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map10", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -3609,7 +3609,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map10", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map10", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -4051,7 +4051,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map11", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map11", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -4084,7 +4084,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	c.checkN("AddCmd", &e, m.w, "Map11", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map11", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -4110,7 +4110,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, v
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map11", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map11", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)
@@ -4570,7 +4570,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 // Commands and flecs' deferred mode; the pending entity: Bevy's
 // Commands::spawn, which reserves the id ahead of the spawn.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
-	c.checkN("SpawnCmd", nil, m.w, "Map12", m.infos[:])
+	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map12", m.infos[:])
 	e := c.pending()
 	b := &c.buf
 	off := uint32(len(b.multi))
@@ -4604,7 +4604,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 // (Command buffers: Bevy's Commands, whose insert takes a bundle of
 // components, and flecs' deferred mode.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	c.checkN("AddCmd", &e, m.w, "Map12", m.infos[:])
+	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map12", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi,
@@ -4631,7 +4631,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity
 // allocation once c has grown; applied in O(number of e's components).
 // (Command buffers: Bevy's Commands and flecs' deferred mode.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN("RemoveCmd", &e, m.w, "Map12", m.infos[:])
+	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map12", m.infos[:])
 	b := &c.buf
 	off := uint32(len(b.multi))
 	b.multi = append(b.multi, m.ids[:]...)

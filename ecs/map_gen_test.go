@@ -3,11 +3,10 @@
 package ecs_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // The component types of the generated tests: one per type parameter.
@@ -26,22 +25,6 @@ type (
 	gL     struct{ V int }
 	gExtra struct{ V int } // a type outside every generated handle and query
 )
-
-// genPanics fails t unless f panics with a message that contains want.
-func genPanics(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic; want one mentioning %q", want)
-		}
-		if msg := fmt.Sprint(r); !strings.Contains(msg, want) {
-			t.Fatalf("panic %q does not mention %q", msg, want)
-		}
-	}()
-	f()
-}
 
 // TestMap2Generated runs every verb of Map2, with table storage,
 // with gB in a sparse set, and with every type sparse.
@@ -95,8 +78,8 @@ func TestMap2Generated(t *testing.T) {
 			if len(log.got) != 2*2 {
 				t.Fatalf("the checker saw %q, want 2 reads for Get and 2 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -171,10 +154,10 @@ func TestMap2Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}) }, dead.String())
 		})
 	}
 }
@@ -235,8 +218,8 @@ func TestMap3Generated(t *testing.T) {
 			if len(log.got) != 2*3 {
 				t.Fatalf("the checker saw %q, want 3 reads for Get and 3 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -313,10 +296,10 @@ func TestMap3Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
 		})
 	}
 }
@@ -381,8 +364,8 @@ func TestMap4Generated(t *testing.T) {
 			if len(log.got) != 2*4 {
 				t.Fatalf("the checker saw %q, want 4 reads for Get and 4 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -461,10 +444,10 @@ func TestMap4Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
 		})
 	}
 }
@@ -533,8 +516,8 @@ func TestMap5Generated(t *testing.T) {
 			if len(log.got) != 2*5 {
 				t.Fatalf("the checker saw %q, want 5 reads for Get and 5 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -615,10 +598,10 @@ func TestMap5Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
 		})
 	}
 }
@@ -691,8 +674,8 @@ func TestMap6Generated(t *testing.T) {
 			if len(log.got) != 2*6 {
 				t.Fatalf("the checker saw %q, want 6 reads for Get and 6 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -775,10 +758,10 @@ func TestMap6Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
 		})
 	}
 }
@@ -855,8 +838,8 @@ func TestMap7Generated(t *testing.T) {
 			if len(log.got) != 2*7 {
 				t.Fatalf("the checker saw %q, want 7 reads for Get and 7 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -941,10 +924,10 @@ func TestMap7Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
 		})
 	}
 }
@@ -1025,8 +1008,8 @@ func TestMap8Generated(t *testing.T) {
 			if len(log.got) != 2*8 {
 				t.Fatalf("the checker saw %q, want 8 reads for Get and 8 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1113,10 +1096,10 @@ func TestMap8Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
 		})
 	}
 }
@@ -1201,8 +1184,8 @@ func TestMap9Generated(t *testing.T) {
 			if len(log.got) != 2*9 {
 				t.Fatalf("the checker saw %q, want 9 reads for Get and 9 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1291,10 +1274,10 @@ func TestMap9Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
 		})
 	}
 }
@@ -1383,8 +1366,8 @@ func TestMap10Generated(t *testing.T) {
 			if len(log.got) != 2*10 {
 				t.Fatalf("the checker saw %q, want 10 reads for Get and 10 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1475,10 +1458,10 @@ func TestMap10Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) })
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
 		})
 	}
 }
@@ -1571,8 +1554,8 @@ func TestMap11Generated(t *testing.T) {
 			if len(log.got) != 2*11 {
 				t.Fatalf("the checker saw %q, want 11 reads for Get and 11 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1665,12 +1648,12 @@ func TestMap11Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() {
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() {
 				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
-			})
+			}, dead.String())
 		})
 	}
 }
@@ -1767,8 +1750,8 @@ func TestMap12Generated(t *testing.T) {
 			if len(log.got) != 2*12 {
 				t.Fatalf("the checker saw %q, want 12 reads for Get and 12 for Has", log.got)
 			}
-			genPanics(t, "negative count", func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) })
-			genPanics(t, "negative count", func() { m.SpawnBatchFunc(-1, nil) })
+			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, "negative count")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1863,12 +1846,12 @@ func TestMap12Generated(t *testing.T) {
 			// Misuse fails loudly, naming the entity.
 			dead := w.Spawn()
 			w.Despawn(dead)
-			genPanics(t, dead.String(), func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) })
-			genPanics(t, dead.String(), func() { m.Remove(dead) })
-			genPanics(t, "not", func() { m.Get(w.Spawn()) })
-			genPanics(t, dead.String(), func() {
+			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
+			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
+			testhelp.MustPanic(t, func() {
 				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
-			})
+			}, dead.String())
 		})
 	}
 }

@@ -118,7 +118,7 @@ func (s *Scheduler) add(op, name string, sys System, opts []Option) {
 		panic(fmt.Sprintf("sched: %s: empty system name", op))
 	case s.byName[name] != nil:
 		panic(fmt.Sprintf("sched: %s: a system named %q is already registered", op, name))
-	case sys == nil || isNilPointer(sys):
+	case sys == nil || isNilSystem(sys):
 		panic(fmt.Sprintf("sched: %s %q: nil system", op, name))
 	}
 	if isPointer(sys) {
@@ -148,9 +148,9 @@ func (s *Scheduler) add(op, name string, sys System, opts []Option) {
 	s.built = false
 }
 
-// isNilPointer reports whether x is a nil pointer or a nil function (a
+// isNilSystem reports whether x is a nil pointer or a nil function (a
 // Func(nil)) in a System interface.
-func isNilPointer(x System) bool {
+func isNilSystem(x System) bool {
 	v := reflect.ValueOf(x)
 	return (v.Kind() == reflect.Pointer || v.Kind() == reflect.Func) && v.IsNil()
 }

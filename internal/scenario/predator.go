@@ -93,10 +93,6 @@ type PredatorPrey struct {
 	capPrey, capPredators, minPrey, minPredators int
 
 	pos     *ecs.Map[Position]
-	vel     *ecs.Map[Velocity]
-	energy  *ecs.Map[Energy]
-	species *ecs.Map[Species]
-	wander  *ecs.Map[Wander]
 	hunting *ecs.Map[Hunting]
 	prey    *ecs.Map[Prey]
 	pred    *ecs.Map[Predator]
@@ -148,8 +144,7 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 		side:    float32(math.Sqrt(float64(n * predatorArea))),
 		capPrey: n - n/predatorFraction, capPredators: n / 8,
 		minPrey: n / 4, minPredators: max(1, n/100),
-		pos: ecs.NewMap[Position](w), vel: ecs.NewMap[Velocity](w), energy: ecs.NewMap[Energy](w),
-		species: ecs.NewMap[Species](w), wander: ecs.NewMap[Wander](w), hunting: ecs.NewMap[Hunting](w),
+		pos: ecs.NewMap[Position](w), hunting: ecs.NewMap[Hunting](w),
 		prey: ecs.NewMap[Prey](w), pred: ecs.NewMap[Predator](w), eaten: map[ecs.Entity]bool{},
 		grid: ecs.NewResource[PreyGrid](w), census: ecs.NewResource[Census](w),
 		newPrey:     ecs.NewMap6[Position, Velocity, Energy, Species, Wander, Prey](w),
