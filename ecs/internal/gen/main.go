@@ -2,7 +2,8 @@
 // templates in this directory: query_gen.go (Query1..Query8, Row, Chunk and
 // Cursor types) and map_gen.go (Map2..Map12), and their tests,
 // query_gen_test.go and map_gen_test.go, which run every method of every
-// arity. Run it with go generate in ecs.
+// arity, and differential_gen_test.go, the differential test's drivers of
+// those arities. Run it with go generate in ecs.
 package main
 
 import (
@@ -23,6 +24,8 @@ var templates embed.FS
 const (
 	maxQueryArity = 8
 	maxMapArity   = 12
+	// The differential test's harness has six component kinds.
+	maxDifferentialArity = 6
 )
 
 // arity describes one generated type: N type parameters named A, B, ...
@@ -48,25 +51,21 @@ func main() {
 	tmpl := template.Must(template.New("").Funcs(funcs).ParseFS(templates, "*.tmpl"))
 	outputs := []struct {
 		template, file string
-		from, to       int
+		data           any
 	}{
-		{"query.tmpl", "query_gen.go", 1, maxQueryArity},
-		{"map.tmpl", "map_gen.go", 2, maxMapArity},
+		{"query.tmpl", "query_gen.go", arities(1, maxQueryArity)},
+		{"map.tmpl", "map_gen.go", arities(2, maxMapArity)},
 		// The tests of every arity, generated with the code they test.
-		{"query_test.tmpl", "query_gen_test.go", 1, maxQueryArity},
-		{"map_test.tmpl", "map_gen_test.go", 2, maxMapArity},
+		{"query_test.tmpl", "query_gen_test.go", arities(1, maxQueryArity)},
+		{"map_test.tmpl", "map_gen_test.go", arities(2, maxMapArity)},
+		// The differential test's drivers: up to the number of distinct
+		// component kinds its harness has.
+		{"differential_test.tmpl", "differential_gen_test.go", struct{ Maps, Queries []arity }{
+			arities(2, maxDifferentialArity), arities(1, maxDifferentialArity)}},
 	}
 	for _, o := range outputs {
-		var as []arity
-		for n := o.from; n <= o.to; n++ {
-			a := arity{N: n}
-			for i := range n {
-				a.Types = append(a.Types, string(rune('A'+i)))
-			}
-			as = append(as, a)
-		}
 		var buf bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&buf, o.template, as); err != nil {
+		if err := tmpl.ExecuteTemplate(&buf, o.template, o.data); err != nil {
 			fail(err)
 		}
 		src, err := format.Source(buf.Bytes())
@@ -78,6 +77,19 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// arities describes the generated types with from to to type parameters.
+func arities(from, to int) []arity {
+	var as []arity
+	for n := from; n <= to; n++ {
+		a := arity{N: n}
+		for i := range n {
+			a.Types = append(a.Types, string(rune('A'+i)))
+		}
+		as = append(as, a)
+	}
+	return as
 }
 
 func fail(err error) {
