@@ -8,7 +8,7 @@ import (
 )
 
 // Position and Velocity are the components of the iteration benchmarks
-// (../shared/BENCHMARKS.md: struct{X, Y float64}).
+// (as in the go-ecs-benchmarks project: struct{X, Y float64}).
 type Position struct{ X, Y float64 }
 
 // Velocity is added to Position once per pass.

@@ -9,7 +9,7 @@ import (
 )
 
 // The scheduling workloads of the public rust-ecs-bench-suite
-// (BENCHMARKS.md section 5), each with one worker and with the default
+// (the rust-ecs-bench-suite's "schedule" and "heavy_compute" workloads, github.com/rust-gamedev/ecs_bench_suite), each with one worker and with the default
 // GOMAXPROCS workers, in the same run.
 
 type (

@@ -1,7 +1,7 @@
 // Package seeds holds the benchmark suites of two public sources, run by
 // cmd/compare -suite seeds: the iteration, add/remove and particle
 // workloads of the dissertation "optimisations for the Entity Component
-// System pattern" (BENCHMARKS.md section 3), with Tessera's table storage,
+// System pattern", with Tessera's table storage,
 // its sparse storage and the naive map-per-component ECS of the "super
 // simple ECS" blog post; and the create / iterate / create-then-remove
 // workloads of Pierre Vigier, "Entity-Component-System – Part 1" (the ECS

@@ -1,8 +1,8 @@
-// Package suite defines the Go peer workloads of BENCHMARKS.md section 1
-// (those of the public go-ecs-benchmarks project) as a Candidate per
-// library: Tessera, each peer, and the plain-slice floor implement the same
-// functions, and the driver (cmd/compare) and the tests run them side by
-// side.
+// Package suite defines the Go peer workloads (those of the public
+// go-ecs-benchmarks project, github.com/mlange-42/go-ecs-benchmarks) as a
+// Candidate per library: Tessera, each peer, and the plain-slice floor
+// implement the same functions, and the driver (cmd/compare) and the tests
+// run them side by side.
 package suite
 
 // Components of every workload: Position, Velocity and C1..C10, all two

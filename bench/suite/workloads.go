@@ -2,7 +2,7 @@ package suite
 
 // Spec names one workload of a Candidate for the driver and the tests.
 type Spec struct {
-	Name string // as in BENCHMARKS.md, with "/batch" for batch variants
+	Name string // as in the go-ecs-benchmarks project, with "/batch" for batch variants
 	Get  func(c *Candidate) Workload
 }
 
@@ -28,5 +28,5 @@ var Specs = []Spec{
 	{"create_world", func(c *Candidate) Workload { return c.CreateWorld }},
 }
 
-// Sizes are the entity counts of BENCHMARKS.md section 1.
+// Sizes are the entity counts of the go-ecs-benchmarks project.
 var Sizes = []int{1, 4, 16, 64, 256, 1 << 10, 16 << 10, 256 << 10, 1 << 20}

@@ -8,7 +8,8 @@ import (
 	"github.com/tessera-ecs/tessera/sched"
 )
 
-// Components of the game scenario (BENCHMARKS.md section 4). The game has
+// Components of the game scenario (the "complex systems" workload of the
+// public ecs_benchmark project, github.com/abeimler/ecs_benchmark). The game has
 // its own Position and Velocity: float32 pairs like the particles'.
 type (
 	GamePosition struct{ X, Y float32 }

@@ -9,7 +9,7 @@ import (
 	"github.com/tessera-ecs/tessera/sched"
 )
 
-// Components of the particle scenario (BENCHMARKS.md section 3).
+// Components of the particle scenario.
 type (
 	Emitter struct {
 		X, Y  float32

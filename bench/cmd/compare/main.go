@@ -1,6 +1,7 @@
-// Command compare runs the peer suite (BENCHMARKS.md section 1) for
-// Tessera, the six Go peers and the plain-slice floor in one process, and
-// writes a Markdown report with one SVG plot per workload:
+// Command compare runs the peer suite (the workloads of the public
+// go-ecs-benchmarks project) for Tessera, the six Go peers and the
+// plain-slice floor in one process, and writes a Markdown report with one
+// SVG plot per workload:
 //
 //	cd bench && go run ./cmd/compare            # the full report in results/
 //	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
@@ -39,11 +40,11 @@ func main() {
 		quick     = flag.Bool("quick", false, "a smoke run: few sizes and workloads, one short repetition")
 		count     = flag.Int("count", 5, "repetitions per measurement; the report shows the median")
 		benchtime = flag.Duration("benchtime", 100*time.Millisecond, "time per repetition")
-		sizesFlag = flag.String("sizes", "", "comma-separated entity counts (default: BENCHMARKS.md's)")
+		sizesFlag = flag.String("sizes", "", "comma-separated entity counts (default: the peer suite's)")
 		only      = flag.String("workloads", "", "regular expression selecting workloads")
 		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
 		quiet     = flag.Bool("quiet", false, "no progress bar")
-		suiteName = flag.String("suite", "peers", "peers (BENCHMARKS.md section 1, REPORT.md) or seeds (sections 2 and 3, SEEDS.md)")
+		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md) or seeds (Vigier's and the dissertation's workloads, SEEDS.md)")
 	)
 	flag.Parse()
 	cmd := strings.TrimSpace("cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " "))

@@ -24,7 +24,7 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera against the Go ECS peers\n\n")
-	fmt.Fprintf(&b, "The workloads of BENCHMARKS.md section 1 (those of the public go-ecs-benchmarks project), ")
+	fmt.Fprintf(&b, "The workloads of the public go-ecs-benchmarks project (github.com/mlange-42/go-ecs-benchmarks), ")
 	fmt.Fprintf(&b, "run for every candidate in one process. Times are nanoseconds per entity (per world for create_world), ")
 	fmt.Fprintf(&b, "the median of %d runs of about %v each: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
 	fmt.Fprintf(&b, "The ratio is Tessera's best form over the best peer: below 1 means Tessera is faster. ")

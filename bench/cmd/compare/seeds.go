@@ -29,7 +29,7 @@ func runSeeds(dir string, quick bool, cmd string, progress func(string)) error {
 	fmt.Fprintf(&b, "# Tessera on the suites of two public sources\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, time.Since(start).Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
-	fmt.Fprintf(&b, "## The dissertation \"optimisations for the Entity Component System pattern\": iteration, add/remove, particle system (BENCHMARKS.md section 3)\n\n")
+	fmt.Fprintf(&b, "## The dissertation \"optimisations for the Entity Component System pattern\": iteration, add/remove, particle system\n\n")
 	fmt.Fprintf(&b, "Time per tick over %d ticks (a fifth of that at a million entities) on one goroutine, and the live heap per entity after a forced GC. ", ticks)
 	fmt.Fprintf(&b, "Storages: Tessera's tables; Tessera with the churning or optional component sparse (Velocity in iteration, C1 in add_remove, Color and Lifetime in particle); ")
 	fmt.Fprintf(&b, "and the naive ECS of the \"super simple ECS\" blog post, one Go map per component type with key intersection (its particle system follows the same rules with one generator).\n\n")
@@ -48,7 +48,7 @@ func runSeeds(dir string, quick bool, cmd string, progress func(string)) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %v | %v | %v | %.0f | %s |\n", r.Workload, fmtN(r.N), r.Storage,
 			display.Round(r.Stats.Mean), display.Round(r.Stats.P99), display.Round(r.Stats.Max), r.Stats.HeapBytesPerAlive, ratio)
 	}
-	fmt.Fprintf(&b, "\n## Pierre Vigier, \"Entity-Component-System – Part 1\" (the ECS of the game Vagabond): create, iterate, create then remove (BENCHMARKS.md section 2)\n\n")
+	fmt.Fprintf(&b, "\n## Pierre Vigier, \"Entity-Component-System – Part 1\" (the ECS of the game Vagabond): create, iterate, create then remove\n\n")
 	fmt.Fprintf(&b, "Millions of entities per second, the median of %d runs. Profiles A, AA and AAA hold 32, 128 and 512 extra registered component types and 16, 32 and 64 extra systems (queries, each over a pair of the extra types), all kept up to date while the workload runs. ", reps)
 	fmt.Fprintf(&b, "The claim to check: throughput is flat across N and across profiles.\n\n")
 	fmt.Fprintf(&b, "| profile | k | N | create | iterate | create_then_remove K=1 | create_then_remove K=10 |\n|---|---|---|---|---|---|---|\n")
