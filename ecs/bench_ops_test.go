@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -149,4 +150,46 @@ func BenchmarkGet(b *testing.B) {
 		getSum(o.pos, o.es)
 	}
 	perEntity(b, 1000)
+}
+
+// BenchmarkGetRandom is the public go-ecs-benchmarks' random_access: Map.Get
+// of every entity of a world of n, in a shuffled order, so that at a
+// million entities each Get misses the caches twice (the entity's record,
+// then its value).
+func BenchmarkGetRandom(b *testing.B) {
+	for _, n := range []int{1 << 10, 1 << 20} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			o := newOpsWorld()
+			o.es = make([]ecs.Entity, n)
+			for i := range o.es {
+				o.es[i] = o.pos.Spawn(Position{float64(i), 1})
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			r.Shuffle(n, func(i, j int) { o.es[i], o.es[j] = o.es[j], o.es[i] })
+			for b.Loop() {
+				getSum(o.pos, o.es)
+			}
+			perEntity(b, n)
+		})
+	}
+}
+
+//go:noinline
+func spawnTinyWorld() *ecs.World {
+	w := ecs.NewWorld()
+	m := ecs.NewMap2[Position, Velocity](w)
+	for range 4 {
+		m.Spawn(Position{1, 2}, Velocity{3, 4})
+	}
+	return w
+}
+
+// BenchmarkTinyWorld makes a world and spawns 4 entities into it: the
+// fixed cost of a world, which the public go-ecs-benchmarks' create2_alloc
+// pays once per run at N = 1 to 64.
+func BenchmarkTinyWorld(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		spawnTinyWorld()
+	}
 }

@@ -136,8 +136,9 @@ func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 // Complexity: O(1), no allocation.
 func (m *Map[T]) Get(e Entity) *T {
 	// The fast path makes no call, so the common case pays no spills:
-	// table storage, a live entity that has the component, no checker.
-	if w := m.w; m.sparse == nil && !w.checked {
+	// table storage, a live entity that has the component, no checker. A
+	// sparse type has no column in any table, so it takes the slow path.
+	if w := m.w; !w.checked {
 		if r := w.entities.lookup(e); r != nil {
 			if c := r.table.column(m.id); c >= 0 {
 				// SAFETY: column c of r.table stores T values and r.row is a live row.
@@ -148,7 +149,10 @@ func (m *Map[T]) Get(e Entity) *T {
 	return m.getSlow(e)
 }
 
-// getSlow is Get for sparse storage, a checked world, and every error.
+// getSlow is Get for sparse storage, a checked world, and every error. It
+// stays out of line so that Get inlines.
+//
+//go:noinline
 func (m *Map[T]) getSlow(e Entity) *T {
 	if m.w.checker != nil {
 		m.w.checkComponent(m.info, false, "Get")
@@ -175,7 +179,7 @@ func (m *Map[T]) getSlow(e Entity) *T {
 // alive or has no T. Complexity: O(1), no allocation.
 func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 	// The fast path is Get's: no call when the entity has the component.
-	if w := m.w; m.sparse == nil && !w.checked {
+	if w := m.w; !w.checked {
 		if r := w.entities.lookup(e); r != nil {
 			if c := r.table.column(m.id); c >= 0 {
 				// SAFETY: as in Get.
@@ -187,6 +191,9 @@ func (m *Map[T]) TryGet(e Entity) (*T, bool) {
 }
 
 // tryGetSlow is TryGet for sparse storage, a checked world, and every miss.
+// It stays out of line so that TryGet inlines.
+//
+//go:noinline
 func (m *Map[T]) tryGetSlow(e Entity) (*T, bool) {
 	if m.w.checker != nil {
 		m.w.checkComponent(m.info, false, "TryGet")

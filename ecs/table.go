@@ -8,13 +8,16 @@ package ecs
 // and the "type-erased component registry" tutorial of the Multiversal
 // Consciousness engine).
 type table struct {
-	id       int
-	mask     bitset
-	ids      []componentID // sorted
-	columns  []column      // parallel to ids
-	colOf    []int32       // component id -> column index, -1 when absent
-	entities []Entity      // one per row; len is the row count
-	capacity uint32
+	id      int
+	mask    bitset
+	ids     []componentID // sorted
+	columns []column      // parallel to ids
+	colOf   []int32       // component id -> column index, -1 when absent
+	// pointerCols lists the columns of types that hold pointers: the ones
+	// a removed row must be zeroed in (removeRow's copy plan).
+	pointerCols []int32
+	entities    []Entity // one per row; len is the row count
+	capacity    uint32
 
 	// Archetype graph: the table reached by adding or removing one
 	// component id, cached after the first lookup.
@@ -68,24 +71,40 @@ func (t *table) pushEntity(e Entity) uint32 {
 // removeRow removes row by moving the last row into it and returns the
 // entity that moved (zero if none did). The vacated last row is zeroed for
 // pointer-holding types, so the collector can reclaim what it referenced.
+// The per-column work follows the table's copy plan: pointer-free values of
+// up to four words are copied inline, without a call, and only the columns
+// listed in t.pointerCols are zeroed.
 func (t *table) removeRow(row uint32) Entity {
 	last := uint32(len(t.entities)) - 1
 	var moved Entity
-	for i := range t.columns {
-		col := &t.columns[i]
-		if col.size == 0 {
-			continue
-		}
-		if row != last {
-			col.copyValue(col.at(row), col.at(last))
-		}
-		if !col.info.pointerFree {
-			col.info.clearN(col.at(last), 1)
-		}
-	}
 	if row != last {
+		for i := range t.columns {
+			col := &t.columns[i]
+			// SAFETY: row and last are rows of the table; words > 0 only for
+			// pointer-free, 8-byte aligned types of words*8 bytes (see
+			// copyValue).
+			dst, src := col.at(row), col.at(last)
+			switch col.words {
+			case 1:
+				*(*[1]uint64)(dst) = *(*[1]uint64)(src)
+			case 2:
+				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
+			case 3:
+				*(*[3]uint64)(dst) = *(*[3]uint64)(src)
+			case 4:
+				*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+			default:
+				if col.size != 0 {
+					col.info.copy1(dst, src)
+				}
+			}
+		}
 		moved = t.entities[last]
 		t.entities[row] = moved
+	}
+	for _, i := range t.pointerCols {
+		col := &t.columns[i]
+		col.info.clearN(col.at(last), 1)
 	}
 	t.entities = t.entities[:last]
 	return moved

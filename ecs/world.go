@@ -207,6 +207,9 @@ func (w *World) tableFor(ids []componentID) *table {
 		info := w.reg.infos[id]
 		t.columns[i] = newColumn(info, 0)
 		t.colOf[id] = int32(i)
+		if info.size != 0 && !info.pointerFree {
+			t.pointerCols = append(t.pointerCols, int32(i))
+		}
 		hint = max(hint, info.hint)
 	}
 	t.reserve(uint32(hint))
