@@ -101,7 +101,8 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := string(data)
-	for _, want := range []string{"## Summary", "| query2 |", "## add_remove", "tessera (sparse Velocity)",
+	for _, want := range []string{"## Summary", "| query2 |", "## add_remove", "tessera (sparse Velocity) *(aside)*",
+		"Left out of these ratios", "vs peer) |", "(table Velocity vs peer)",
 		"**tessera / best peer**", "`example.com/peer v1`", "go run ./cmd/compare -test", "N=64", "![query2](query2.svg)"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
@@ -110,5 +111,20 @@ func TestReport(t *testing.T) {
 	svg, err := os.ReadFile(filepath.Join(dir, "query2.svg"))
 	if err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Fatalf("plot: %v", err)
+	}
+}
+
+// TestRatioLeavesOutAsides checks that a candidate marked Aside takes no
+// part in the ratio, even when it is the fastest.
+func TestRatioLeavesOutAsides(t *testing.T) {
+	cands := []*suite.Candidate{
+		{Name: "tessera", Variant: "table"},
+		{Name: "tessera", Variant: "sparse", Aside: "other work"},
+		{Name: "peer"},
+	}
+	r := &result{nsPerE: [][][]float64{{{40}, {10}, {20}}}}
+	ratio, tForm, peer := bestRatio(r, 0, 0, cands)
+	if ratio != 2 || tForm != "table" || peer != "peer" {
+		t.Errorf("bestRatio = %v (%s vs %s), want 2 (table vs peer)", ratio, tForm, peer)
 	}
 }

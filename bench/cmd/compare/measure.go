@@ -25,7 +25,7 @@ func run(specs []suite.Spec, cands []*suite.Candidate, sizes []int, count int, t
 			perCand[ci] = make([]float64, len(sizes))
 			w := s.Get(c)
 			for si, n := range sizes {
-				if w == nil {
+				if w == nil || si >= measuredSizes(s, len(sizes)) {
 					perCand[ci][si] = math.NaN()
 					continue
 				}
@@ -42,6 +42,15 @@ func run(specs []suite.Spec, cands []*suite.Candidate, sizes []int, count int, t
 		r.nsPerE = append(r.nsPerE, perCand)
 	}
 	return r
+}
+
+// measuredSizes is how many of the sizes (from the first) s is measured at:
+// one for a workload measured once, else all.
+func measuredSizes(s suite.Spec, sizes int) int {
+	if s.Once {
+		return min(1, sizes)
+	}
+	return sizes
 }
 
 // perEntity is the divisor of a workload's time: n, except for
