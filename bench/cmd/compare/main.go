@@ -12,7 +12,8 @@
 // "Entity-Component-System – Part 1" (the ECS of the game Vagabond).
 //
 // Each measurement is testing.Benchmark over a prepared suite.Op (or, for
-// work that needs an unmeasured reset, a loop timing each round). The report
+// work that needs an unmeasured reset, a loop timing each round); the
+// candidates are measured in turn, round by round, at each size. The report
 // gives the median of -count runs as time per entity, and the ratio of
 // Tessera's best form to the best peer, leaving out rows that do other
 // work than the suite's (suite.Candidate.Aside).

@@ -27,7 +27,7 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 	fmt.Fprintf(&b, "The workloads of the public go-ecs-benchmarks project (github.com/mlange-42/go-ecs-benchmarks), ")
 	fmt.Fprintf(&b, "run for every candidate in one process; each does the work of that project's benchmark of the same name, the same for every candidate (bench/suite says exactly what each one times). ")
 	fmt.Fprintf(&b, "Times are nanoseconds per entity (per world for create_world), ")
-	fmt.Fprintf(&b, "the median of %d runs of about %v each: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
+	fmt.Fprintf(&b, "the median of %d runs of about %v each, the candidates measured in turn round by round: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
 	fmt.Fprintf(&b, "The ratio is Tessera's best form over the best peer: below 1 means Tessera is faster. ")
 	fmt.Fprintf(&b, "Rows marked *aside* do other work than the suite's; they are shown for reference and left out of every ratio. ")
 	fmt.Fprintf(&b, "The floor is the same work on plain slices; it is not a peer.\n\n")
