@@ -101,7 +101,8 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := string(data)
-	for _, want := range []string{"## Summary", "| query2 |", "## add_remove", "tessera (sparse Velocity)",
+	for _, want := range []string{"## Summary", "| query2 |", "## add_remove", "tessera (sparse Velocity) *(aside)*",
+		"Left out of these ratios", "vs peer) |", "(table Velocity vs peer)",
 		"**tessera / best peer**", "`example.com/peer v1`", "go run ./cmd/compare -test", "N=64", "![query2](query2.svg)"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
@@ -110,5 +111,50 @@ func TestReport(t *testing.T) {
 	svg, err := os.ReadFile(filepath.Join(dir, "query2.svg"))
 	if err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Fatalf("plot: %v", err)
+	}
+}
+
+// TestRunInterleavesCandidates checks that run measures the candidates in
+// turn, round by round, starting one further along each round, and that a
+// workload measured once is measured at the first size only.
+func TestRunInterleavesCandidates(t *testing.T) {
+	if err := setBenchtime(time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	var cands []*suite.Candidate
+	for _, name := range []string{"a", "b", "c"} {
+		c := *floor.Candidate()
+		c.Name, c.Variant = name, ""
+		cands = append(cands, &c)
+	}
+	var got []string
+	r := run(pick(suite.Specs, "^(delete2|create_world)$"), cands, []int{4, 8}, 2, func(what string) { got = append(got, what) })
+	want := []string{
+		"delete2 a", "delete2 b", "delete2 c", "delete2 b", "delete2 c", "delete2 a", // N=4, rounds 1 and 2
+		"delete2 a", "delete2 b", "delete2 c", "delete2 b", "delete2 c", "delete2 a", // N=8
+		"create_world a", "create_world b", "create_world c", "create_world b", "create_world c", "create_world a", // first size only
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("measured in the order\n  %s\nwant\n  %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+	for ci := range cands {
+		if w := r.nsPerE[1][ci]; math.IsNaN(w[0]) || !math.IsNaN(w[1]) {
+			t.Errorf("create_world of %s: %v, want a time at the first size only", cands[ci].Name, w)
+		}
+	}
+}
+
+// TestRatioLeavesOutAsides checks that a candidate marked Aside takes no
+// part in the ratio, even when it is the fastest.
+func TestRatioLeavesOutAsides(t *testing.T) {
+	cands := []*suite.Candidate{
+		{Name: "tessera", Variant: "table"},
+		{Name: "tessera", Variant: "sparse", Aside: "other work"},
+		{Name: "peer"},
+	}
+	r := &result{nsPerE: [][][]float64{{{40}, {10}, {20}}}}
+	ratio, tForm, peer := bestRatio(r, 0, 0, cands)
+	if ratio != 2 || tForm != "table" || peer != "peer" {
+		t.Errorf("bestRatio = %v (%s vs %s), want 2 (table vs peer)", ratio, tForm, peer)
 	}
 }

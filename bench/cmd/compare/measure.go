@@ -17,31 +17,55 @@ type result struct {
 	nsPerE [][][]float64
 }
 
+// run measures every workload of specs for every candidate at every size.
+// Candidates are interleaved round by round: for each workload and size,
+// each of the count rounds measures every candidate once, starting one
+// candidate further along each round, so that a change in the machine's
+// load during a measurement falls on all candidates alike, not on the one
+// whose turn it happens to be.
 func run(specs []suite.Spec, cands []*suite.Candidate, sizes []int, count int, tick func(string)) *result {
 	r := &result{specs: specs}
 	for _, s := range specs {
 		perCand := make([][]float64, len(cands))
-		for ci, c := range cands {
+		for ci := range cands {
 			perCand[ci] = make([]float64, len(sizes))
-			w := s.Get(c)
-			for si, n := range sizes {
-				if w == nil {
-					perCand[ci][si] = math.NaN()
-					continue
-				}
-				runs := make([]float64, count)
-				for k := range count {
-					tick(s.Name + " " + label(c))
-					runs[k] = measure(w(n)) / float64(perEntity(s.Name, n))
+			for si := range sizes {
+				perCand[ci][si] = math.NaN()
+			}
+		}
+		for si, n := range sizes[:measuredSizes(s, len(sizes))] {
+			runs := make([][]float64, len(cands))
+			for k := range count {
+				for j := range cands {
+					ci := (j + k) % len(cands)
+					w := s.Get(cands[ci])
+					if w == nil {
+						continue
+					}
+					tick(s.Name + " " + label(cands[ci]))
+					runs[ci] = append(runs[ci], measure(w(n))/float64(perEntity(s.Name, n)))
 					runtime.GC() // do not bill the next candidate for this one's garbage
 				}
-				slices.Sort(runs)
-				perCand[ci][si] = runs[count/2]
+			}
+			for ci, rs := range runs {
+				if len(rs) > 0 {
+					slices.Sort(rs)
+					perCand[ci][si] = rs[len(rs)/2]
+				}
 			}
 		}
 		r.nsPerE = append(r.nsPerE, perCand)
 	}
 	return r
+}
+
+// measuredSizes is how many of the sizes (from the first) s is measured at:
+// one for a workload measured once, else all.
+func measuredSizes(s suite.Spec, sizes int) int {
+	if s.Once {
+		return min(1, sizes)
+	}
+	return sizes
 }
 
 // perEntity is the divisor of a workload's time: n, except for

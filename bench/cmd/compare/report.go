@@ -25,9 +25,11 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera against the Go ECS peers\n\n")
 	fmt.Fprintf(&b, "The workloads of the public go-ecs-benchmarks project (github.com/mlange-42/go-ecs-benchmarks), ")
-	fmt.Fprintf(&b, "run for every candidate in one process. Times are nanoseconds per entity (per world for create_world), ")
-	fmt.Fprintf(&b, "the median of %d runs of about %v each: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
+	fmt.Fprintf(&b, "run for every candidate in one process; each does the work of that project's benchmark of the same name, the same for every candidate (bench/suite says exactly what each one times). ")
+	fmt.Fprintf(&b, "Times are nanoseconds per entity (per world for create_world), ")
+	fmt.Fprintf(&b, "the median of %d runs of about %v each, the candidates measured in turn round by round: `testing.Benchmark` for repeated work, and for work that needs an unmeasured reset between rounds (create, delete) a loop timing each round with the monotonic clock, which adds two clock reads (about 50 ns) per round, for every candidate alike. ", count, benchtime)
 	fmt.Fprintf(&b, "The ratio is Tessera's best form over the best peer: below 1 means Tessera is faster. ")
+	fmt.Fprintf(&b, "Rows marked *aside* do other work than the suite's; they are shown for reference and left out of every ratio. ")
 	fmt.Fprintf(&b, "The floor is the same work on plain slices; it is not a peer.\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
@@ -49,15 +51,32 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 		}
 		b.WriteString("\n")
 	}
+	first := true
+	for _, c := range cands {
+		if c.Aside == "" {
+			continue
+		}
+		if first {
+			b.WriteString("\nLeft out of these ratios:\n\n")
+			first = false
+		}
+		fmt.Fprintf(&b, "- %s: %s.\n", label(c), c.Aside)
+	}
 	for wi, s := range r.specs {
 		fmt.Fprintf(&b, "\n## %s\n\n", s.Name)
 		header(&b, "candidate", sizes)
+		var asides []string
 		for ci, c := range cands {
 			row := r.nsPerE[wi][ci]
 			if allNaN(row) {
 				continue
 			}
-			fmt.Fprintf(&b, "| %s |", label(c))
+			name := rowLabel(c, cands, s)
+			if c.Aside != "" {
+				asides = append(asides, fmt.Sprintf("- *%s*: %s.\n", name, c.Aside))
+				name += " *(aside)*"
+			}
+			fmt.Fprintf(&b, "| %s |", name)
 			for _, v := range row {
 				fmt.Fprintf(&b, " %s |", fmtNs(v))
 			}
@@ -77,6 +96,12 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 		if err := plotWorkload(filepath.Join(dir, name), s.Name, r.nsPerE[wi], cands, sizes); err != nil {
 			return err
 		}
+		if len(asides) > 0 {
+			b.WriteString("\n")
+			for _, a := range asides {
+				b.WriteString(a)
+			}
+		}
 		fmt.Fprintf(&b, "\n![%s](%s)\n", s.Name, name)
 	}
 	return os.WriteFile(filepath.Join(dir, "REPORT.md"), []byte(b.String()), 0o644)
@@ -95,13 +120,13 @@ func header(b *strings.Builder, first string, sizes []int) {
 }
 
 // bestRatio returns Tessera's best time over the best peer's at size si,
-// with the names of the two forms.
+// with the names of the two forms. Aside candidates take no part.
 func bestRatio(r *result, wi, si int, cands []*suite.Candidate) (float64, string, string) {
 	bestT, bestP := math.Inf(1), math.Inf(1)
 	var nameT, nameP string
 	for ci, c := range cands {
 		v := r.nsPerE[wi][ci][si]
-		if math.IsNaN(v) || c.Name == "floor" {
+		if math.IsNaN(v) || c.Name == "floor" || c.Aside != "" {
 			continue
 		}
 		if c.Name == "tessera" {
@@ -146,14 +171,28 @@ func fmtRatio(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
+// fmtN writes round decimal counts short: 16k for 16000, 1M for 1000000.
 func fmtN(n int) string {
 	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dM", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dk", n>>10)
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1_000 && n%1_000 == 0:
+		return fmt.Sprintf("%dk", n/1_000)
 	}
 	return fmt.Sprint(n)
+}
+
+// rowLabel names c's row in the table of workload s: with its variant when
+// another candidate of the same library also does s, else by its name
+// alone (a variant named for an iteration form says nothing in, say,
+// delete2).
+func rowLabel(c *suite.Candidate, cands []*suite.Candidate, s suite.Spec) string {
+	for _, o := range cands {
+		if o != c && o.Name == c.Name && s.Get(o) != nil {
+			return label(c)
+		}
+	}
+	return c.Name
 }
 
 func plotName(workload string) string {

@@ -1,4 +1,5 @@
-// Package ark runs the peer suite on github.com/mlange-42/ark.
+// Package ark runs the peer suite on github.com/mlange-42/ark, with the
+// calls go-ecs-benchmarks' Ark benchmarks make.
 package ark
 
 import (
@@ -8,7 +9,7 @@ import (
 
 const module = "github.com/mlange-42/ark v0.8.3"
 
-// capacity is the initial capacity of every world.
+// capacity is the initial capacity of every world but create_world's.
 const capacity = 1024
 
 type (
@@ -19,19 +20,21 @@ type (
 // Candidates returns Ark with per-entity iteration (Query2.Next/Get), which
 // also carries every non-iteration workload, and Ark with per-table
 // iteration (Query2.NextTable/GetColumns), which only differs in the
-// iteration workloads and implements only those.
+// iteration workloads and implements only those: go-ecs-benchmarks' "Ark"
+// and "Ark (tables)".
 func Candidates() []*suite.Candidate {
 	return []*suite.Candidate{
 		{
 			Name: "ark", Module: module, Variant: "per entity (Query2.Get)",
 			Query2: query2(false), QueryFragInner: fragInner(false), QueryFragOuter: fragOuter(false),
 			RandomAccess: randomAccess,
-			Create2:      create2(false), Create2Batch: create2(true), Create2Alloc: create2Alloc,
+			Create2:      create2(false), Create2Batch: create2(true),
+			Create2Alloc: create2Alloc(false), Create2AllocBatch: create2Alloc(true),
 			Create10: create10(false), Create10Batch: create10(true),
 			AddRemove: addRemove(false, false), AddRemoveBatch: addRemove(false, true),
 			AddRemoveLarge: addRemove(true, false), AddRemoveLargeBatch: addRemove(true, true),
-			Delete2: deleteN(false, false), Delete2Batch: deleteN(false, true),
-			Delete10: deleteN(true, false), Delete10Batch: deleteN(true, true),
+			Delete2: delete2(false), Delete2Batch: delete2(true),
+			Delete10: delete10(false), Delete10Batch: delete10(true),
 			CreateWorld: createWorld,
 		},
 		{
@@ -87,10 +90,11 @@ func moveTables(f *ecs.Filter2[pos, vel]) {
 	}
 }
 
-// moveOp iterates the Position+Velocity entities of w with a registered
-// filter.
+// moveOp iterates the Position+Velocity entities of w with a filter that is
+// not registered, as go-ecs-benchmarks' Ark benchmarks do: each Query
+// call finds the matching tables.
 func moveOp(w *ecs.World, tables bool) suite.Op {
-	f := ecs.NewFilter2[pos, vel](w).Register()
+	f := ecs.NewFilter2[pos, vel](w)
 	run := func() { moveEntities(f) }
 	if tables {
 		run = func() { moveTables(f) }
@@ -106,14 +110,21 @@ func moveOp(w *ecs.World, tables bool) suite.Op {
 	}}
 }
 
+// spawnBodies creates n entities with Position and Velocity and their
+// initial values.
+func spawnBodies(w *ecs.World, n int) {
+	i := 0
+	ecs.NewMap2[pos, vel](w).NewBatchFn(n, func(_ ecs.Entity, p *pos, v *vel) {
+		*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
+		i++
+	})
+}
+
 func query2(tables bool) suite.Workload {
 	return func(n int) suite.Op {
 		w := ecs.NewWorld(capacity)
-		m := ecs.NewMap2[pos, vel](w)
-		for i := range n {
-			p, v := suite.InitialPosition(i), suite.InitialVelocity(i)
-			m.NewEntity(&p, &v)
-		}
+		ecs.NewMap1[pos](w).NewBatchFn(10*n, nil)
+		spawnBodies(w, n)
 		return moveOp(w, tables)
 	}
 }
@@ -136,17 +147,11 @@ func fragInner(tables bool) suite.Workload {
 func fragOuter(tables bool) suite.Workload {
 	return func(n int) suite.Op {
 		w := ecs.NewWorld(capacity)
-		m := ecs.NewMap2[pos, vel](w)
-		for i := range n {
-			p, v := suite.InitialPosition(i), suite.InitialVelocity(i)
-			m.NewEntity(&p, &v)
-		}
-		pm := ecs.NewMap[pos](w)
+		spawnBodies(w, n)
 		cs := tenIDs(w)[:8]
 		base := []ecs.ID{ecs.ComponentID[pos](w)}
 		for j := range 4 * n {
-			e := w.Unsafe().NewEntity(withBits(base, cs, j%256)...)
-			*pm.Get(e) = suite.InitialPosition(j)
+			w.Unsafe().NewEntity(withBits(base, cs, j%256)...)
 		}
 		return moveOp(w, tables)
 	}
@@ -181,65 +186,92 @@ func randomAccess(n int) suite.Op {
 
 // --- creation ---
 
-// createEach2 initialises through NewEntityFn's callback, measured faster
-// than NewEntity with pointers to prepared values.
+type map2 = ecs.Map2[pos, vel]
+
+// createEach2 creates n entities with zero components (a nil initialiser)
+// one at a time, appending each to es.
 //
 //go:noinline
-func createEach2(m *ecs.Map2[pos, vel], n int) {
-	for i := range n {
-		m.NewEntityFn(func(p *pos, v *vel) {
-			*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
-		})
+func createEach2(m *map2, es []ecs.Entity, n int) []ecs.Entity {
+	for range n {
+		es = append(es, m.NewEntityFn(nil))
+	}
+	return es
+}
+
+// createLoose2 is createEach2 that collects nothing (create2_alloc).
+//
+//go:noinline
+func createLoose2(m *map2, n int) {
+	for range n {
+		m.NewEntityFn(nil)
 	}
 }
 
 //go:noinline
-func createBatch2(m *ecs.Map2[pos, vel], n int) {
-	i := 0
-	m.NewBatchFn(n, func(_ ecs.Entity, p *pos, v *vel) {
-		*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
-		i++
-	})
+func createBatch2(m *map2, n int) {
+	m.NewBatchFn(n, nil)
 }
 
-func createdSum(w *ecs.World) float64 {
+// createdCheck is the create checksum: the number of entities with
+// Position and Velocity plus the sum of their values.
+func createdCheck(w *ecs.World) float64 {
 	s := 0.0
 	q := ecs.NewFilter2[pos, vel](w).Query()
 	for q.Next() {
 		p, v := q.Get()
-		s += p.X + p.Y + v.X + v.Y
+		s += 1 + p.X + p.Y + v.X + v.Y
 	}
 	return s
 }
 
-func removeAll(w *ecs.World) {
-	w.RemoveEntities(ecs.NewFilter0(w).Batch(), nil)
+// clearCreated deletes what a create round made, as go-ecs-benchmarks'
+// Ark benchmarks do: below suite.SmallReset the entities es in reverse
+// order, one at a time, else every entity f matches, in one batch. It
+// returns es emptied.
+func clearCreated(w *ecs.World, f *ecs.Filter0, es []ecs.Entity, n int) []ecs.Entity {
+	if n < suite.SmallReset && len(es) > 0 {
+		for i := len(es) - 1; i >= 0; i-- {
+			w.RemoveEntity(es[i])
+		}
+	} else {
+		w.RemoveEntities(f.Batch(), nil)
+	}
+	return es[:0]
 }
 
 func create2(batch bool) suite.Workload {
 	return func(n int) suite.Op {
 		w := ecs.NewWorld(capacity)
 		m := ecs.NewMap2[pos, vel](w)
-		createEach2(m, n)
-		removeAll(w)
-		run := func() { createEach2(m, n) }
+		all := ecs.NewFilter0(w)
+		m.NewBatchFn(n, nil) // the warm-up
+		w.RemoveEntities(all.Batch(), nil)
+		es := make([]ecs.Entity, 0, n)
+		run := func() { es = createEach2(m, es, n) }
 		if batch {
 			run = func() { createBatch2(m, n) }
 		}
-		return suite.Op{Run: run, Reset: func() { removeAll(w) }, Check: func() float64 { return createdSum(w) }}
+		return suite.Op{Run: run, Reset: func() { es = clearCreated(w, all, es, n) }, Check: func() float64 { return createdCheck(w) }}
 	}
 }
 
-//go:noinline
-func allocCreate2(n int) *ecs.World {
-	w := ecs.NewWorld(capacity)
-	createEach2(ecs.NewMap2[pos, vel](w), n)
-	return w
-}
-
-func create2Alloc(n int) suite.Op {
-	var w *ecs.World
-	return suite.Op{Run: func() { w = allocCreate2(n) }, Check: func() float64 { return createdSum(w) }}
+func create2Alloc(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		var (
+			w *ecs.World
+			m *map2
+		)
+		run := func() { createLoose2(m, n) }
+		if batch {
+			run = func() { createBatch2(m, n) }
+		}
+		return suite.Op{
+			Run:   run,
+			Reset: func() { w = ecs.NewWorld(capacity); m = ecs.NewMap2[pos, vel](w) },
+			Check: func() float64 { return createdCheck(w) },
+		}
+	}
 }
 
 type map10 = ecs.Map10[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8, suite.C9, suite.C10]
@@ -248,13 +280,12 @@ func newMap10(w *ecs.World) *map10 {
 	return ecs.NewMap10[suite.C1, suite.C2, suite.C3, suite.C4, suite.C5, suite.C6, suite.C7, suite.C8, suite.C9, suite.C10](w)
 }
 
-// New rows are zeroed, so a nil initialiser gives zero components.
-
 //go:noinline
-func createEach10(m *map10, n int) {
+func createEach10(m *map10, es []ecs.Entity, n int) []ecs.Entity {
 	for range n {
-		m.NewEntityFn(nil)
+		es = append(es, m.NewEntityFn(nil))
 	}
+	return es
 }
 
 //go:noinline
@@ -266,14 +297,16 @@ func create10(batch bool) suite.Workload {
 	return func(n int) suite.Op {
 		w := ecs.NewWorld(capacity)
 		m := newMap10(w)
-		createEach10(m, n)
-		removeAll(w)
-		run := func() { createEach10(m, n) }
+		all := ecs.NewFilter0(w)
+		m.NewBatchFn(n, nil) // the warm-up
+		w.RemoveEntities(all.Batch(), nil)
+		es := make([]ecs.Entity, 0, n)
+		run := func() { es = createEach10(m, es, n) }
 		if batch {
 			run = func() { createBatch10(m, n) }
 		}
 		c10 := ecs.NewFilter1[suite.C10](w)
-		return suite.Op{Run: run, Reset: func() { removeAll(w) }, Check: func() float64 {
+		return suite.Op{Run: run, Reset: func() { es = clearCreated(w, all, es, n) }, Check: func() float64 {
 			q := c10.Query()
 			defer q.Close()
 			return float64(q.Count())
@@ -283,24 +316,26 @@ func create10(batch bool) suite.Workload {
 
 // --- add / remove ---
 
+// addRemoveEach adds Velocity with no value (AddFn with a nil
+// initialiser) to every entity, then removes it from every entity.
+//
 //go:noinline
-func addRemoveEach(m *ecs.Map[vel], es []ecs.Entity) {
-	for i, e := range es {
-		v := suite.InitialVelocity(i)
-		m.Add(e, &v)
+func addRemoveEach(m *ecs.Map1[vel], es []ecs.Entity) {
+	for _, e := range es {
+		m.AddFn(e, nil)
 	}
 	for _, e := range es {
 		m.Remove(e)
 	}
 }
 
-// addRemoveBatch adds Velocity to the entities of without and removes it
-// from those of with; vs holds each entity's Velocity by entity ID.
+// addRemoveBatch adds Velocity with no value to every entity with
+// Position and removes it from every entity with Position and Velocity.
 //
 //go:noinline
-func addRemoveBatch(m *ecs.Map[vel], without *ecs.Filter1[pos], with *ecs.Filter2[pos, vel], vs []vel) {
-	m.AddBatchFn(without.Batch(), func(e ecs.Entity, v *vel) { *v = vs[e.ID()] })
-	m.RemoveBatch(with.Batch(), nil)
+func addRemoveBatch(m *ecs.Map1[vel], withPos *ecs.Filter1[pos], withPosVel *ecs.Filter2[pos, vel]) {
+	m.AddBatchFn(withPos.Batch(), nil)
+	m.RemoveBatch(withPosVel.Batch(), nil)
 }
 
 func addRemove(large, batch bool) suite.Workload {
@@ -312,24 +347,19 @@ func addRemove(large, batch bool) suite.Workload {
 			ids = append(ids, tenIDs(w)...)
 		}
 		es := make([]ecs.Entity, n)
-		maxID := uint32(0)
 		for i := range n {
 			es[i] = w.Unsafe().NewEntity(ids...)
 			*pm.Get(es[i]) = suite.InitialPosition(i)
-			maxID = max(maxID, es[i].ID())
 		}
-		vs := make([]vel, maxID+1)
-		for i, e := range es {
-			vs[e.ID()] = suite.InitialVelocity(i)
-		}
-		m := ecs.NewMap[vel](w)
-		without := ecs.NewFilter1[pos](w).Without(ecs.C[vel]())
-		with := ecs.NewFilter2[pos, vel](w)
+		m := ecs.NewMap1[vel](w)
+		withPos := ecs.NewFilter1[pos](w)
+		withPosVel := ecs.NewFilter2[pos, vel](w)
 		run := func() { addRemoveEach(m, es) }
 		if batch {
-			run = func() { addRemoveBatch(m, without, with, vs) }
+			run = func() { addRemoveBatch(m, withPos, withPosVel) }
 		}
-		run()
+		run() // the warm-up round
+		without := ecs.NewFilter1[pos](w).Without(ecs.C[vel]())
 		return suite.Op{Run: run, Check: func() float64 {
 			q := without.Query()
 			defer q.Close()
@@ -348,47 +378,73 @@ func removeEach(w *ecs.World, es []ecs.Entity) {
 }
 
 //go:noinline
-func removeBatch(w *ecs.World, f *ecs.Filter0) {
-	w.RemoveEntities(f.Batch(), nil)
+func removeBatch(w *ecs.World, b ecs.Batch) {
+	w.RemoveEntities(b, nil)
 }
 
-func deleteN(ten, batch bool) suite.Workload {
+// deleteOp prepares a delete workload: reset removes whatever Run left and
+// creates the n entities, one at a time below suite.SmallReset, else in
+// one batch; run deletes them, each or with one batch over f.
+func deleteOp(w *ecs.World, n int, batch bool, each, many func([]ecs.Entity) []ecs.Entity, f func() ecs.Batch) suite.Op {
+	all := ecs.NewFilter0(w)
+	es := make([]ecs.Entity, 0, n)
+	reset := func() {
+		w.RemoveEntities(all.Batch(), nil)
+		if n < suite.SmallReset {
+			es = each(es[:0])
+		} else {
+			es = many(es[:0])
+		}
+	}
+	reset()
+	run := func() { removeEach(w, es) }
+	if batch {
+		run = func() { removeBatch(w, f()) }
+	}
+	return suite.Op{Run: run, Reset: reset, Check: func() float64 { return float64(w.Stats().Entities.Used) }}
+}
+
+func delete2(batch bool) suite.Workload {
 	return func(n int) suite.Op {
 		w := ecs.NewWorld(capacity)
 		m := ecs.NewMap2[pos, vel](w)
-		ids := []ecs.ID{ecs.ComponentID[pos](w), ecs.ComponentID[vel](w)}
-		f := ecs.NewFilter0(w).With(ecs.C[pos](), ecs.C[vel]())
-		if ten {
-			ids = tenIDs(w)
-			f = ecs.NewFilter0(w).With(ecs.C[suite.C1](), ecs.C[suite.C10]())
-		}
-		es := make([]ecs.Entity, 0, n)
-		// reset removes whatever Run left and creates the n entities.
-		reset := func() {
-			removeAll(w)
-			es = es[:0]
-			for i := range n {
-				e := w.Unsafe().NewEntity(ids...)
-				if !ten {
-					p, v := m.Get(e)
-					*p, *v = suite.InitialPosition(i), suite.InitialVelocity(i)
+		f := ecs.NewFilter2[pos, vel](w)
+		return deleteOp(w, n, batch,
+			func(es []ecs.Entity) []ecs.Entity { return createEach2(m, es, n) },
+			func(es []ecs.Entity) []ecs.Entity {
+				m.NewBatchFn(n, func(e ecs.Entity, _ *pos, _ *vel) { es = append(es, e) })
+				return es
+			},
+			func() ecs.Batch { return f.Batch() })
+	}
+}
+
+func delete10(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		w := ecs.NewWorld(capacity)
+		m := newMap10(w)
+		f := ecs.NewFilter0(w)
+		return deleteOp(w, n, batch,
+			func(es []ecs.Entity) []ecs.Entity { return createEach10(m, es, n) },
+			func(es []ecs.Entity) []ecs.Entity {
+				m.NewBatchFn(n, nil)
+				q := f.Query()
+				for q.Next() {
+					es = append(es, q.Entity())
 				}
-				es = append(es, e)
-			}
-		}
-		reset()
-		run := func() { removeEach(w, es) }
-		if batch {
-			run = func() { removeBatch(w, f) }
-		}
-		return suite.Op{Run: run, Reset: reset, Check: func() float64 { return float64(w.Stats().Entities.Used) }}
+				return es
+			},
+			func() ecs.Batch { return f.Batch() })
 	}
 }
 
 // --- world creation ---
 
+// newWorld makes a world as go-ecs-benchmarks' new_world does: with the
+// default capacity.
+//
 //go:noinline
-func newWorld() *ecs.World { return ecs.NewWorld(capacity) }
+func newWorld() *ecs.World { return ecs.NewWorld() }
 
 func createWorld(int) suite.Op {
 	var w *ecs.World

@@ -44,19 +44,21 @@ var (
 
 // Candidates returns donburi's candidates: "Each" implements every workload
 // the library supports; "Iter" the query workloads with range over
-// Query.Iter.
+// Query.Iter (go-ecs-benchmarks has Each only; Iter is an extra row).
 //
 // Donburi has no batch delete, add or remove (World.Remove and
 // Entry.AddComponent/RemoveComponent take one entity), so the
 // add_remove*, delete* batch fields are nil. World.CreateMany is its batch
-// create.
+// create (go-ecs-benchmarks has no batch rows for Donburi; these are
+// extra).
 func Candidates() []*suite.Candidate {
 	return []*suite.Candidate{
 		{
 			Name: "donburi", Module: module, Variant: "Each",
 			Query2: query2(eachMove), QueryFragInner: fragInner(eachMove), QueryFragOuter: fragOuter(eachMove),
 			RandomAccess: randomAccess,
-			Create2:      create2(false), Create2Batch: create2(true), Create2Alloc: create2Alloc,
+			Create2:      create2(false), Create2Batch: create2(true),
+			Create2Alloc: create2Alloc(false), Create2AllocBatch: create2Alloc(true),
 			Create10: create10(false), Create10Batch: create10(true),
 			AddRemove: addRemove(posTypes), AddRemoveLarge: addRemove(largeTypes),
 			Delete2: deleteN(pvTypes), Delete10: deleteN(tenTypes),
@@ -127,6 +129,9 @@ func withBits(base []dbr.IComponentType, bits, k int) []dbr.IComponentType {
 func query2(move mover) suite.Workload {
 	return func(n int) suite.Op {
 		w := dbr.NewWorld()
+		for range 10 * n {
+			w.Create(posTypes...)
+		}
 		for i := range n {
 			spawn(w, pvTypes, i)
 		}
@@ -164,7 +169,7 @@ func fragOuter(move mover) suite.Workload {
 func sumX(w dbr.World, es []dbr.Entity) float64 {
 	s := 0.0
 	for _, e := range es {
-		s += position.Get(w.Entry(e)).X
+		s += (*suite.Position)(w.Entry(e).Component(position)).X
 	}
 	return s
 }
@@ -194,101 +199,98 @@ func removeAll(w dbr.World, q *dbr.Query) {
 	}
 }
 
+// createEach creates n entities with Position and Velocity (zero values)
+// one at a time, appending each to es.
+//
 //go:noinline
-func createEach(w dbr.World, n int) {
-	for i := range n {
-		e := w.Entry(w.Create(pvTypes...))
-		position.SetValue(e, suite.InitialPosition(i))
-		velocity.SetValue(e, suite.InitialVelocity(i))
+func createEach(w dbr.World, types []dbr.IComponentType, es []dbr.Entity, n int) []dbr.Entity {
+	for range n {
+		es = append(es, w.Create(types...))
+	}
+	return es
+}
+
+// createLoose is createEach that collects nothing (create2_alloc).
+//
+//go:noinline
+func createLoose(w dbr.World, types []dbr.IComponentType, n int) {
+	for range n {
+		w.Create(types...)
 	}
 }
 
 //go:noinline
-func createBatch(w dbr.World, n int) {
-	for i, ent := range w.CreateMany(n, pvTypes...) {
-		e := w.Entry(ent)
-		position.SetValue(e, suite.InitialPosition(i))
-		velocity.SetValue(e, suite.InitialVelocity(i))
-	}
+func createBatch(w dbr.World, types []dbr.IComponentType, n int) {
+	w.CreateMany(n, types...)
 }
 
-func createdSum(w dbr.World) float64 {
+// createdCheck is the create checksum: the number of entities with
+// Position and Velocity plus the sum of their values.
+func createdCheck(w dbr.World) float64 {
 	s := 0.0
 	newMoveQuery().Each(w, func(e *dbr.Entry) {
 		p, v := position.Get(e), velocity.Get(e)
-		s += p.X + p.Y + v.X + v.Y
+		s += 1 + p.X + p.Y + v.X + v.Y
 	})
 	return s
 }
 
-func create2(batch bool) suite.Workload {
-	create := createEach
+// createOp prepares create2 or create10 over types; all matches them.
+func createOp(n int, types []dbr.IComponentType, all *dbr.Query, batch bool, check func(dbr.World, *dbr.Query) float64) suite.Op {
+	w := dbr.NewWorld()
+	es := createEach(w, types, make([]dbr.Entity, 0, n), n) // the warm-up
+	removeAll(w, all)
+	es = es[:0]
+	run := func() { es = createEach(w, types, es, n) }
 	if batch {
-		create = createBatch
+		run = func() { createBatch(w, types, n) }
 	}
+	return suite.Op{
+		Run:   run,
+		Reset: func() { removeAll(w, all); es = es[:0] },
+		Check: func() float64 { return check(w, all) },
+	}
+}
+
+func create2(batch bool) suite.Workload {
 	return func(n int) suite.Op {
-		w := dbr.NewWorld()
-		all := newMoveQuery()
-		create(w, n)
-		removeAll(w, all)
+		return createOp(n, pvTypes, newMoveQuery(), batch, func(w dbr.World, _ *dbr.Query) float64 { return createdCheck(w) })
+	}
+}
+
+func create2Alloc(batch bool) suite.Workload {
+	return func(n int) suite.Op {
+		var w dbr.World
+		run := func() { createLoose(w, pvTypes, n) }
+		if batch {
+			run = func() { createBatch(w, pvTypes, n) }
+		}
 		return suite.Op{
-			Run:   func() { create(w, n) },
-			Reset: func() { removeAll(w, all) },
-			Check: func() float64 { return createdSum(w) },
+			Run:   run,
+			Reset: func() { w = dbr.NewWorld() },
+			Check: func() float64 { return createdCheck(w) },
 		}
 	}
-}
-
-func create2Alloc(n int) suite.Op {
-	var w dbr.World
-	return suite.Op{
-		Run: func() {
-			w = dbr.NewWorld()
-			createEach(w, n)
-		},
-		Check: func() float64 { return createdSum(w) },
-	}
-}
-
-//go:noinline
-func createTenEach(w dbr.World, n int) {
-	for range n {
-		w.Create(tenTypes...)
-	}
-}
-
-//go:noinline
-func createTenBatch(w dbr.World, n int) {
-	w.CreateMany(n, tenTypes...)
 }
 
 func create10(batch bool) suite.Workload {
-	create := createTenEach
-	if batch {
-		create = createTenBatch
-	}
 	return func(n int) suite.Op {
-		w := dbr.NewWorld()
-		all := dbr.NewQuery(filter.Contains(c10))
-		create(w, n)
-		removeAll(w, all)
-		return suite.Op{
-			Run:   func() { create(w, n) },
-			Reset: func() { removeAll(w, all) },
-			Check: func() float64 { return float64(all.Count(w)) },
-		}
+		return createOp(n, tenTypes, dbr.NewQuery(filter.Contains(c10)), batch,
+			func(w dbr.World, all *dbr.Query) float64 { return float64(all.Count(w)) })
 	}
 }
 
+// addRemoveEach adds a zero Velocity to every entity, then removes it from
+// every entity, with donburi.Add and donburi.Remove as go-ecs-benchmarks
+// does.
+//
 //go:noinline
 func addRemoveEach(w dbr.World, es []dbr.Entity) {
-	for i, ent := range es {
-		e := w.Entry(ent)
-		e.AddComponent(velocity)
-		velocity.SetValue(e, suite.InitialVelocity(i))
+	for _, e := range es {
+		dbr.Add(w.Entry(e), velocity, &suite.Velocity{})
 	}
-	for _, ent := range es {
-		w.Entry(ent).RemoveComponent(velocity)
+	for _, e := range es {
+		dbr.Remove[suite.Velocity](w.Entry(e), velocity)
 	}
 }
 

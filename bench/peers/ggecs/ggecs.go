@@ -126,18 +126,6 @@ func positionSum(w gg.World) float64 {
 	return s
 }
 
-// createdSum is the create checksum: p.X + p.Y + v.X + v.Y.
-func createdSum(w gg.World) float64 {
-	s := 0.0
-	q := w.Query(posVelMask)
-	for q.Next() {
-		p := (*suite.Position)(q.Component(posID))
-		v := (*suite.Velocity)(q.Component(velID))
-		s += p.X + p.Y + v.X + v.Y
-	}
-	return s
-}
-
 // removeAll deletes every entity of w. Entities are collected first: the
 // archetypes must not change under a cursor.
 func removeAll(w gg.World, buf []gg.EntityID) []gg.EntityID {
@@ -169,6 +157,9 @@ func queryOp(w gg.World) suite.Op {
 
 func query2(n int) suite.Op {
 	w := newWorld()
+	for range 10 * n {
+		w.NewEntity(posOnly...)
+	}
 	for i := range n {
 		setBody(w, w.NewEntity(posVel...), i)
 	}
@@ -232,75 +223,87 @@ func randomAccess(n int) suite.Op {
 	return suite.Op{Run: func() { sum = sumX(w, order) }, Check: func() float64 { return sum }}
 }
 
+// createEach creates n entities with the components ids one at a time,
+// writing no values, appending each to ents.
+//
 //go:noinline
-func createBodies(w gg.World, n int) {
-	for i := range n {
-		e := w.NewEntity(posVel...)
-		*(*suite.Position)(w.Component(e, posID)) = suite.InitialPosition(i)
-		*(*suite.Velocity)(w.Component(e, velID)) = suite.InitialVelocity(i)
+func createEach(w gg.World, ids []gg.ComponentID, ents []gg.EntityID, n int) []gg.EntityID {
+	for range n {
+		ents = append(ents, w.NewEntity(ids...))
+	}
+	return ents
+}
+
+// createLoose is createEach that collects nothing (create2_alloc).
+//
+//go:noinline
+func createLoose(w gg.World, n int) {
+	for range n {
+		w.NewEntity(posVel...)
 	}
 }
 
-func create2(n int) suite.Op {
+// createdCheck is the create checksum: the number of entities with
+// Position and Velocity plus the sum of their values.
+func createdCheck(w gg.World) float64 {
+	s := 0.0
+	q := w.Query(posVelMask)
+	for q.Next() {
+		p := (*suite.Position)(q.Component(posID))
+		v := (*suite.Velocity)(q.Component(velID))
+		s += 1 + p.X + p.Y + v.X + v.Y
+	}
+	return s
+}
+
+// removeEach deletes the entities ents (unmeasured) and returns ents
+// emptied.
+func removeEach(w gg.World, ents []gg.EntityID) []gg.EntityID {
+	for _, e := range ents {
+		w.RemEntity(e)
+	}
+	return ents[:0]
+}
+
+// createOp prepares create2 or create10 over the components ids.
+func createOp(n int, ids []gg.ComponentID, check func(gg.World) float64) suite.Op {
 	w := newWorld()
-	createBodies(w, n)
-	buf := removeAll(w, make([]gg.EntityID, 0, n))
+	ents := removeEach(w, createEach(w, ids, make([]gg.EntityID, 0, n), n)) // the warm-up
 	return suite.Op{
-		Run:   func() { createBodies(w, n) },
-		Reset: func() { buf = removeAll(w, buf) },
-		Check: func() float64 { return createdSum(w) },
+		Run:   func() { ents = createEach(w, ids, ents, n) },
+		Reset: func() { ents = removeEach(w, ents) },
+		Check: func() float64 { return check(w) },
 	}
 }
 
-//go:noinline
-func createAlloc(n int) gg.World {
-	w := gg.NewWorld(worldCap)
-	registerPosVel(w)
-	for i := range n {
-		e := w.NewEntity(posVel...)
-		*(*suite.Position)(w.Component(e, posID)) = suite.InitialPosition(i)
-		*(*suite.Velocity)(w.Component(e, velID)) = suite.InitialVelocity(i)
-	}
-	return w
-}
+// create2 writes no values: every component slot of a fresh world is zero
+// and no workload here writes another value into a Position or Velocity
+// slot of this world.
+func create2(n int) suite.Op { return createOp(n, posVel, createdCheck) }
 
 func create2Alloc(n int) suite.Op {
 	var w gg.World
 	return suite.Op{
-		Run:   func() { w = createAlloc(n) },
-		Check: func() float64 { return createdSum(w) },
-	}
-}
-
-// createTen creates n entities with C1..C10. They are never written, so
-// every slot keeps its zero value.
-//
-//go:noinline
-func createTen(w gg.World, n int) {
-	for range n {
-		w.NewEntity(tenIDs...)
+		Run: func() { createLoose(w, n) },
+		Reset: func() {
+			w = gg.NewWorld(worldCap)
+			registerPosVel(w)
+		},
+		Check: func() float64 { return createdCheck(w) },
 	}
 }
 
 func create10(n int) suite.Op {
-	w := newWorld()
-	createTen(w, n)
-	buf := removeAll(w, make([]gg.EntityID, 0, n))
-	return suite.Op{
-		Run:   func() { createTen(w, n) },
-		Reset: func() { buf = removeAll(w, buf) },
-		Check: func() float64 { return float64(count(w, c10Mask)) },
-	}
+	return createOp(n, tenIDs, func(w gg.World) float64 { return float64(count(w, c10Mask)) })
 }
 
-// addRemoveVel adds Velocity to every entity (InitialVelocity(i) for
-// entity i: slots are reused without zeroing), then removes it from all.
+// addRemoveVel adds Velocity to every entity, writing no value, then
+// removes it from every entity.
 //
 //go:noinline
 func addRemoveVel(w gg.World, ents []gg.EntityID) {
-	for i, e := range ents {
+	for _, e := range ents {
 		w.AddComponent(e, velID)
-		*(*suite.Velocity)(w.Component(e, velID)) = suite.InitialVelocity(i)
 	}
 	for _, e := range ents {
 		w.RemComponent(e, velID)
