@@ -11,7 +11,7 @@
 // handles never reach the new entity; [World.Alive] tells them apart in O(1).
 // The zero Entity is never alive. An index whose generation would wrap
 // around is retired rather than recycled: after 16,777,215 reuses. The entity
-// index is paged (4096 records a page), so growing it never moves a record;
+// index is paged (256 records a page), so growing it never moves a record;
 // [World.Reserve] pre-allocates it.
 //
 // Each world tags its handles with a number of its own, taken from a

@@ -2,8 +2,8 @@ package ecs
 
 import "math"
 
-// recordPageBits sets the size of one page of the entity index: 4096 records.
-const recordPageBits = 12
+// recordPageBits sets the size of one page of the entity index: 256 records.
+const recordPageBits = 8
 
 const recordPageSize = 1 << recordPageBits
 
@@ -39,7 +39,9 @@ type entityIndex struct {
 // nextWorldTag).
 func newEntityIndex(tag uint32) entityIndex {
 	// Index 0 is reserved: the zero Entity is never alive. Pages are made
-	// by the first spawn into them, so an empty world costs no 64 KiB page.
+	// by the first spawn into them, so an empty world costs no page and a world
+	// of a few entities one 4 KiB page (small pages keep tiny worlds cheap;
+	// at a million entities the 4,096 page pointers still fit in 32 KiB).
 	return entityIndex{next: 1, tag: tag}
 }
 

@@ -18,7 +18,7 @@ type Stats struct {
 
 // EntityIndexStats describes the entity index.
 type EntityIndexStats struct {
-	Pages    int // pages of 4096 records
+	Pages    int // pages of 256 records
 	Capacity int // records in those pages
 	Free     int // despawned indices waiting to be recycled
 	Bytes    int // pages and free list

@@ -46,7 +46,8 @@ func TestStats(t *testing.T) {
 		rows += tb.Rows
 		sum += tb.Bytes
 	}
-	if rows != 1000 || sum != st.TotalBytes || st.EntityIndex.Pages != 1 {
+	// 1,001 indices (index 0 is reserved) in pages of 256 records.
+	if rows != 1000 || sum != st.TotalBytes || st.EntityIndex.Pages != 4 {
 		t.Errorf("rows %d, total %d (sum %d), index pages %d", rows, st.TotalBytes, sum, st.EntityIndex.Pages)
 	}
 }
