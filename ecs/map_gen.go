@@ -12,11 +12,12 @@ import (
 // move instead of 2, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map2[A, B any] struct {
-	w     *World
-	ids   [2]componentID
-	infos [2]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [2]int32 // their columns in table
+	w      *World
+	ids    [2]componentID
+	infos  [2]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [2]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap2 returns the handle for A, B in w. Panics if a type is
@@ -30,6 +31,9 @@ func NewMap2[A, B any](w *World) *Map2[A, B] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -49,9 +53,19 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -333,11 +347,12 @@ func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 3, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map3[A, B, C any] struct {
-	w     *World
-	ids   [3]componentID
-	infos [3]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [3]int32 // their columns in table
+	w      *World
+	ids    [3]componentID
+	infos  [3]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [3]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap3 returns the handle for A, B, C in w. Panics if a type is
@@ -351,6 +366,9 @@ func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -370,10 +388,21 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -674,11 +703,12 @@ func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 4, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map4[A, B, C, D any] struct {
-	w     *World
-	ids   [4]componentID
-	infos [4]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [4]int32 // their columns in table
+	w      *World
+	ids    [4]componentID
+	infos  [4]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [4]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap4 returns the handle for A, B, C, D in w. Panics if a type is
@@ -692,6 +722,9 @@ func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -711,11 +744,23 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -1035,11 +1080,12 @@ func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 5, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map5[A, B, C, D, E any] struct {
-	w     *World
-	ids   [5]componentID
-	infos [5]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [5]int32 // their columns in table
+	w      *World
+	ids    [5]componentID
+	infos  [5]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [5]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap5 returns the handle for A, B, C, D, E in w. Panics if a type is
@@ -1053,6 +1099,9 @@ func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -1072,12 +1121,25 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -1416,11 +1478,12 @@ func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 6, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map6[A, B, C, D, E, F any] struct {
-	w     *World
-	ids   [6]componentID
-	infos [6]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [6]int32 // their columns in table
+	w      *World
+	ids    [6]componentID
+	infos  [6]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [6]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap6 returns the handle for A, B, C, D, E, F in w. Panics if a type is
@@ -1434,6 +1497,9 @@ func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -1453,13 +1519,27 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -1817,11 +1897,12 @@ func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 7, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map7[A, B, C, D, E, F, G any] struct {
-	w     *World
-	ids   [7]componentID
-	infos [7]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [7]int32 // their columns in table
+	w      *World
+	ids    [7]componentID
+	infos  [7]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [7]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap7 returns the handle for A, B, C, D, E, F, G in w. Panics if a type is
@@ -1835,6 +1916,9 @@ func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -1854,14 +1938,29 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -2238,11 +2337,12 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 8, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map8[A, B, C, D, E, F, G, H any] struct {
-	w     *World
-	ids   [8]componentID
-	infos [8]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [8]int32 // their columns in table
+	w      *World
+	ids    [8]componentID
+	infos  [8]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [8]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap8 returns the handle for A, B, C, D, E, F, G, H in w. Panics if a type is
@@ -2256,6 +2356,9 @@ func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H]
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -2275,15 +2378,31 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*H)(cols[m.cols[7]].at(row)) = vH
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -2679,11 +2798,12 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 9, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map9[A, B, C, D, E, F, G, H, I any] struct {
-	w     *World
-	ids   [9]componentID
-	infos [9]*componentInfo
-	table *table   // the table of exactly these types
-	cols  [9]int32 // their columns in table
+	w      *World
+	ids    [9]componentID
+	infos  [9]*componentInfo
+	table  *table   // the table of exactly these types
+	cols   [9]int32 // their columns in table, -1 for a sparse type
+	sparse bool     // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap9 returns the handle for A, B, C, D, E, F, G, H, I in w. Panics if a type is
@@ -2697,6 +2817,9 @@ func NewMap9[A, B, C, D, E, F, G, H, I any](w *World) *Map9[A, B, C, D, E, F, G,
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -2716,16 +2839,33 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*H)(cols[m.cols[7]].at(row)) = vH
+		*(*I)(cols[m.cols[8]].at(row)) = vI
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -3140,11 +3280,12 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 10, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
-	w     *World
-	ids   [10]componentID
-	infos [10]*componentInfo
-	table *table    // the table of exactly these types
-	cols  [10]int32 // their columns in table
+	w      *World
+	ids    [10]componentID
+	infos  [10]*componentInfo
+	table  *table    // the table of exactly these types
+	cols   [10]int32 // their columns in table, -1 for a sparse type
+	sparse bool      // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap10 returns the handle for A, B, C, D, E, F, G, H, I, J in w. Panics if a type is
@@ -3158,6 +3299,9 @@ func NewMap10[A, B, C, D, E, F, G, H, I, J any](w *World) *Map10[A, B, C, D, E, 
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -3177,17 +3321,35 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*H)(cols[m.cols[7]].at(row)) = vH
+		*(*I)(cols[m.cols[8]].at(row)) = vI
+		*(*J)(cols[m.cols[9]].at(row)) = vJ
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -3621,11 +3783,12 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
 // move instead of 11, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
-	w     *World
-	ids   [11]componentID
-	infos [11]*componentInfo
-	table *table    // the table of exactly these types
-	cols  [11]int32 // their columns in table
+	w      *World
+	ids    [11]componentID
+	infos  [11]*componentInfo
+	table  *table    // the table of exactly these types
+	cols   [11]int32 // their columns in table, -1 for a sparse type
+	sparse bool      // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap11 returns the handle for A, B, C, D, E, F, G, H, I, J, K in w. Panics if a type is
@@ -3639,6 +3802,9 @@ func NewMap11[A, B, C, D, E, F, G, H, I, J, K any](w *World) *Map11[A, B, C, D, 
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -3658,18 +3824,37 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
-	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+		*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*H)(cols[m.cols[7]].at(row)) = vH
+		*(*I)(cols[m.cols[8]].at(row)) = vI
+		*(*J)(cols[m.cols[9]].at(row)) = vJ
+		*(*K)(cols[m.cols[10]].at(row)) = vK
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
@@ -4122,11 +4307,12 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity
 // move instead of 12, directly or recorded in a [Commands] buffer
 // (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
 type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
-	w     *World
-	ids   [12]componentID
-	infos [12]*componentInfo
-	table *table    // the table of exactly these types
-	cols  [12]int32 // their columns in table
+	w      *World
+	ids    [12]componentID
+	infos  [12]*componentInfo
+	table  *table    // the table of exactly these types
+	cols   [12]int32 // their columns in table, -1 for a sparse type
+	sparse bool      // some type is sparse: Spawn writes through spawnSlot
 }
 
 // NewMap12 returns the handle for A, B, C, D, E, F, G, H, I, J, K, L in w. Panics if a type is
@@ -4140,6 +4326,9 @@ func NewMap12[A, B, C, D, E, F, G, H, I, J, K, L any](w *World) *Map12[A, B, C, 
 	m.table = t
 	copy(m.infos[:], infos)
 	copy(m.cols[:], cols)
+	for _, c := range cols {
+		m.sparse = m.sparse || c < 0
+	}
 	return m
 }
 
@@ -4159,19 +4348,39 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-	*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-	*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
-	*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
-	*(*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11])) = vL
+	if m.sparse {
+		// SAFETY: spawnSlot returns a slot that stores values of type i.
+		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
+		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
+		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
+		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
+		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
+		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
+		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
+		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
+		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
+		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
+		*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
+		*(*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11])) = vL
+	} else {
+		// Every type in the table: write the columns directly, with no
+		// call and no per-type storage test.
+		cols := t.columns
+		// SAFETY: column m.cols[i] of t stores values of type i, and row
+		// is a row of t.
+		*(*A)(cols[m.cols[0]].at(row)) = vA
+		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*H)(cols[m.cols[7]].at(row)) = vH
+		*(*I)(cols[m.cols[8]].at(row)) = vI
+		*(*J)(cols[m.cols[9]].at(row)) = vJ
+		*(*K)(cols[m.cols[10]].at(row)) = vK
+		*(*L)(cols[m.cols[11]].at(row)) = vL
+	}
 	w.leave()
 	if w.notify {
 		w.spawned(e, m.infos[:])
