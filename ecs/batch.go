@@ -133,6 +133,116 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 	}
 }
 
+// addAllMany gives every entity c matches the values staged in b for the
+// types of pairs (a component id and its staging slot per type):
+// Map2.AddAll and the like once not deferred. Each entity gains the types
+// it lacks in one move and has the others overwritten. Without sparse
+// terms in c and sparse or hooked types, a matched table's rows move as one
+// run to the table with every type (none if it has them all), and each
+// column is filled in one pass; otherwise each entity is handled as a
+// cmdAddN is (see addMany), its OnAdd and OnSet hooks firing after its move.
+// The table loop stops at the table count at the start, as addAll's does;
+// a table past the first ones that rows were moved to is filled again
+// when its turn comes, with the same values.
+func (w *World) addAllMany(c *queryCache, b *commandBuffer, pairs []componentID) {
+	w.lock++ // hooks' structural changes wait for the whole batch
+	defer w.unlock()
+	if c.hasSparse || w.sparseOrHooked(pairs, 2) {
+		es := w.matchedEntities(c)
+		w.scratch = nil // the world's buffer is es until the loop ends
+		for _, e := range es {
+			w.addMany(e, w.entities.at(e.index), b, pairs)
+		}
+		w.scratch = es[:0]
+		return
+	}
+	for i, n := 0, len(c.tables); i < n; i++ {
+		src := c.tables[i]
+		rows := src.len()
+		if rows == 0 {
+			continue
+		}
+		dst := src
+		for j := 0; j < len(pairs); j += 2 {
+			if dst.column(pairs[j]) < 0 {
+				dst = w.withComponent(dst, pairs[j])
+			}
+		}
+		var start uint32
+		if dst != src {
+			start = w.moveAll(src, dst)
+		}
+		for j := 0; j < len(pairs); j += 2 {
+			info := w.reg.infos[pairs[j]]
+			info.fillN(dst.columns[dst.column(info.id)].at(start), int(rows), b.staging[info.id].col.at(uint32(pairs[j+1])))
+		}
+	}
+}
+
+// removeAllMany takes the types ids away from every entity c matches, in
+// one move per entity, and does nothing for the types an entity lacks:
+// Map2.RemoveAll and the like once not deferred. Without sparse terms in c
+// and sparse or hooked types, a matched table's rows move as one run to
+// the table without the types; otherwise each entity is handled as a
+// cmdRemoveN is (see removeMany). The table loop stops at the table count
+// at the start, as removeAll's does.
+func (w *World) removeAllMany(c *queryCache, ids []componentID) {
+	w.lock++
+	defer w.unlock()
+	if c.hasSparse || w.sparseOrHooked(ids, 1) {
+		es := w.matchedEntities(c)
+		w.scratch = nil // the world's buffer is es until the loop ends
+		for _, e := range es {
+			w.removeMany(e, w.entities.at(e.index), ids)
+		}
+		w.scratch = es[:0]
+		return
+	}
+	for i, n := 0, len(c.tables); i < n; i++ {
+		src := c.tables[i]
+		if src.len() == 0 {
+			continue
+		}
+		dst := src
+		for _, id := range ids {
+			if dst.column(id) >= 0 {
+				dst = w.withoutComponent(dst, id)
+			}
+		}
+		if dst != src {
+			w.moveAll(src, dst)
+		}
+	}
+}
+
+// sparseOrHooked reports whether the type of one of every stride-th id of
+// ids is sparse or has hooks: a batch over it must go entity by entity.
+func (w *World) sparseOrHooked(ids []componentID, stride int) bool {
+	for i := 0; i < len(ids); i += stride {
+		if info := w.reg.infos[ids[i]]; info.sparse != nil || info.hooks != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// unstage releases what an immediate batch staged in b from position off
+// of b.multi on (pairs of a component id and its staging slot), unless the
+// changes its hooks queued were applied since, which emptied b.
+func (b *commandBuffer) unstage(off uint32) {
+	if uint32(len(b.multi)) <= off {
+		return
+	}
+	pairs := b.multi[off:]
+	for i := len(pairs) - 2; i >= 0; i -= 2 {
+		s := &b.staging[pairs[i]]
+		if slot := uint32(pairs[i+1]); s.n == slot+1 {
+			s.release(slot)
+		}
+	}
+	b.multi = b.multi[:off]
+}
+
 // despawnAll despawns every entity c matches: DespawnAll once it is not
 // deferred.
 func (w *World) despawnAll(c *queryCache) {

@@ -16,9 +16,11 @@ const (
 	// Changes of several types at once (Map2..Map12 with a Commands
 	// buffer): id holds the number of types and slot the offset of their
 	// entries in the buffer's multi list.
-	cmdSpawnN  // SpawnCmd: a new entity with components, made in their table
-	cmdAddN    // AddCmd: adds or overwrites, in one move
-	cmdRemoveN // RemoveCmd: removals, in one move
+	cmdSpawnN     // SpawnCmd: a new entity with components, made in their table
+	cmdAddN       // AddCmd: adds or overwrites, in one move
+	cmdRemoveN    // RemoveCmd: removals, in one move
+	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
+	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
 )
 
 // command is one deferred structural change. Values of deferred adds wait in
@@ -64,9 +66,10 @@ type commandBuffer struct {
 	staging []staging // indexed by component id
 	spawned []Entity  // a Commands buffer's spawns, made by its Apply so far
 	// multi holds the entries of the changes of several types (cmdSpawnN,
-	// cmdAddN: a component id and its staging slot per type; cmdRemoveN:
-	// a component id per type), in the handle's order. A cmdSpawnN's
-	// entries start with the position of its table in tables.
+	// cmdAddN, cmdAddAllN: a component id and its staging slot per type;
+	// cmdRemoveN, cmdRemoveAllN: a component id per type), in the handle's
+	// order. A cmdSpawnN's entries start with the position of its table in
+	// tables.
 	multi  []componentID
 	tables []*table // the tables of cmdSpawnN changes
 }
@@ -282,6 +285,10 @@ func (w *World) apply(b *commandBuffer, c *command) {
 		w.addAll(c.q, s.col.info, s.col.at(c.slot))
 	case cmdRemoveAll:
 		w.removeAll(c.q, c.id)
+	case cmdAddAllN:
+		w.addAllMany(c.q, b, b.multi[c.slot:c.slot+2*uint32(c.id)])
+	case cmdRemoveAllN:
+		w.removeAllMany(c.q, b.multi[c.slot:c.slot+uint32(c.id)])
 	case cmdDespawnAll:
 		w.despawnAll(c.q)
 	}

@@ -52,9 +52,14 @@
 //	p, ok := pos.TryGet(e)      // checking twin
 //	pos.Remove(e)               // no-op if absent
 //
-// [Map2] to [Map12] do the same for several types at once: Spawn with values,
-// SpawnBatch and SpawnBatchFunc for many entities, and Add and Remove that
-// move the entity once rather than once per type.
+// [Map2] to [Map12] do the same for several types at once, with the same
+// verbs: Spawn with values, SpawnBatch and SpawnBatchFunc for many entities,
+// Get, TryGet and Has, Add, Set and Remove that move the entity once rather
+// than once per type, and the batches AddAll and RemoveAll (see Batch
+// operations).
+//
+//	pv := ecs.NewMap2[Position, Velocity](w)
+//	pv.Set(e, Position{}, Velocity{X: 1}) // adds the types e lacks, overwrites the others
 //
 // Programming errors on these paths (a dead entity, a missing component, a
 // duplicate Add) panic with a message naming the operation, the component
@@ -212,20 +217,23 @@
 //   - The entity stays as it is until then: Get, Has, TryGet, Alive and
 //     queries see the current state, not the queued one.
 //   - Writing through a pointer is immediate.
-//   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll])
-//     are recorded as one change and select their entities when applied.
+//   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll],
+//     and [Map2.AddAll], [Map2.RemoveAll] and the like, for all their types
+//     at once) are recorded as one change and select their entities when
+//     applied.
 //   - Add, Set, Remove and Despawn of one entity are judged against the
 //     state the changes queued before them leave, never against a state the
 //     queue will undo. For one component T of one entity, that queued state
 //     is: "despawned" if a Despawn of the entity is queued (or its despawn
 //     is running its OnRemove hooks); otherwise the newest queued change
 //     among the entity's Add, Set and Remove of T and the batches over T
-//     (AddAll[T], RemoveAll[T], any DespawnAll) decides: "gains T", "loses
-//     T", or "unknown" after a batch, whose entities are only known when it
-//     is applied; "none" if nothing is queued.
+//     (an AddAll or RemoveAll of a handle of T, any DespawnAll) decides:
+//     "gains T", "loses T", or "unknown" after a batch, whose entities are
+//     only known when it is applied; "none" if nothing is queued.
 //
 // The effect of each operation, by queued state (Map2..Map12 judge each of
-// their types the same way, and nothing is queued if one of them panics):
+// their types the same way, and nothing is queued if one of them panics;
+// their Set sets each type in turn, as Map.Set would):
 //
 //	operation | none                       | gains T        | loses T | despawned        | unknown
 //	----------+----------------------------+----------------+---------+------------------+------------------------
@@ -259,8 +267,14 @@
 // [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
 // query matches, a table at a time: each matched table's rows move as one
 // run into the target table, one column copy per component type instead of
-// one per entity. Inside an iteration they are deferred like single changes
-// and select their entities when applied.
+// one per entity. [Map2.AddAll] and [Map2.RemoveAll] (up to Map12) do it
+// for all their types at once, in one move per table, for the entities the
+// query matches before any of them changes: calling Map.AddAll once per
+// type is not the same when the query excludes one of the types, since the
+// entities stop matching once they have it. A query with sparse terms, or
+// a sparse or hooked type, makes a batch go entity by entity. Inside an
+// iteration they are deferred like single changes, as one change each, and
+// select their entities when applied.
 //
 // # Resources
 //

@@ -125,19 +125,29 @@ func (w *World) despawning(e Entity, r *record) bool {
 func (w *World) spawned(e Entity, infos []*componentInfo) {
 	w.touch(e)
 	if w.hooked {
-		w.addedAll(e, infos)
+		w.addedAll(e, infos, 0)
 	}
 	w.settle()
 }
 
-// addedAll fires the OnAdd hooks of each of infos for the live entity e,
-// which just gained all of them, in the order given.
-func (w *World) addedAll(e Entity, infos []*componentInfo) {
+// addedAll fires, for each of infos in the order given, the OnSet hooks of
+// those marked in had (the i-th by bit i: the live entity e had it and it
+// was overwritten) and the OnAdd hooks of the others (e just gained them),
+// with the world locked for all of them.
+func (w *World) addedAll(e Entity, infos []*componentInfo, had uint16) {
 	w.lock++
 	r := w.entities.at(e.index)
-	for _, info := range infos {
-		if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-			w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("Spawn", e, r, info))
+	for i, info := range infos {
+		h := info.hooks
+		if h == nil {
+			continue
+		}
+		kind, hooks := hookOnAdd, h.onAdd
+		if had&(1<<i) != 0 {
+			kind, hooks = hookOnSet, h.onSet
+		}
+		if len(hooks) > 0 {
+			w.runHooks(kind, info, hooks, e, w.componentAt("Spawn", e, r, info))
 		}
 	}
 	w.unlock()

@@ -7,10 +7,13 @@ import (
 	"unsafe"
 )
 
-// Map2 is a cached handle for 2 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 2, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map2 is a cached handle for 2 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 2, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map2[A, B any] struct {
 	w      *World
 	ids    [2]componentID
@@ -240,15 +243,77 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map2.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map2", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map2[A, B]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -280,6 +345,74 @@ func (m *Map2[A, B]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map2.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map2[A, B]) AddAll(q Matcher, vA A, vB B) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 2, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map2.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map2[A, B]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 2, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -342,10 +475,13 @@ func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 2, slot: off})
 }
 
-// Map3 is a cached handle for 3 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 3, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map3 is a cached handle for 3 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 3, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map3[A, B, C any] struct {
 	w      *World
 	ids    [3]componentID
@@ -592,16 +728,79 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map3.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map3", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map3[A, B, C]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -634,6 +833,75 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map3.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 3, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map3.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map3[A, B, C]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 3, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -698,10 +966,13 @@ func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 3, slot: off})
 }
 
-// Map4 is a cached handle for 4 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 4, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map4 is a cached handle for 4 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 4, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map4[A, B, C, D any] struct {
 	w      *World
 	ids    [4]componentID
@@ -965,17 +1236,81 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map4.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map4", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map4[A, B, C, D]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -1009,6 +1344,76 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map4.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 4, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map4.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 4, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -1075,10 +1480,13 @@ func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 4, slot: off})
 }
 
-// Map5 is a cached handle for 5 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 5, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map5 is a cached handle for 5 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 5, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map5[A, B, C, D, E any] struct {
 	w      *World
 	ids    [5]componentID
@@ -1359,18 +1767,83 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map5.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map5", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map5[A, B, C, D, E]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -1405,6 +1878,77 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map5.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 5, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map5.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 5, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -1473,10 +2017,13 @@ func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 5, slot: off})
 }
 
-// Map6 is a cached handle for 6 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 6, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map6 is a cached handle for 6 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 6, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map6[A, B, C, D, E, F any] struct {
 	w      *World
 	ids    [6]componentID
@@ -1774,19 +2321,85 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map6.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map6", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map6[A, B, C, D, E, F]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -1822,6 +2435,78 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map6.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 6, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map6.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 6, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -1892,10 +2577,13 @@ func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 6, slot: off})
 }
 
-// Map7 is a cached handle for 7 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 7, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map7 is a cached handle for 7 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 7, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map7[A, B, C, D, E, F, G any] struct {
 	w      *World
 	ids    [7]componentID
@@ -2210,20 +2898,87 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map7.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map7", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map7[A, B, C, D, E, F, G]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -2260,6 +3015,79 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map7.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 7, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map7.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 7, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -2332,10 +3160,13 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 7, slot: off})
 }
 
-// Map8 is a cached handle for 8 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 8, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map8 is a cached handle for 8 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 8, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map8[A, B, C, D, E, F, G, H any] struct {
 	w      *World
 	ids    [8]componentID
@@ -2667,21 +3498,89 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map8.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map8", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		setDeferred(w, m.infos[7], e, r, vH)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map8[A, B, C, D, E, F, G, H]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -2719,6 +3618,80 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map8.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 8, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map8.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 8, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -2793,10 +3766,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 8, slot: off})
 }
 
-// Map9 is a cached handle for 9 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 9, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map9 is a cached handle for 9 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 9, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map9[A, B, C, D, E, F, G, H, I any] struct {
 	w      *World
 	ids    [9]componentID
@@ -3145,22 +4121,91 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map9.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map9", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		setDeferred(w, m.infos[7], e, r, vH)
+		setDeferred(w, m.infos[8], e, r, vI)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
-	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
+	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -3199,6 +4244,81 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map9.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 9, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map9.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 9, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -3275,10 +4395,13 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 9, slot: off})
 }
 
-// Map10 is a cached handle for 10 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 10, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map10 is a cached handle for 10 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 10, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
 	w      *World
 	ids    [10]componentID
@@ -3644,23 +4767,93 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map10.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map10", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		setDeferred(w, m.infos[7], e, r, vH)
+		setDeferred(w, m.infos[8], e, r, vI)
+		setDeferred(w, m.infos[9], e, r, vJ)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
-	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
-	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
+	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
+	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -3700,6 +4893,82 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map10.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 10, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map10.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 10, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -3778,10 +5047,13 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
 	c.push(command{kind: cmdRemoveN, e: e, id: 10, slot: off})
 }
 
-// Map11 is a cached handle for 11 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 11, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map11 is a cached handle for 11 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 11, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	w      *World
 	ids    [11]componentID
@@ -4164,24 +5436,95 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map11.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map11", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		setDeferred(w, m.infos[7], e, r, vH)
+		setDeferred(w, m.infos[8], e, r, vI)
+		setDeferred(w, m.infos[9], e, r, vJ)
+		setDeferred(w, m.infos[10], e, r, vK)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
-	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
-	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
-	*(*K)(spawnSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10])) = vK
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
+	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
+	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
+	*(*K)(putSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10], had&(1<<10) != 0)) = vK
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -4222,6 +5565,83 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map11.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 11, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map11.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 11, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given
@@ -4302,10 +5722,13 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity
 	c.push(command{kind: cmdRemoveN, e: e, id: 11, slot: off})
 }
 
-// Map12 is a cached handle for 12 component types at once: it spawns
-// entities with all of them and adds or removes them together, in one table
-// move instead of 12, directly or recorded in a [Commands] buffer
-// (SpawnCmd, AddCmd, RemoveCmd). The types must be distinct.
+// Map12 is a cached handle for 12 component types at once, with the
+// verbs of [Map] taking all of them together: it spawns entities with all
+// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
+// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
+// table move instead of 12, on every entity a query matches (AddAll,
+// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
+// AddCmd, RemoveCmd). The types must be distinct.
 type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	w      *World
 	ids    [12]componentID
@@ -4705,25 +6128,97 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 			dst = w.withComponent(dst, id)
 		}
 	}
+	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+}
+
+// Set gives e all the components at once: the types e has are overwritten
+// in place and the ones it lacks are added, together, in a single table
+// move (none when it has all of them, or lacks only sparse ones); then, in
+// the handle's order, the OnSet hooks of the overwritten types and the
+// OnAdd hooks of the added ones fire, and enter observers see the
+// entity's new table. With none of the types it is [Map12.Add]. Each
+// type is reported to the access checker as a write, as by [Map.Set].
+// Panics, naming the handle's types and e, if e is not alive. Inside an
+// iteration each type is set in turn as [Map.Set] sets one: a type e has,
+// with no change of it queued, is overwritten at once (OnSet fires now);
+// the others are queued as adds-or-overwrites, after the changes queued
+// before them. In a parallel section it panics, before writing anything,
+// if e lacks one of the types. Complexity: O(number of e's components).
+// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
+// the components of a bundle an entity lacks and replaces the ones it
+// has.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	w := m.w
+	if w.checker != nil {
+		for _, info := range m.infos {
+			w.checkComponent(info, true, "Set")
+		}
+	}
+	r := w.checkAliveN("Map12", m.infos[:], "Set", e)
+	if w.lock > 0 {
+		if w.shared {
+			for _, info := range m.infos {
+				if !w.hasComponent(e, r, info) {
+					w.mustNotShare("Set", info)
+				}
+			}
+		}
+		setDeferred(w, m.infos[0], e, r, vA)
+		setDeferred(w, m.infos[1], e, r, vB)
+		setDeferred(w, m.infos[2], e, r, vC)
+		setDeferred(w, m.infos[3], e, r, vD)
+		setDeferred(w, m.infos[4], e, r, vE)
+		setDeferred(w, m.infos[5], e, r, vF)
+		setDeferred(w, m.infos[6], e, r, vG)
+		setDeferred(w, m.infos[7], e, r, vH)
+		setDeferred(w, m.infos[8], e, r, vI)
+		setDeferred(w, m.infos[9], e, r, vJ)
+		setDeferred(w, m.infos[10], e, r, vK)
+		setDeferred(w, m.infos[11], e, r, vL)
+		return
+	}
+	var had uint16 // bit i: e has the i-th type
+	dst := r.table
+	for i, info := range m.infos {
+		if w.hasComponent(e, r, info) {
+			had |= 1 << i
+		} else if info.sparse == nil {
+			dst = w.withComponent(dst, info.id)
+		}
+	}
+	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+}
+
+// put is Add and Set once judged: it moves the live entity e (record r) to
+// dst, its table with every table type of the handle (no move if dst is
+// its table), writes the values, over the types it had (bit i of had: the
+// i-th type) and into new slots for the others, and fires the OnSet hooks
+// of the former and the OnAdd hooks of the latter, in the handle's order.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	w := m.w
 	row := r.row
 	if dst != r.table {
 		row = w.move(e, r, dst)
 	}
-	// SAFETY: spawnSlot returns a slot that stores values of type i.
-	*(*A)(spawnSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0])) = vA
-	*(*B)(spawnSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1])) = vB
-	*(*C)(spawnSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2])) = vC
-	*(*D)(spawnSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3])) = vD
-	*(*E)(spawnSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4])) = vE
-	*(*F)(spawnSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5])) = vF
-	*(*G)(spawnSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6])) = vG
-	*(*H)(spawnSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7])) = vH
-	*(*I)(spawnSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8])) = vI
-	*(*J)(spawnSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9])) = vJ
-	*(*K)(spawnSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10])) = vK
-	*(*L)(spawnSlot(e, dst, row, dst.column(m.ids[11]), m.infos[11])) = vL
+	// SAFETY: putSlot returns a slot that stores values of type i.
+	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
+	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
+	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
+	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
+	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
+	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
+	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
+	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
+	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
+	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
+	*(*K)(putSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10], had&(1<<10) != 0)) = vK
+	*(*L)(putSlot(e, dst, row, dst.column(m.ids[11]), m.infos[11], had&(1<<11) != 0)) = vL
+	// The move and the sparse adds told observers that e changed.
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		if w.hooked {
+			w.addedAll(e, m.infos[:], had)
+		}
+		w.settle()
 	}
 }
 
@@ -4765,6 +6260,84 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddAll gives all the components at once to every entity q matches: each
+// gains the types it lacks in a single table move and has the ones it has
+// overwritten, as by [Map12.Set] (hooks and observers included). The
+// entities are those q matches before any of them changes, so all of them
+// end with every type even when gaining one makes q stop matching them (q
+// excludes one of the types), which calling [Map.AddAll] for each type
+// would not do. Without sparse terms in q and with no sparse or hooked
+// type among the handle's, each matched table's rows move as one run to
+// the table with every type and each column is filled in one pass;
+// otherwise it goes entity by entity. Changes hooks make wait for the
+// whole batch. Panics if q belongs to another world. Inside an iteration
+// it is recorded as one change, after the changes queued before it, that
+// selects its entities when applied (as [Map.AddAll] does): its effect is
+// that of a call of AddAll at that point, and until then Add and Set of
+// these types are judged as after a batch (see the package
+// documentation). Complexity: O(matched tables + moved rows x components),
+// or O(matched entities x their components) entity by entity; no
+// allocation once the world's buffers have grown. (Bulk add over a
+// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	w := m.w
+	c := w.ownCache("AddAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("AddAll", m.infos[0])
+	}
+	// The values go through the staging columns of deferred adds, also
+	// when applied at once: handing their addresses to the types' fill
+	// functions would move them to the heap on every call.
+	b := &w.cmds
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi,
+		m.ids[0], componentID(stage(b, m.infos[0], vA)),
+		m.ids[1], componentID(stage(b, m.infos[1], vB)),
+		m.ids[2], componentID(stage(b, m.infos[2], vC)),
+		m.ids[3], componentID(stage(b, m.infos[3], vD)),
+		m.ids[4], componentID(stage(b, m.infos[4], vE)),
+		m.ids[5], componentID(stage(b, m.infos[5], vF)),
+		m.ids[6], componentID(stage(b, m.infos[6], vG)),
+		m.ids[7], componentID(stage(b, m.infos[7], vH)),
+		m.ids[8], componentID(stage(b, m.infos[8], vI)),
+		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
+		m.ids[10], componentID(stage(b, m.infos[10], vK)),
+		m.ids[11], componentID(stage(b, m.infos[11], vL)))
+	if w.lock > 0 {
+		w.queue(command{kind: cmdAddAllN, id: 12, slot: off, q: c})
+		return
+	}
+	w.addAllMany(c, b, b.multi[off:])
+	b.unstage(off)
+}
+
+// RemoveAll takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, without sparse terms
+// in q and with no sparse or hooked type among the handle's), after their
+// OnRemove hooks ran, as [Map12.Remove] does; it does nothing for the
+// types an entity lacks. The entities are those q matches before any of
+// them changes: calling [Map.RemoveAll] for each type would spare those
+// that stop matching q once they lost the first types (q requires one of
+// them). Changes hooks make wait for the whole batch. Panics if q belongs
+// to another world. Inside an iteration it is recorded as one change that
+// selects its entities when applied, like AddAll. Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk remove over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) {
+	w := m.w
+	c := w.ownCache("RemoveAll", q)
+	if w.lock > 0 {
+		w.mustNotShare("RemoveAll", m.infos[0])
+		b := &w.cmds
+		off := uint32(len(b.multi))
+		b.multi = append(b.multi, m.ids[:]...)
+		w.queue(command{kind: cmdRemoveAllN, id: 12, slot: off, q: c})
+		return
+	}
+	w.removeAllMany(c, m.ids[:])
 }
 
 // SpawnCmd records in c the creation of an entity with the given

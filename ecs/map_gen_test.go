@@ -3,6 +3,8 @@
 package ecs_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -162,6 +164,302 @@ func TestMap2Generated(t *testing.T) {
 	}
 }
 
+// TestMap2SetAndBatches runs Set, AddAll and RemoveAll of Map2 with
+// the storages of TestMap2Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap2SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map2[gA, gB]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap2[gA, gB](w)
+		}
+		check := func(t *testing.T, m *ecs.Map2[gA, gB], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}) },
+				"Map2[ecs_test.gA,ecs_test.gB].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1})
+			y := m.Spawn(gA{0}, gB{1})
+			v := m.Spawn(gA{0}, gB{1})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 2-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 2-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap2Hooks checks that Set, AddAll and RemoveAll of Map2 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap2Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap2[gA, gB](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10})
+			expect("Set", "add gA 10", "set gB 11")
+			m.Set(e, gA{0 + 20}, gB{1 + 20})
+			expect("Set", "set gA 20", "set gB 21")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30})
+			expect("AddAll", "set gA 30", "set gB 31")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40})
+			expect("AddAll", "add gA 40", "set gB 41")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50")
+		})
+	}
+}
+
 // TestMap3Generated runs every verb of Map3, with table storage,
 // with gB in a sparse set, and with every type sparse.
 func TestMap3Generated(t *testing.T) {
@@ -300,6 +598,318 @@ func TestMap3Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap3SetAndBatches runs Set, AddAll and RemoveAll of Map3 with
+// the storages of TestMap3Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap3SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map3[gA, gB, gC]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap3[gA, gB, gC](w)
+		}
+		check := func(t *testing.T, m *ecs.Map3[gA, gB, gC], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}) },
+				"Map3[ecs_test.gA,ecs_test.gB,ecs_test.gC].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2})
+			y := m.Spawn(gA{0}, gB{1}, gC{2})
+			v := m.Spawn(gA{0}, gB{1}, gC{2})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 3-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 3-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap3Hooks checks that Set, AddAll and RemoveAll of Map3 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap3Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+			}
+			m := ecs.NewMap3[gA, gB, gC](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52")
 		})
 	}
 }
@@ -448,6 +1058,334 @@ func TestMap4Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap4SetAndBatches runs Set, AddAll and RemoveAll of Map4 with
+// the storages of TestMap4Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap4SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map4[gA, gB, gC, gD]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap4[gA, gB, gC, gD](w)
+		}
+		check := func(t *testing.T, m *ecs.Map4[gA, gB, gC, gD], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}) },
+				"Map4[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 4-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 4-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap4Hooks checks that Set, AddAll and RemoveAll of Map4 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap4Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+			}
+			m := ecs.NewMap4[gA, gB, gC, gD](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53")
 		})
 	}
 }
@@ -602,6 +1540,350 @@ func TestMap5Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap5SetAndBatches runs Set, AddAll and RemoveAll of Map5 with
+// the storages of TestMap5Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap5SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map5[gA, gB, gC, gD, gE]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap5[gA, gB, gC, gD, gE](w)
+		}
+		check := func(t *testing.T, m *ecs.Map5[gA, gB, gC, gD, gE], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}) },
+				"Map5[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 5-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 5-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap5Hooks checks that Set, AddAll and RemoveAll of Map5 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap5Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+			}
+			m := ecs.NewMap5[gA, gB, gC, gD, gE](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54")
 		})
 	}
 }
@@ -762,6 +2044,366 @@ func TestMap6Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap6SetAndBatches runs Set, AddAll and RemoveAll of Map6 with
+// the storages of TestMap6Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap6SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map6[gA, gB, gC, gD, gE, gF]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap6[gA, gB, gC, gD, gE, gF](w)
+		}
+		check := func(t *testing.T, m *ecs.Map6[gA, gB, gC, gD, gE, gF], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) },
+				"Map6[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 6-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 6-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap6Hooks checks that Set, AddAll and RemoveAll of Map6 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap6Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+			}
+			m := ecs.NewMap6[gA, gB, gC, gD, gE, gF](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55")
 		})
 	}
 }
@@ -928,6 +2570,382 @@ func TestMap7Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap7SetAndBatches runs Set, AddAll and RemoveAll of Map7 with
+// the storages of TestMap7Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap7SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map7[gA, gB, gC, gD, gE, gF, gG]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
+		}
+		check := func(t *testing.T, m *ecs.Map7[gA, gB, gC, gD, gE, gF, gG], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) },
+				"Map7[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 7-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 7-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap7Hooks checks that Set, AddAll and RemoveAll of Map7 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap7Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+			}
+			m := ecs.NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56")
 		})
 	}
 }
@@ -1100,6 +3118,398 @@ func TestMap8Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap8SetAndBatches runs Set, AddAll and RemoveAll of Map8 with
+// the storages of TestMap8Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap8SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map8[gA, gB, gC, gD, gE, gF, gG, gH]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+		}
+		check := func(t *testing.T, m *ecs.Map8[gA, gB, gC, gD, gE, gF, gG, gH], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, pH, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+			if pH.V != base+7 {
+				t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gH](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) },
+				"Map8[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 8-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 8-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap8Hooks checks that Set, AddAll and RemoveAll of Map8 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap8Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+			}
+			m := ecs.NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gH) {
+				log = append(log, fmt.Sprintf("add gH %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gH] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("set gH %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("remove gH %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57")
 		})
 	}
 }
@@ -1278,6 +3688,416 @@ func TestMap9Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap9SetAndBatches runs Set, AddAll and RemoveAll of Map9 with
+// the storages of TestMap9Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap9SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map9[gA, gB, gC, gD, gE, gF, gG, gH, gI]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap9[gA, gB, gC, gD, gE, gF, gG, gH, gI](w)
+		}
+		check := func(t *testing.T, m *ecs.Map9[gA, gB, gC, gD, gE, gF, gG, gH, gI], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+			if pH.V != base+7 {
+				t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+			}
+			if pI.V != base+8 {
+				t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gH](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gI](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) },
+				"Map9[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() {
+				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
+			}, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 9-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 9-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap9Hooks checks that Set, AddAll and RemoveAll of Map9 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap9Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+			}
+			m := ecs.NewMap9[gA, gB, gC, gD, gE, gF, gG, gH, gI](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gH) {
+				log = append(log, fmt.Sprintf("add gH %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gH] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("set gH %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("remove gH %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gI) {
+				log = append(log, fmt.Sprintf("add gI %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gI] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("set gI %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("remove gI %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58")
 		})
 	}
 }
@@ -1462,6 +4282,432 @@ func TestMap10Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
+		})
+	}
+}
+
+// TestMap10SetAndBatches runs Set, AddAll and RemoveAll of Map10 with
+// the storages of TestMap10Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap10SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ](w)
+		}
+		check := func(t *testing.T, m *ecs.Map10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+			if pH.V != base+7 {
+				t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+			}
+			if pI.V != base+8 {
+				t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+			}
+			if pJ.V != base+9 {
+				t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gH](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gI](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gJ](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) },
+				"Map10[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() {
+				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
+			}, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 10-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 10-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap10Hooks checks that Set, AddAll and RemoveAll of Map10 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap10Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+			}
+			m := ecs.NewMap10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gH) {
+				log = append(log, fmt.Sprintf("add gH %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gH] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("set gH %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("remove gH %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gI) {
+				log = append(log, fmt.Sprintf("add gI %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gI] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("set gI %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("remove gI %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gJ) {
+				log = append(log, fmt.Sprintf("add gJ %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gJ] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("set gJ %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("remove gJ %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59")
 		})
 	}
 }
@@ -1654,6 +4900,448 @@ func TestMap11Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() {
 				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
 			}, dead.String())
+		})
+	}
+}
+
+// TestMap11SetAndBatches runs Set, AddAll and RemoveAll of Map11 with
+// the storages of TestMap11Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap11SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK](w)
+		}
+		check := func(t *testing.T, m *ecs.Map11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+			if pH.V != base+7 {
+				t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+			}
+			if pI.V != base+8 {
+				t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+			}
+			if pJ.V != base+9 {
+				t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+			}
+			if pK.V != base+10 {
+				t.Fatalf("entity %v: gK is %d, want %d", e, pK.V, base+10)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gH](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gI](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gJ](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gK](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) },
+				"Map11[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ,ecs_test.gK].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() {
+				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+			}, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 11-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 11-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap11Hooks checks that Set, AddAll and RemoveAll of Map11 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap11Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
+			}
+			m := ecs.NewMap11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gH) {
+				log = append(log, fmt.Sprintf("add gH %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gH] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("set gH %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("remove gH %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gI) {
+				log = append(log, fmt.Sprintf("add gI %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gI] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("set gI %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("remove gI %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gJ) {
+				log = append(log, fmt.Sprintf("add gJ %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gJ] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("set gJ %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("remove gJ %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gK) {
+				log = append(log, fmt.Sprintf("add gK %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gK] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gK) { log = append(log, fmt.Sprintf("set gK %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gK) { log = append(log, fmt.Sprintf("remove gK %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19", "add gK 20")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29", "set gK 30")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60")
 		})
 	}
 }
@@ -1852,6 +5540,464 @@ func TestMap12Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() {
 				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
 			}, dead.String())
+		})
+	}
+}
+
+// TestMap12SetAndBatches runs Set, AddAll and RemoveAll of Map12 with
+// the storages of TestMap12Generated: on entities with none, some and
+// all of the types, inside loops, and over queries that batches of one type
+// at a time would stop matching halfway.
+func TestMap12SetAndBatches(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		newWorld := func() (*ecs.World, *ecs.Map12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL]) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
+				ecs.Register[gL](w, ecs.Sparse())
+			}
+			return w, ecs.NewMap12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL](w)
+		}
+		check := func(t *testing.T, m *ecs.Map12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL], e ecs.Entity, base int) {
+			t.Helper()
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK, pL, ok := m.TryGet(e)
+			if !ok {
+				t.Fatalf("entity %v lacks some of the types", e)
+			}
+			if pA.V != base+0 {
+				t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+			}
+			if pB.V != base+1 {
+				t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+			}
+			if pC.V != base+2 {
+				t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+			}
+			if pD.V != base+3 {
+				t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+			}
+			if pE.V != base+4 {
+				t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+			}
+			if pF.V != base+5 {
+				t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+			}
+			if pG.V != base+6 {
+				t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+			}
+			if pH.V != base+7 {
+				t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+			}
+			if pI.V != base+8 {
+				t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+			}
+			if pJ.V != base+9 {
+				t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+			}
+			if pK.V != base+10 {
+				t.Fatalf("entity %v: gK is %d, want %d", e, pK.V, base+10)
+			}
+			if pL.V != base+11 {
+				t.Fatalf("entity %v: gL is %d, want %d", e, pL.V, base+11)
+			}
+		}
+		// types counts the handle's types that e has.
+		types := func(w *ecs.World, e ecs.Entity) int {
+			n := 0
+			if ecs.NewMap[gA](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gB](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gC](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gD](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gE](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gF](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gG](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gH](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gI](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gJ](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gK](w).Has(e) {
+				n++
+			}
+			if ecs.NewMap[gL](w).Has(e) {
+				n++
+			}
+			return n
+		}
+		t.Run(storage+"/Set", func(t *testing.T) {
+			w, m := newWorld()
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			none := w.Spawn()
+			extra.Add(none, gExtra{V: 7})
+			m.Set(none, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			check(t, m, none, 0)
+			if extra.Get(none).V != 7 {
+				t.Fatal("Set lost a component outside the handle")
+			}
+			some := w.Spawn()
+			second.Add(some, gB{V: -1})
+			m.Set(some, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
+			check(t, m, some, 10)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+			check(t, m, some, 20)
+			var log accessLog
+			w.SetAccessChecker(&log)
+			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+			w.SetAccessChecker(nil)
+			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write", "Set gL write"}; !slices.Equal(log.got, want) {
+				t.Fatalf("the checker saw %q, want %q", log.got, want)
+			}
+			// A parallel section allows overwrites only, and refuses the
+			// rest before writing anything.
+			half := w.Spawn()
+			second.Add(half, gB{V: -1})
+			w.BeginParallel()
+			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
+			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
+			w.EndParallel()
+			check(t, m, some, 25)
+			if second.Get(half).V != -1 || types(w, half) != 1 {
+				t.Fatal("a Set refused in a parallel section wrote a value")
+			}
+			dead := w.Spawn()
+			w.Despawn(dead)
+			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) },
+				"Map12[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ,ecs_test.gK,ecs_test.gL].Set", dead.String())
+
+			// Inside a loop: each type as Map.Set sets it.
+			late := w.Spawn()
+			second.Add(late, gB{V: -1})
+			ran := false
+			for range ecs.NewQuery1[gExtra](w).All() {
+				ran = true
+				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
+				if second.Get(late).V != 31 || types(w, late) != 1 {
+					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				}
+				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
+				check(t, m, some, 40) // every type present: written at once
+				m.Remove(none)
+				m.Set(none, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50}, gL{11 + 50}) // queued after the Remove
+				check(t, m, none, 0)
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, late, 30)
+			check(t, m, some, 40)
+			check(t, m, none, 50)
+		})
+		t.Run(storage+"/AddAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			marked := func() ecs.Entity {
+				e := w.Spawn()
+				extra.Add(e, gExtra{V: 5})
+				return e
+			}
+			none := marked()
+			some := marked()
+			second.Add(some, gB{V: -1})
+			excluded := marked()
+			first.Add(excluded, gA{V: -1})
+			outside := w.Spawn()
+			// The query stops matching an entity once it has gA: every
+			// type must still be given to the entities it matched.
+			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
+			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			check(t, m, none, 0)
+			check(t, m, some, 0)
+			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
+				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+			}
+			// Overwrites, and adds to an entity that has only gA.
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
+			for _, e := range []ecs.Entity{none, some, excluded} {
+				check(t, m, e, 10)
+			}
+			testhelp.MustPanic(t, func() {
+				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			}, "AddAll", "another world")
+
+			// Inside a loop: one change, whose entities are those the query
+			// matches when it is applied.
+			fresh := marked()
+			unmarked := marked()
+			joins := w.Spawn()
+			ran := false
+			all := ecs.NewQuery1[gExtra](w)
+			for range all.All() {
+				ran = true
+				extra.Remove(unmarked)
+				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
+				extra.Add(joins, gExtra{})
+				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30}) // queued: after the batches
+				if m.Has(fresh) {
+					t.Fatal("AddAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			check(t, m, fresh, 20)
+			check(t, m, none, 20)
+			check(t, m, some, 30)
+			if types(w, unmarked) != 0 || types(w, joins) != 0 {
+				t.Fatal("a deferred AddAll must select its entities when applied")
+			}
+		})
+		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+			w, m := newWorld()
+			first := ecs.NewMap[gA](w)
+			second := ecs.NewMap[gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			full := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			extra.Add(full, gExtra{V: 5})
+			partial := w.Spawn()
+			first.Add(partial, gA{})
+			noA := w.Spawn()
+			second.Add(noA, gB{V: 3})
+			// The query stops matching an entity once it loses gA: it must
+			// still lose every type.
+			withA := ecs.NewQuery1[gA](w)
+			m.RemoveAll(withA)
+			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
+				t.Fatal("RemoveAll must take every type away, and only them")
+			}
+			if second.Get(noA).V != 3 {
+				t.Fatal("RemoveAll changed an entity its query does not match")
+			}
+			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+
+			// Inside a loop: selected when applied.
+			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			y := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			v := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			z := w.Spawn()
+			ran := false
+			for range withA.All() {
+				ran = true
+				first.Remove(y)
+				m.RemoveAll(withA)
+				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
+				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20}) // queued: after the batch
+				if !m.Has(x) {
+					t.Fatal("RemoveAll applied inside the loop")
+				}
+				break
+			}
+			if !ran {
+				t.Fatal("the loop did not run")
+			}
+			if types(w, x) != 0 || types(w, y) != 12-1 {
+				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 12-1", types(w, x), types(w, y))
+			}
+			check(t, m, z, 10)
+			check(t, m, v, 20)
+		})
+	}
+}
+
+// TestMap12Hooks checks that Set, AddAll and RemoveAll of Map12 fire
+// OnSet for the types an entity had, OnAdd for those it gains (once it has
+// them all) and OnRemove for those it loses, in the handle's order.
+func TestMap12Hooks(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse", "all sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			switch storage {
+			case "one sparse":
+				ecs.Register[gB](w, ecs.Sparse())
+			case "all sparse":
+				ecs.Register[gA](w, ecs.Sparse())
+				ecs.Register[gB](w, ecs.Sparse())
+				ecs.Register[gC](w, ecs.Sparse())
+				ecs.Register[gD](w, ecs.Sparse())
+				ecs.Register[gE](w, ecs.Sparse())
+				ecs.Register[gF](w, ecs.Sparse())
+				ecs.Register[gG](w, ecs.Sparse())
+				ecs.Register[gH](w, ecs.Sparse())
+				ecs.Register[gI](w, ecs.Sparse())
+				ecs.Register[gJ](w, ecs.Sparse())
+				ecs.Register[gK](w, ecs.Sparse())
+				ecs.Register[gL](w, ecs.Sparse())
+			}
+			m := ecs.NewMap12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL](w)
+			second := ecs.NewMap[gB](w)
+			var log []string
+			whole := true // OnAdd must see every type (not when adding one alone)
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) {
+				log = append(log, fmt.Sprintf("add gA %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gA] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("set gA %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) { log = append(log, fmt.Sprintf("remove gA %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gB) {
+				log = append(log, fmt.Sprintf("add gB %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gB] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("set gB %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) { log = append(log, fmt.Sprintf("remove gB %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gC) {
+				log = append(log, fmt.Sprintf("add gC %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gC] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("set gC %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) { log = append(log, fmt.Sprintf("remove gC %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gD) {
+				log = append(log, fmt.Sprintf("add gD %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gD] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("set gD %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) { log = append(log, fmt.Sprintf("remove gD %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gE) {
+				log = append(log, fmt.Sprintf("add gE %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gE] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("set gE %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) { log = append(log, fmt.Sprintf("remove gE %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gF) {
+				log = append(log, fmt.Sprintf("add gF %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gF] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("set gF %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) { log = append(log, fmt.Sprintf("remove gF %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gG) {
+				log = append(log, fmt.Sprintf("add gG %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gG] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("set gG %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) { log = append(log, fmt.Sprintf("remove gG %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gH) {
+				log = append(log, fmt.Sprintf("add gH %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gH] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("set gH %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) { log = append(log, fmt.Sprintf("remove gH %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gI) {
+				log = append(log, fmt.Sprintf("add gI %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gI] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("set gI %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) { log = append(log, fmt.Sprintf("remove gI %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gJ) {
+				log = append(log, fmt.Sprintf("add gJ %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gJ] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("set gJ %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) { log = append(log, fmt.Sprintf("remove gJ %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gK) {
+				log = append(log, fmt.Sprintf("add gK %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gK] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gK) { log = append(log, fmt.Sprintf("set gK %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gK) { log = append(log, fmt.Sprintf("remove gK %d", v.V)) })
+			ecs.OnAdd(w, func(e ecs.Entity, v *gL) {
+				log = append(log, fmt.Sprintf("add gL %d", v.V))
+				if whole && !m.Has(e) {
+					t.Errorf("OnAdd[gL] of %v ran before the entity had every type", e)
+				}
+			})
+			ecs.OnSet(w, func(e ecs.Entity, v *gL) { log = append(log, fmt.Sprintf("set gL %d", v.V)) })
+			ecs.OnRemove(w, func(e ecs.Entity, v *gL) { log = append(log, fmt.Sprintf("remove gL %d", v.V)) })
+			expect := func(what string, want ...string) {
+				t.Helper()
+				if !slices.Equal(log, want) {
+					t.Fatalf("%s fired %q, want %q", what, log, want)
+				}
+				log = nil
+			}
+			addSecond := func(e ecs.Entity) {
+				whole = false
+				second.Add(e, gB{V: -1})
+				whole = true
+			}
+			e := w.Spawn()
+			addSecond(e)
+			expect("Add", "add gB -1")
+			m.Set(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
+			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19", "add gK 20", "add gL 21")
+			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29", "set gK 30", "set gL 31")
+			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
+			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40", "set gL 41")
+			m.RemoveAll(ecs.NewQuery1[gA](w))
+			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40", "remove gL 41")
+			addSecond(e)
+			log = nil
+			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
+			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50", "add gL 51")
+
+			// Inside a loop, the type e has is set at once, the others are
+			// added when the loop ends, one at a time.
+			m.Remove(e)
+			addSecond(e)
+			log = nil
+			whole = false
+			for range ecs.NewQuery1[gB](w).All() {
+				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50}, gL{11 + 50})
+				expect("Set inside a loop", "set gB 51")
+			}
+			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60", "add gL 61")
 		})
 	}
 }

@@ -1,6 +1,13 @@
 package ecs_test
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -69,4 +76,66 @@ func TestMessagesNameEveryType(t *testing.T) {
 	ecs.Register[Mass](w, ecs.Sparse())
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Mass](w, ecs.Without(ecs.C[Mass]())) },
 		"component type ecs_test.Mass is both required and excluded")
+}
+
+// Map2..Map12 have the verbs of Map, taking all their types at once: their
+// method sets differ from Map's only by the exceptions listed here. The
+// methods are read from the package's source: listing them by reflection
+// would make the linker keep every method of every type in the test binary.
+func TestMapNHaveTheVerbsOfMap(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string][]string{} // by receiver type: "Map", "Map2", ...
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+				continue
+			}
+			typ := fn.Recv.List[0].Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			switch x := typ.(type) {
+			case *ast.IndexExpr:
+				typ = x.X
+			case *ast.IndexListExpr:
+				typ = x.X
+			}
+			if id, ok := typ.(*ast.Ident); ok && strings.HasPrefix(id.Name, "Map") {
+				methods[id.Name] = append(methods[id.Name], fn.Name.Name)
+			}
+		}
+	}
+	var want []string
+	for _, name := range methods["Map"] {
+		switch name {
+		case "PointerFree", "SetIsPlainWrite": // facts about one type, for batch writers such as sched.Output
+		default:
+			want = append(want, name)
+		}
+	}
+	want = append(want, "SpawnCmd") // for one type, Commands.Spawn and Map.AddCmd do it
+	slices.Sort(want)
+	if len(want) < 10 {
+		t.Fatalf("found only the methods %v of Map", want)
+	}
+	for n := 2; n <= 12; n++ {
+		handle := fmt.Sprintf("Map%d", n)
+		got := methods[handle]
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s has the methods %v, want %v", handle, got, want)
+		}
+	}
 }

@@ -98,13 +98,14 @@ func (k AccessKind) Structural() bool { return k >= SpawnAccess }
 // with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
 // system that touches a type it did not declare. Reported: query passes
 // (each term, as a read), Get, TryGet and Has of Map and Map2..Map12 (reads),
-// Map.Set (a write), GetResource (a read), Get, TryGet and Has of a
-// [Resource] handle (reads) and its Set and Remove (writes), the types a
-// query pass's filters (With, Without, AnyOf, Optional) select on (reads),
-// and every change recorded in a Commands buffer, as a write of the kind it
-// is: [SpawnAccess], [DespawnAccess] (with every component type of the
-// despawned entity, so a checker can tell which types a despawn takes
-// away), [AddAccess] and [RemoveAccess] (once per type for Map2..Map12).
+// Set of Map and Map2..Map12 (a write of each type), GetResource (a read),
+// Get, TryGet and Has of a [Resource] handle (reads) and its Set and Remove
+// (writes), the types a query pass's filters (With, Without, AnyOf,
+// Optional) select on (reads), and every change recorded in a Commands
+// buffer, as a write of the kind it is: [SpawnAccess], [DespawnAccess]
+// (with every component type of the despawned entity, so a checker can
+// tell which types a despawn takes away), [AddAccess] and [RemoveAccess]
+// (once per type for Map2..Map12).
 // Not seen: writes through the pointers that passes, Get and GetResource
 // hand out, HasResource and Alive. CheckAccess panics to reject an access.
 type AccessChecker interface {

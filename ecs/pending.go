@@ -100,10 +100,15 @@ func (w *World) queue(c command) {
 	case cmdDespawnAll:
 		w.despawnAllAt = pos
 	case cmdAddAll, cmdRemoveAll:
-		for len(w.batchAt) <= int(c.id) {
-			w.batchAt = append(w.batchAt, 0)
+		w.batchOver(c.id, pos)
+	case cmdAddAllN:
+		for i := range uint32(c.id) {
+			w.batchOver(b.multi[c.slot+2*i], pos)
 		}
-		w.batchAt[c.id] = pos
+	case cmdRemoveAllN:
+		for _, id := range b.multi[c.slot : c.slot+uint32(c.id)] {
+			w.batchOver(id, pos)
+		}
 	default:
 		h := w.heads.slot(c.e.index)
 		if h.epoch != w.queueEpoch || b.cmds[h.pos-1].e != c.e {
@@ -120,6 +125,15 @@ func (w *World) queue(c command) {
 	}
 	b.cmds = append(b.cmds, c)
 	w.leave()
+}
+
+// batchOver notes that the batch at position pos (plus one) of the queue
+// may change component id of any entity.
+func (w *World) batchOver(id componentID, pos uint32) {
+	for len(w.batchAt) <= int(id) {
+		w.batchAt = append(w.batchAt, 0)
+	}
+	w.batchAt[id] = pos
 }
 
 // queuedFor reports what the deferred changes not yet applied do to e's

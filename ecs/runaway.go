@@ -141,6 +141,25 @@ func (w *World) describeCommand(c *command) string {
 		return "RemoveAll" + typ() + " over " + c.q.describe()
 	case cmdDespawnAll:
 		return "DespawnAll over " + c.q.describe()
+	case cmdAddAllN:
+		return "AddAll" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
+	case cmdRemoveAllN:
+		return "RemoveAll" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " over " + c.q.describe()
 	}
 	return "Spawn"
+}
+
+// typeList names the types of every stride-th id of ids, as
+// "[main.Pos,main.Vel]".
+func (w *World) typeList(ids []componentID, stride int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < len(ids); i += stride {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(w.reg.infos[ids[i]].typ.String())
+	}
+	b.WriteByte(']')
+	return b.String()
 }

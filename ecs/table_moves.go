@@ -193,6 +193,19 @@ func spawnSlot(e Entity, t *table, row uint32, col int32, info *componentInfo) u
 	return info.sparse.add(e)
 }
 
+// putSlot returns where to write the value of a component of the live
+// entity e (row of t, its table): its column when col >= 0, otherwise its
+// slot in the type's sparse set, the one it has if had, else a new one.
+func putSlot(e Entity, t *table, row uint32, col int32, info *componentInfo, had bool) unsafe.Pointer {
+	if col >= 0 {
+		return t.columns[col].at(row)
+	}
+	if had {
+		return info.sparse.get(e)
+	}
+	return info.sparse.add(e)
+}
+
 // componentAt returns the address of the live entity e's component of the
 // type info describes, or panics naming op, the type and e.
 func (w *World) componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
