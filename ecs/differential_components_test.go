@@ -372,6 +372,9 @@ type diffMapN interface {
 	spawnBatchFunc(h *diffHarness, n int)
 	add(h *diffHarness, p diffPair)
 	remove(h *diffHarness, p diffPair)
+	set(h *diffHarness, p diffPair)
+	addAll(h *diffHarness, q *diffQuery)    // outside iterations only
+	removeAll(h *diffHarness, q *diffQuery) // outside iterations only
 	check(h *diffHarness, p diffPair)
 	checkDead(h *diffHarness, p diffPair, misuse int)
 	has(k int) bool // whether the handle's types include kind k

@@ -110,6 +110,54 @@ func (m *diffMap2[A, B]) remove(h *diffHarness, p diffPair) {
 	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind())
 }
 
+// set is Map2.Set: the model Sets each type in order, as one operation.
+func (m *diffMap2[A, B]) set(h *diffHarness, p diffPair) {
+	m.cov(h)
+	xa, xb := h.val(), h.val()
+	h.note("Map2.Set "+m.names(), p, xa)
+	if err := m.a.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Map2.Set where the model says "+err.Error(), func() {
+			m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb))
+		})
+		return
+	}
+	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb))
+	h.m.Batch(func() {
+		m.a.ms.Set(p.id, m.a.mk(xa))
+		m.b.ms.Set(p.id, m.b.mk(xb))
+	})
+}
+
+// addAll is Map2.AddAll outside iterations: every entity q matches at
+// the call gets every type (added or overwritten), as one operation.
+func (m *diffMap2[A, B]) addAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	xa, xb := h.val(), h.val()
+	h.note("Map2.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	ids := h.m.Match(q.mq)
+	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb))
+	h.m.Batch(func() {
+		for _, id := range ids {
+			m.a.ms.Set(id, m.a.mk(xa))
+			m.b.ms.Set(id, m.b.mk(xb))
+		}
+	})
+}
+
+// removeAll is Map2.RemoveAll outside iterations: every entity q
+// matches at the call loses the types it has, as one operation.
+func (m *diffMap2[A, B]) removeAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	h.note("Map2.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	ids := h.m.Match(q.mq)
+	m.tm.RemoveAll(q.tq)
+	h.m.Batch(func() {
+		for _, id := range ids {
+			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind())
+		}
+	})
+}
+
 func (m *diffMap2[A, B]) check(h *diffHarness, p diffPair) {
 	va, oka := m.a.ms.Get(p.id)
 	vb, okb := m.b.ms.Get(p.id)
@@ -265,6 +313,56 @@ func (m *diffMap3[A, B, C]) remove(h *diffHarness, p diffPair) {
 	h.note("Map3.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
 	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind())
+}
+
+// set is Map3.Set: the model Sets each type in order, as one operation.
+func (m *diffMap3[A, B, C]) set(h *diffHarness, p diffPair) {
+	m.cov(h)
+	xa, xb, xc := h.val(), h.val(), h.val()
+	h.note("Map3.Set "+m.names(), p, xa)
+	if err := m.a.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Map3.Set where the model says "+err.Error(), func() {
+			m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
+		})
+		return
+	}
+	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
+	h.m.Batch(func() {
+		m.a.ms.Set(p.id, m.a.mk(xa))
+		m.b.ms.Set(p.id, m.b.mk(xb))
+		m.c.ms.Set(p.id, m.c.mk(xc))
+	})
+}
+
+// addAll is Map3.AddAll outside iterations: every entity q matches at
+// the call gets every type (added or overwritten), as one operation.
+func (m *diffMap3[A, B, C]) addAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	xa, xb, xc := h.val(), h.val(), h.val()
+	h.note("Map3.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	ids := h.m.Match(q.mq)
+	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
+	h.m.Batch(func() {
+		for _, id := range ids {
+			m.a.ms.Set(id, m.a.mk(xa))
+			m.b.ms.Set(id, m.b.mk(xb))
+			m.c.ms.Set(id, m.c.mk(xc))
+		}
+	})
+}
+
+// removeAll is Map3.RemoveAll outside iterations: every entity q
+// matches at the call loses the types it has, as one operation.
+func (m *diffMap3[A, B, C]) removeAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	h.note("Map3.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	ids := h.m.Match(q.mq)
+	m.tm.RemoveAll(q.tq)
+	h.m.Batch(func() {
+		for _, id := range ids {
+			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind())
+		}
+	})
 }
 
 func (m *diffMap3[A, B, C]) check(h *diffHarness, p diffPair) {
@@ -428,6 +526,58 @@ func (m *diffMap4[A, B, C, D]) remove(h *diffHarness, p diffPair) {
 	h.note("Map4.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
 	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind())
+}
+
+// set is Map4.Set: the model Sets each type in order, as one operation.
+func (m *diffMap4[A, B, C, D]) set(h *diffHarness, p diffPair) {
+	m.cov(h)
+	xa, xb, xc, xd := h.val(), h.val(), h.val(), h.val()
+	h.note("Map4.Set "+m.names(), p, xa)
+	if err := m.a.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Map4.Set where the model says "+err.Error(), func() {
+			m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
+		})
+		return
+	}
+	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
+	h.m.Batch(func() {
+		m.a.ms.Set(p.id, m.a.mk(xa))
+		m.b.ms.Set(p.id, m.b.mk(xb))
+		m.c.ms.Set(p.id, m.c.mk(xc))
+		m.d.ms.Set(p.id, m.d.mk(xd))
+	})
+}
+
+// addAll is Map4.AddAll outside iterations: every entity q matches at
+// the call gets every type (added or overwritten), as one operation.
+func (m *diffMap4[A, B, C, D]) addAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	xa, xb, xc, xd := h.val(), h.val(), h.val(), h.val()
+	h.note("Map4.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	ids := h.m.Match(q.mq)
+	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
+	h.m.Batch(func() {
+		for _, id := range ids {
+			m.a.ms.Set(id, m.a.mk(xa))
+			m.b.ms.Set(id, m.b.mk(xb))
+			m.c.ms.Set(id, m.c.mk(xc))
+			m.d.ms.Set(id, m.d.mk(xd))
+		}
+	})
+}
+
+// removeAll is Map4.RemoveAll outside iterations: every entity q
+// matches at the call loses the types it has, as one operation.
+func (m *diffMap4[A, B, C, D]) removeAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	h.note("Map4.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	ids := h.m.Match(q.mq)
+	m.tm.RemoveAll(q.tq)
+	h.m.Batch(func() {
+		for _, id := range ids {
+			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind())
+		}
+	})
 }
 
 func (m *diffMap4[A, B, C, D]) check(h *diffHarness, p diffPair) {
@@ -597,6 +747,60 @@ func (m *diffMap5[A, B, C, D, E]) remove(h *diffHarness, p diffPair) {
 	h.note("Map5.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
 	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind())
+}
+
+// set is Map5.Set: the model Sets each type in order, as one operation.
+func (m *diffMap5[A, B, C, D, E]) set(h *diffHarness, p diffPair) {
+	m.cov(h)
+	xa, xb, xc, xd, xe := h.val(), h.val(), h.val(), h.val(), h.val()
+	h.note("Map5.Set "+m.names(), p, xa)
+	if err := m.a.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Map5.Set where the model says "+err.Error(), func() {
+			m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
+		})
+		return
+	}
+	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
+	h.m.Batch(func() {
+		m.a.ms.Set(p.id, m.a.mk(xa))
+		m.b.ms.Set(p.id, m.b.mk(xb))
+		m.c.ms.Set(p.id, m.c.mk(xc))
+		m.d.ms.Set(p.id, m.d.mk(xd))
+		m.e.ms.Set(p.id, m.e.mk(xe))
+	})
+}
+
+// addAll is Map5.AddAll outside iterations: every entity q matches at
+// the call gets every type (added or overwritten), as one operation.
+func (m *diffMap5[A, B, C, D, E]) addAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	xa, xb, xc, xd, xe := h.val(), h.val(), h.val(), h.val(), h.val()
+	h.note("Map5.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	ids := h.m.Match(q.mq)
+	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
+	h.m.Batch(func() {
+		for _, id := range ids {
+			m.a.ms.Set(id, m.a.mk(xa))
+			m.b.ms.Set(id, m.b.mk(xb))
+			m.c.ms.Set(id, m.c.mk(xc))
+			m.d.ms.Set(id, m.d.mk(xd))
+			m.e.ms.Set(id, m.e.mk(xe))
+		}
+	})
+}
+
+// removeAll is Map5.RemoveAll outside iterations: every entity q
+// matches at the call loses the types it has, as one operation.
+func (m *diffMap5[A, B, C, D, E]) removeAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	h.note("Map5.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	ids := h.m.Match(q.mq)
+	m.tm.RemoveAll(q.tq)
+	h.m.Batch(func() {
+		for _, id := range ids {
+			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind())
+		}
+	})
 }
 
 func (m *diffMap5[A, B, C, D, E]) check(h *diffHarness, p diffPair) {
@@ -772,6 +976,62 @@ func (m *diffMap6[A, B, C, D, E, F]) remove(h *diffHarness, p diffPair) {
 	h.note("Map6.Remove "+m.names(), p, 0)
 	m.tm.Remove(p.e)
 	h.m.RemoveKinds(p.id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind(), m.f.ms.Kind())
+}
+
+// set is Map6.Set: the model Sets each type in order, as one operation.
+func (m *diffMap6[A, B, C, D, E, F]) set(h *diffHarness, p diffPair) {
+	m.cov(h)
+	xa, xb, xc, xd, xe, xf := h.val(), h.val(), h.val(), h.val(), h.val(), h.val()
+	h.note("Map6.Set "+m.names(), p, xa)
+	if err := m.a.ms.CheckSet(p.id); err != nil {
+		h.expectPanic("Map6.Set where the model says "+err.Error(), func() {
+			m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
+		})
+		return
+	}
+	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
+	h.m.Batch(func() {
+		m.a.ms.Set(p.id, m.a.mk(xa))
+		m.b.ms.Set(p.id, m.b.mk(xb))
+		m.c.ms.Set(p.id, m.c.mk(xc))
+		m.d.ms.Set(p.id, m.d.mk(xd))
+		m.e.ms.Set(p.id, m.e.mk(xe))
+		m.f.ms.Set(p.id, m.f.mk(xf))
+	})
+}
+
+// addAll is Map6.AddAll outside iterations: every entity q matches at
+// the call gets every type (added or overwritten), as one operation.
+func (m *diffMap6[A, B, C, D, E, F]) addAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	xa, xb, xc, xd, xe, xf := h.val(), h.val(), h.val(), h.val(), h.val(), h.val()
+	h.note("Map6.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	ids := h.m.Match(q.mq)
+	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
+	h.m.Batch(func() {
+		for _, id := range ids {
+			m.a.ms.Set(id, m.a.mk(xa))
+			m.b.ms.Set(id, m.b.mk(xb))
+			m.c.ms.Set(id, m.c.mk(xc))
+			m.d.ms.Set(id, m.d.mk(xd))
+			m.e.ms.Set(id, m.e.mk(xe))
+			m.f.ms.Set(id, m.f.mk(xf))
+		}
+	})
+}
+
+// removeAll is Map6.RemoveAll outside iterations: every entity q
+// matches at the call loses the types it has, as one operation.
+func (m *diffMap6[A, B, C, D, E, F]) removeAll(h *diffHarness, q *diffQuery) {
+	m.cov(h)
+	h.note("Map6.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	ids := h.m.Match(q.mq)
+	m.tm.RemoveAll(q.tq)
+	h.m.Batch(func() {
+		for _, id := range ids {
+			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind(), m.f.ms.Kind())
+		}
+	})
 }
 
 func (m *diffMap6[A, B, C, D, E, F]) check(h *diffHarness, p diffPair) {

@@ -112,7 +112,7 @@ func (h *diffHarness) escapingIteration() {
 // living entities: spawns stop at diffMaxLive and are favoured below 8
 // entities, despawns are favoured above 48, and changes of one entity need
 // one (see structural).
-type diffScale struct{ spawn, kill, one, batch int }
+type diffScale struct{ spawn, kill, one, batch, top int }
 
 // diffChange is a structural change: its weight at a scale and what it does
 // to the target entity (cur is the current entity of the innermost loop, or
@@ -172,6 +172,18 @@ var diffChanges = []diffChange{
 	{"MapN.Remove", func(s diffScale) int { return 2 * s.one }, func(h *diffHarness, cur *diffPair) {
 		h.maps[h.src.intn(len(h.maps))].remove(h, h.target(cur))
 	}},
+	{"MapN.Set", func(s diffScale) int { return 3 * s.one }, func(h *diffHarness, cur *diffPair) {
+		h.maps[h.src.intn(len(h.maps))].set(h, h.target(cur))
+	}},
+	// MapN's batches select their entities when applied; the model has no
+	// deferred multi-type batch, so they run outside iterations (the
+	// generated tests of map_gen_test.go cover them inside loops).
+	{"MapN.AddAll", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
+		h.maps[h.src.intn(len(h.maps))].addAll(h, h.queries[h.src.intn(len(h.queries))])
+	}},
+	{"MapN.RemoveAll", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
+		h.maps[h.src.intn(len(h.maps))].removeAll(h, h.queries[h.src.intn(len(h.queries))])
+	}},
 	{"Map.AddAll", func(diffScale) int { return 2 }, func(h *diffHarness, _ *diffPair) {
 		h.kinds[h.src.intn(numKinds)].addAll(h, h.queries[h.src.intn(len(h.queries))], h.val())
 	}},
@@ -207,7 +219,7 @@ func (h *diffHarness) structural(cur *diffPair) {
 		s.kill, s.one = 0, 0
 	}
 	if h.depth == 0 {
-		s.batch = s.spawn / 3
+		s.batch, s.top = s.spawn/3, 1
 	}
 	weights := make([]int, len(diffChanges))
 	for i, c := range diffChanges {
