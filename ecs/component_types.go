@@ -38,6 +38,17 @@ type componentInfo struct {
 	hint int
 	// hooks are the type's OnAdd, OnSet and OnRemove hooks, nil when none.
 	hooks *componentHooks
+	// cols holds, per table slot (table.slot), the type's column in that
+	// table, or nil when the table has no such column: the per-type column
+	// list of Ark's storage, which lets Map.Get go from an entity's record to
+	// its value without reading the table. Its length is the registry's
+	// slots, so a slot never indexes past it. In a world with a checker
+	// every entry is nil, which sends every Get down the checking path.
+	cols []*column
+	// index is the world's entity index and w the world, for Map.Get's
+	// fast path and its out-of-line twin.
+	index *entityIndex
+	w     *World
 }
 
 // registry gives component types their ids, on first use and without any
@@ -47,6 +58,9 @@ type componentInfo struct {
 type registry struct {
 	byType map[reflect.Type]componentID
 	infos  []*componentInfo
+	w      *World       // the world, for componentInfo.w
+	index  *entityIndex // the world's entity index, for componentInfo.index
+	slots  int          // table slots in use: the length of every componentInfo.cols
 }
 
 func newRegistry() registry {
@@ -87,6 +101,8 @@ func idOf[T any](r *registry) componentID {
 			clear(unsafe.Slice((*T)(p), n))
 		},
 	}
+	info.w, info.index = r.w, r.index
+	info.cols = make([]*column, r.slots)
 	if info.pointerFree && info.size%8 == 0 && info.size <= 32 && unsafe.Alignof(zero) == 8 {
 		info.words = info.size / 8
 	}

@@ -312,7 +312,7 @@ func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
 	if w.notify {
 		w.touch(e)
 		if w.hooked {
-			w.addedMany(e, r, pairs, 0)
+			w.addedMany(e, pairs, 0)
 		}
 		w.settle()
 	}
@@ -348,7 +348,7 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 	}
 	if w.notify {
 		if w.hooked {
-			w.addedMany(e, r, pairs, had)
+			w.addedMany(e, pairs, had)
 		}
 		w.settle()
 	}
@@ -356,9 +356,9 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 
 // addedMany fires, for each type of pairs in order, the OnSet hooks of
 // those marked in had (the i-th type by bit i) and the OnAdd hooks of the
-// others, for the live entity e (record r), with the world locked for
+// others, for the live entity e, with the world locked for
 // all of them: changes the hooks make wait until every hook has run.
-func (w *World) addedMany(e Entity, r *record, pairs []componentID, had uint16) {
+func (w *World) addedMany(e Entity, pairs []componentID, had uint16) {
 	w.lock++
 	for i := 0; i < len(pairs); i += 2 {
 		info := w.reg.infos[pairs[i]]
@@ -371,7 +371,8 @@ func (w *World) addedMany(e Entity, r *record, pairs []componentID, had uint16) 
 			kind, hooks = hookOnSet, h.onSet
 		}
 		if len(hooks) > 0 {
-			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, r, info))
+			// The record is read again for each hook (see addedAll).
+			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, w.entities.at(e.index), info))
 		}
 	}
 	w.unlock()

@@ -178,6 +178,7 @@ func (h *diffHarness) checkStats(shrunk bool) {
 }
 
 func (h *diffHarness) checkAll() {
+	h.pairHookSpawns()
 	if h.w.IsIterating() != h.m.IsIterating() || h.w.IsIterating() != (h.depth > 0) {
 		h.failf("IsIterating: tessera %v, model %v, harness depth %d", h.w.IsIterating(), h.m.IsIterating(), h.depth)
 	}
@@ -302,6 +303,19 @@ func diffActingListeners(h *diffHarness, pos *diffKind[diffPos], vel *diffKind[d
 	ecs.OnRemove(h.w, func(e ecs.Entity, _ *diffName) { acted(); ref.tm.Remove(e) })
 	name.ms.OnRemove(func(id refmodel.EntityID, _ diffName) { ref.ms.Remove(id) })
 
+	// A spawn inside OnRemove: the entity index may grow and move while the
+	// removal or despawn that fired the hook still has to write the record.
+	ecs.OnRemove(h.w, func(ecs.Entity, *diffRef) {
+		if len(h.live) < diffMaxLive && !h.spreading {
+			h.hookSpawnsT = append(h.hookSpawnsT, h.w.Spawn())
+		}
+	})
+	ref.ms.OnRemove(func(refmodel.EntityID, diffRef) {
+		if len(h.live) < diffMaxLive {
+			h.hookSpawnsM = append(h.hookSpawnsM, h.m.Spawn())
+		}
+	})
+
 	ecs.OnRemove(h.w, func(e ecs.Entity, v *diffVel) {
 		if v.DX == 3 {
 			acted()
@@ -325,6 +339,43 @@ func diffActingListeners(h *diffHarness, pos *diffKind[diffPos], vel *diffKind[d
 			vel.ms.Remove(id)
 		}
 	})
+}
+
+// pairHookSpawns pairs the entities hooks spawned in the step just ended.
+// They have no components, so any pairing of the living ones (and of the
+// ones the step despawned again) is a faithful one; the counts must agree.
+func (h *diffHarness) pairHookSpawns() {
+	if len(h.hookSpawnsT) != len(h.hookSpawnsM) {
+		h.failf("hooks spawned %d entities in tessera, %d in the model", len(h.hookSpawnsT), len(h.hookSpawnsM))
+	}
+	var deadT []ecs.Entity
+	var liveM, deadM []refmodel.EntityID
+	for _, id := range h.hookSpawnsM {
+		if h.m.Alive(id) {
+			liveM = append(liveM, id)
+		} else {
+			deadM = append(deadM, id)
+		}
+	}
+	for _, e := range h.hookSpawnsT {
+		if !h.w.Alive(e) {
+			deadT = append(deadT, e)
+			continue
+		}
+		if len(liveM) == 0 {
+			h.failf("more hook-spawned entities alive in tessera than in the model")
+		}
+		h.pair(liveM[0], e)
+		liveM = liveM[1:]
+		h.cov[covHookSpawn]++
+	}
+	if len(liveM) != 0 || len(deadT) != len(deadM) {
+		h.failf("hook-spawned entities: %d dead in tessera, %d dead in the model", len(deadT), len(deadM))
+	}
+	for i, e := range deadT {
+		h.gone[e] = deadM[i]
+	}
+	h.hookSpawnsT, h.hookSpawnsM = h.hookSpawnsT[:0], h.hookSpawnsM[:0]
 }
 
 // checkEvents compares the hook and observer calls of the step just ended,

@@ -74,14 +74,19 @@ type diffLogEntry struct {
 }
 
 type diffHarness struct {
-	src   diffChooser
-	w     *ecs.World
-	m     *refmodel.World
-	kinds [numKinds]diffComp
-	maps  []diffMapN
-	pos   *diffKind[diffPos]
-	vel   *diffKind[diffVel]
-	name  *diffKind[diffName]
+	src diffChooser
+	// hookSpawnsT and hookSpawnsM are the entities the acting Ref.OnRemove
+	// hook spawned during the current step, in each world, paired after it.
+	hookSpawnsT []ecs.Entity
+	hookSpawnsM []refmodel.EntityID
+	spreading   bool // spreadIndices is at work: the model sees nothing
+	w           *ecs.World
+	m           *refmodel.World
+	kinds       [numKinds]diffComp
+	maps        []diffMapN
+	pos         *diffKind[diffPos]
+	vel         *diffKind[diffVel]
+	name        *diffKind[diffName]
 
 	queries     []*diffQuery
 	lateQueries func()
@@ -156,6 +161,7 @@ const (
 	covPinShared                    // a table pin read after a sparse change of an entity of its table
 	covQuietSparse                  // a world with sparse kinds and no listeners (the quiet paths)
 	covActingEvent                  // a structural change made by a hook or observer, applied
+	covHookSpawn                    // a spawn made by a hook, paired after the step
 	// Same-entity sequences inside an iteration: two changes of one
 	// component of one entity, the second judged against the first, queued.
 	covSameRemoveAdd     // Remove then Add
@@ -181,6 +187,7 @@ var diffCovNames = [diffCovN]string{
 	"entity indices spread over several sparse pages",
 	"a sparse pointer kept across a structural change", "a table pointer kept across a sparse change in its table",
 	"sparse kinds with no listeners", "a structural change made by a listener",
+	"a spawn made by a hook",
 	"Remove then Add of one entity's component in a loop", "Remove then Set in a loop",
 	"Add then Remove in a loop", "Add then Add in a loop (refused)", "Add then Set in a loop",
 	"Despawn then Add or Set in a loop (dropped)", "Add or Set then Despawn in a loop",
@@ -361,6 +368,8 @@ func (h *diffHarness) spreadIndices() {
 	if h.src.intn(2) != 0 {
 		return
 	}
+	h.spreading = true
+	defer func() { h.spreading = false }()
 	es := make([]ecs.Entity, 1000+h.src.intn(1200))
 	for i := range es {
 		es[i] = h.w.Spawn()

@@ -2,33 +2,42 @@ package ecs
 
 import "math"
 
-// recordPageBits sets the size of one page of the entity index: 256 records.
-const recordPageBits = 8
+// minRecords is the length of a new world's entity index: 16 records, 256
+// bytes, so a world of a few entities costs a few hundred bytes of index.
+const minRecords = 16
 
-const recordPageSize = 1 << recordPageBits
-
-// record says where an entity's table components live. A record whose table
-// is nil belongs to no living entity. gen holds the world's tag in its top
-// 8 bits and the index's generation in the low 24, exactly as the handles of
-// this world carry them, so one comparison checks both.
+// record says where an entity's table components live. A record that
+// belongs to no living entity points at deadTable. gen holds the world's tag
+// in its top 8 bits and the index's generation in the low 24, exactly as the
+// handles of this world carry them, so one comparison checks both.
 type record struct {
 	table *table
 	row   uint32
 	gen   uint32
 }
 
-// recordPage is one fixed-size chunk of the entity index.
-type recordPage [recordPageSize]record
+// deadTable is the table of every record without a living entity: the
+// reserved index 0, indices never handed out, and despawned indices. It has
+// slot 0, where every type's column list (componentInfo.cols) holds nil, so
+// Map.Get's fast path turns a dead record away without a test of its own.
+// It has no columns and no rows and is never written.
+var deadTable = &table{id: -1, slot: 0}
 
-// entityIndex maps an entity index to its record. Records live in fixed-size
-// pages, so growing the index never copies or moves a record (the hashed
-// array tree of the dissertation "optimisations for the Entity Component
-// System pattern"). Free indices are kept on a stack; a despawn bumps
-// the 24-bit generation, and an index whose generation would wrap around is
-// retired for good instead of being recycled, so a stale handle can never
-// alias a new entity.
+// entityIndex maps an entity index to its record: one flat slice, as in Ark
+// and EnTT, whose length is a power of two so that a lookup masks the index
+// instead of comparing it with the length. A handle made by this world always
+// has an index below next, so the mask never changes which record it reads;
+// a handle of another world whose tag differs fails the generation test on
+// whatever record the mask picks. Growing the index copies it: a *record is
+// valid until the next alloc or reserve, so code that runs hooks, observers
+// or deferred changes (which may spawn) reads the record again afterwards.
+//
+// Free indices are kept on a stack; a despawn bumps the 24-bit generation,
+// and an index whose generation would wrap around is retired for good
+// instead of being recycled, so a stale handle can never alias a new entity.
 type entityIndex struct {
-	pages []*recordPage
+	recs  []record // len is a power of two; records at next and above are dead
+	mask  uint32   // len(recs) - 1
 	next  uint32   // first index never handed out
 	tag   uint32   // the world's tag, shifted into the top 8 bits (nextWorldTag)
 	free  []uint32 // despawned indices, reused last-in first-out
@@ -38,33 +47,46 @@ type entityIndex struct {
 // newEntityIndex returns an empty index whose handles carry tag (see
 // nextWorldTag).
 func newEntityIndex(tag uint32) entityIndex {
-	// Index 0 is reserved: the zero Entity is never alive. Pages are made
-	// by the first spawn into them, so an empty world costs no page and a world
-	// of a few entities one 4 KiB page (small pages keep tiny worlds cheap;
-	// at a million entities the 4,096 page pointers still fit in 32 KiB).
-	return entityIndex{next: 1, tag: tag}
+	// Index 0 is reserved: the zero Entity is never alive.
+	x := entityIndex{next: 1, tag: tag}
+	x.grow(minRecords)
+	return x
 }
 
-// ensure makes pages for indices [0, n).
-func (x *entityIndex) ensure(n uint64) {
-	for uint64(len(x.pages))<<recordPageBits < n {
-		x.pages = append(x.pages, new(recordPage))
+// grow makes the index hold at least n records, doubling its length.
+func (x *entityIndex) grow(n uint64) {
+	size := uint64(len(x.recs))
+	if size >= n {
+		return
 	}
+	size = max(size, minRecords)
+	for size < n {
+		size *= 2
+	}
+	if size > 1<<32 {
+		size = 1 << 32
+	}
+	recs := make([]record, size)
+	copy(recs, x.recs)
+	for i := len(x.recs); i < len(recs); i++ {
+		recs[i].table = deadTable
+	}
+	x.recs = recs
+	x.mask = uint32(size - 1)
 }
 
-// at returns the record of index i, which must have a page.
+// at returns the record of index i, which must be below next.
 func (x *entityIndex) at(i uint32) *record {
-	return &x.pages[i>>recordPageBits][i&(recordPageSize-1)]
+	return &x.recs[i]
 }
 
 // lookup returns the record of e when e is alive, or nil.
 func (x *entityIndex) lookup(e Entity) *record {
-	p := e.index >> recordPageBits
-	if int(p) >= len(x.pages) {
+	if uint64(e.index) >= uint64(len(x.recs)) {
 		return nil
 	}
-	r := &x.pages[p][e.index&(recordPageSize-1)]
-	if r.table == nil || r.gen != e.gen {
+	r := &x.recs[e.index]
+	if r.table == deadTable || r.gen != e.gen {
 		return nil
 	}
 	return r
@@ -73,11 +95,14 @@ func (x *entityIndex) lookup(e Entity) *record {
 // alloc hands out an entity index, preferring a recycled one. The caller
 // sets the record's table and row.
 func (x *entityIndex) alloc() (Entity, *record) {
+	if relocateOnAlloc {
+		x.recs = append([]record(nil), x.recs...)
+	}
 	if n := len(x.free); n > 0 {
 		x.alive++
 		i := x.free[n-1]
 		x.free = x.free[:n-1]
-		r := x.at(i)
+		r := &x.recs[i]
 		return Entity{i, r.gen}, r
 	}
 	i := x.next
@@ -86,11 +111,11 @@ func (x *entityIndex) alloc() (Entity, *record) {
 	}
 	x.next++
 	x.alive++
-	if int(i>>recordPageBits) >= len(x.pages) {
-		x.ensure(uint64(i) + 1)
+	if uint64(i) >= uint64(len(x.recs)) {
+		x.grow(uint64(i) + 1)
 	}
 	// A new index starts at generation 0, tagged with the world.
-	r := x.at(i)
+	r := &x.recs[i]
 	r.gen = x.tag
 	return Entity{i, x.tag}, r
 }
@@ -98,7 +123,7 @@ func (x *entityIndex) alloc() (Entity, *record) {
 // release marks r (the record of index i) dead and recycles the index.
 func (x *entityIndex) release(i uint32, r *record) {
 	x.alive--
-	r.table = nil
+	r.table = deadTable
 	if r.gen&genMask == genMask {
 		return // retired: bumping would wrap around to a generation handed out before
 	}
@@ -112,7 +137,7 @@ func (x *entityIndex) reserve(n int) {
 	if need <= 0 {
 		return
 	}
-	x.ensure(uint64(x.next) + uint64(need))
+	x.grow(uint64(x.next) + uint64(need))
 	if cap(x.free) < n {
 		f := make([]uint32, len(x.free), n)
 		copy(f, x.free)

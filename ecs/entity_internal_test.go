@@ -33,7 +33,7 @@ func TestGenerationWrapAroundRetiresIndex(t *testing.T) {
 	if e3.index == e.index {
 		t.Fatalf("index %d recycled after its generation wrapped: %v", e.index, e3)
 	}
-	if r.gen != tag|genMask {
+	if r := w.entities.at(e.index); r.gen != tag|genMask {
 		t.Errorf("retired record word %#x, want %#x", r.gen, tag|genMask)
 	}
 	for _, old := range []Entity{e, e1, e2, {e.index, tag}, {e.index, tag + genMask + 1}} {
@@ -49,33 +49,46 @@ func TestGenerationWrapAroundRetiresIndex(t *testing.T) {
 	}
 }
 
-func TestEntityIndexIsPaged(t *testing.T) {
+func TestEntityIndexGrowsByDoubling(t *testing.T) {
 	w := NewWorld()
+	if got := len(w.entities.recs); got != minRecords {
+		t.Fatalf("a new world's index has %d records, want %d", got, minRecords)
+	}
 	first := w.Spawn()
-	rec := w.entities.at(first.index)
-	for range 3 * recordPageSize {
+	gone := w.Spawn()
+	w.Despawn(gone)
+	for range 1000 {
 		w.Spawn()
 	}
-	if got := len(w.entities.pages); got != 4 {
-		t.Errorf("pages = %d, want 4 for %d entities", got, 3*recordPageSize+1)
+	x := &w.entities
+	if len(x.recs) != 1024 || x.mask != 1023 {
+		t.Errorf("%d records, mask %d: want 1024 and 1023 for %d indices", len(x.recs), x.mask, x.next)
 	}
-	if w.entities.at(first.index) != rec {
-		t.Error("growing the index moved an existing record")
+	for i := x.next; i < uint32(len(x.recs)); i++ {
+		if x.recs[i].table != deadTable {
+			t.Fatalf("record %d, never handed out, is not dead", i)
+		}
+	}
+	if !w.Alive(first) || w.Alive(gone) {
+		t.Errorf("after growth: first alive %v (want true), despawned alive %v (want false)", w.Alive(first), w.Alive(gone))
+	}
+	if x.recs[0].table != deadTable {
+		t.Error("the reserved index 0 is not dead")
 	}
 }
 
 func TestReserveAvoidsGrowth(t *testing.T) {
 	w := NewWorld()
 	w.Reserve(20_000)
-	pages := len(w.entities.pages)
+	records := len(w.entities.recs)
 	// AllocsPerRun calls f twice: 18,000 spawns in all.
 	allocs := testing.AllocsPerRun(1, func() {
 		for range 9_000 {
 			w.Spawn()
 		}
 	})
-	if len(w.entities.pages) != pages {
-		t.Errorf("entity index grew from %d to %d pages despite Reserve", pages, len(w.entities.pages))
+	if len(w.entities.recs) != records {
+		t.Errorf("entity index grew from %d to %d records despite Reserve", records, len(w.entities.recs))
 	}
 	// The empty table's entity column still grows; the index itself must not.
 	// (The index reserve is what is under test; tables grow by doubling.)

@@ -97,13 +97,14 @@ func (w *World) despawning(e Entity, r *record) bool {
 	locked := false
 	w.dying = e // changes the hooks make to e are judged as after the despawn
 	defer func() { w.dying = Entity{} }()
-	for _, col := range r.table.columns {
+	t, row := r.table, r.row // r may move when a hook spawns; e's row cannot
+	for _, col := range t.columns {
 		if h := col.info.hooks; h != nil && len(h.onRemove) > 0 {
 			if !locked {
 				w.lock++
 				locked = true
 			}
-			w.runHooks(hookOnRemove, col.info, h.onRemove, e, col.at(r.row))
+			w.runHooks(hookOnRemove, col.info, h.onRemove, e, col.at(row))
 		}
 	}
 	for _, s := range w.sparse {
@@ -136,7 +137,6 @@ func (w *World) spawned(e Entity, infos []*componentInfo) {
 // with the world locked for all of them.
 func (w *World) addedAll(e Entity, infos []*componentInfo, had uint16) {
 	w.lock++
-	r := w.entities.at(e.index)
 	for i, info := range infos {
 		h := info.hooks
 		if h == nil {
@@ -147,7 +147,9 @@ func (w *World) addedAll(e Entity, infos []*componentInfo, had uint16) {
 			kind, hooks = hookOnSet, h.onSet
 		}
 		if len(hooks) > 0 {
-			w.runHooks(kind, info, hooks, e, w.componentAt("Spawn", e, r, info))
+			// The record is read again for each hook: one that ran before may
+			// have spawned and moved the index.
+			w.runHooks(kind, info, hooks, e, w.componentAt("Spawn", e, w.entities.at(e.index), info))
 		}
 	}
 	w.unlock()

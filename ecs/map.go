@@ -133,97 +133,28 @@ func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 
 // Get returns a pointer to e's T. Panics, naming e, T and the operation, if
 // e is not alive or has no T; [Map.TryGet] is the checking twin.
-// Complexity: O(1), no allocation.
+// Complexity: O(1), no allocation. For table storage in a world without an
+// access checker, Get inlines into the caller and makes no call (see
+// map_lookup.go); sparse storage, a checker and errors take one call.
 func (m *Map[T]) Get(e Entity) *T {
-	// The fast path makes no call, so the common case pays no spills:
-	// table storage, a live entity that has the component, no checker. A
-	// sparse type has no column in any table, so it takes the slow path.
-	if w := m.w; !w.checked {
-		if r := w.entities.lookup(e); r != nil {
-			if c := r.table.column(m.id); c >= 0 {
-				// SAFETY: column c of r.table stores T values and r.row is a live row.
-				return (*T)(r.table.columns[c].at(r.row))
-			}
-		}
-	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse storage, a checked world, and every error. It
-// stays out of line so that Get inlines.
-//
-//go:noinline
-func (m *Map[T]) getSlow(e Entity) *T {
-	if m.w.checker != nil {
-		m.w.checkComponent(m.info, false, "Get")
-	}
-	if m.sparse != nil {
-		if p := m.sparse.get(e); p != nil {
-			return (*T)(p)
-		}
-		m.panicAbsent("Get", e)
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		m.panicDead("Get", e)
-	}
-	c := r.table.column(m.id)
-	if c < 0 {
-		m.panicMissing("Get", e)
-	}
-	// SAFETY: column c of r.table stores T values and r.row is a live row.
-	return (*T)(r.table.columns[c].at(r.row))
+	// SAFETY: the value is a T: valueAt finds it in a column of T values,
+	// getSlow in a column or the sparse set of T.
+	return (*T)(m.info.valueAt(e, getSlow))
 }
 
 // TryGet returns a pointer to e's T and true, or nil and false when e is not
-// alive or has no T. Complexity: O(1), no allocation.
+// alive or has no T. Complexity: O(1), no allocation; one call (the second
+// result puts it just over the inliner's budget), with Get's lookup inside.
 func (m *Map[T]) TryGet(e Entity) (*T, bool) {
-	// The fast path is Get's: no call when the entity has the component.
-	if w := m.w; !w.checked {
-		if r := w.entities.lookup(e); r != nil {
-			if c := r.table.column(m.id); c >= 0 {
-				// SAFETY: as in Get.
-				return (*T)(r.table.columns[c].at(r.row)), true
-			}
-		}
-	}
-	return m.tryGetSlow(e)
-}
-
-// tryGetSlow is TryGet for sparse storage, a checked world, and every miss.
-// It stays out of line so that TryGet inlines.
-//
-//go:noinline
-func (m *Map[T]) tryGetSlow(e Entity) (*T, bool) {
-	if m.w.checker != nil {
-		m.w.checkComponent(m.info, false, "TryGet")
-	}
-	if m.sparse != nil {
-		p := m.sparse.get(e)
-		return (*T)(p), p != nil
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, false
-	}
-	c := r.table.column(m.id)
-	if c < 0 {
-		return nil, false
-	}
 	// SAFETY: as in Get.
-	return (*T)(r.table.columns[c].at(r.row)), true
+	p := (*T)(m.info.valueAt(e, tryGetSlow))
+	return p, p != nil
 }
 
-// Has reports whether e is alive and has a T. Complexity: O(1).
+// Has reports whether e is alive and has a T. Complexity: O(1); inlines as
+// Get does.
 func (m *Map[T]) Has(e Entity) bool {
-	if m.w.checker != nil {
-		m.w.checkComponent(m.info, false, "Has")
-	}
-	if m.sparse != nil {
-		return m.sparse.has(e)
-	}
-	r := m.w.entities.lookup(e)
-	return r != nil && r.table.column(m.id) >= 0
+	return m.info.hasValue(e, hasSlow)
 }
 
 // Add gives e the component v, moving e to the table of its new archetype.
@@ -387,20 +318,4 @@ func (m *Map[T]) removeChecked(e Entity) {
 	w.settle()
 }
 
-func (m *Map[T]) panicDead(op string, e Entity) {
-	panic(m.w.deadMessage(op, e, m.info))
-}
-
-// panicAbsent panics for an entity that is dead or lacks T.
-func (m *Map[T]) panicAbsent(op string, e Entity) {
-	if m.w.entities.lookup(e) == nil {
-		m.panicDead(op, e)
-	}
-	m.panicMissing(op, e)
-}
-
 func (m *Map[T]) panicPresent(e Entity) { panic(presentMessage(e, m.info, "")) }
-
-func (m *Map[T]) panicMissing(op string, e Entity) {
-	panic(missingComponent(m.w, op, e, m.info))
-}

@@ -278,8 +278,10 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -763,9 +765,11 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -1271,10 +1275,12 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -1802,11 +1808,13 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -2356,12 +2364,14 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -2933,13 +2943,15 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -3533,14 +3545,16 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
-		setDeferred(w, m.infos[7], e, r, vH)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
+		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -4156,15 +4170,17 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
-		setDeferred(w, m.infos[7], e, r, vH)
-		setDeferred(w, m.infos[8], e, r, vI)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
+		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
+		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -4802,16 +4818,18 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
-		setDeferred(w, m.infos[7], e, r, vH)
-		setDeferred(w, m.infos[8], e, r, vI)
-		setDeferred(w, m.infos[9], e, r, vJ)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
+		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
+		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
+		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -5471,17 +5489,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
-		setDeferred(w, m.infos[7], e, r, vH)
-		setDeferred(w, m.infos[8], e, r, vI)
-		setDeferred(w, m.infos[9], e, r, vJ)
-		setDeferred(w, m.infos[10], e, r, vK)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
+		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
+		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
+		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
+		setDeferred(w, m.infos[10], e, w.entities.at(e.index), vK)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
@@ -6163,18 +6183,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 				}
 			}
 		}
-		setDeferred(w, m.infos[0], e, r, vA)
-		setDeferred(w, m.infos[1], e, r, vB)
-		setDeferred(w, m.infos[2], e, r, vC)
-		setDeferred(w, m.infos[3], e, r, vD)
-		setDeferred(w, m.infos[4], e, r, vE)
-		setDeferred(w, m.infos[5], e, r, vF)
-		setDeferred(w, m.infos[6], e, r, vG)
-		setDeferred(w, m.infos[7], e, r, vH)
-		setDeferred(w, m.infos[8], e, r, vI)
-		setDeferred(w, m.infos[9], e, r, vJ)
-		setDeferred(w, m.infos[10], e, r, vK)
-		setDeferred(w, m.infos[11], e, r, vL)
+		// The record is read again for each type: an OnSet hook of the one
+		// before may have spawned and moved the index.
+		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
+		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
+		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
+		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
+		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
+		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
+		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
+		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
+		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
+		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
+		setDeferred(w, m.infos[10], e, w.entities.at(e.index), vK)
+		setDeferred(w, m.infos[11], e, w.entities.at(e.index), vL)
 		return
 	}
 	var had uint16 // bit i: e has the i-th type

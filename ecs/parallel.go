@@ -118,6 +118,9 @@ type AccessChecker interface {
 // another. Call it outside parallel sections.
 func (w *World) SetAccessChecker(c AccessChecker) {
 	w.checker = c
+	if w.checked != (c != nil) {
+		w.fillColumnSlots(c != nil)
+	}
 	w.checked = c != nil
 }
 

@@ -11,13 +11,8 @@ package ecs
 // known, so the swap-and-pop copies a T directly and no further call is
 // made; growth, a new page and every error go to the general paths.
 func addQuiet[T any](s *sparseSet, x *entityIndex, e Entity, v T) bool {
-	rp := e.index >> recordPageBits
-	if rp >= uint32(len(x.pages)) {
-		return false
-	}
-	r := &x.pages[rp][e.index&(recordPageSize-1)]
 	p := e.index >> sparsePageBits
-	if r.table == nil || r.gen != e.gen || p >= uint32(len(s.pages)) {
+	if x.lookup(e) == nil || p >= uint32(len(s.pages)) {
 		return false
 	}
 	page := s.pages[p]

@@ -18,10 +18,9 @@ type Stats struct {
 
 // EntityIndexStats describes the entity index.
 type EntityIndexStats struct {
-	Pages    int // pages of 256 records
-	Capacity int // records in those pages
+	Capacity int // records the index holds room for (a power of two)
 	Free     int // despawned indices waiting to be recycled
-	Bytes    int // pages and free list
+	Bytes    int // records and free list
 }
 
 // ComponentStats describes the storage of one component type.
@@ -56,10 +55,9 @@ func (w *World) Stats() Stats {
 	st := Stats{Entities: w.Len()}
 	x := &w.entities
 	st.EntityIndex = EntityIndexStats{
-		Pages:    len(x.pages),
-		Capacity: len(x.pages) * recordPageSize,
+		Capacity: len(x.recs),
 		Free:     len(x.free),
-		Bytes:    len(x.pages)*recordPageSize*recordSize + cap(x.free)*4,
+		Bytes:    len(x.recs)*recordSize + cap(x.free)*4,
 	}
 	st.Components = make([]ComponentStats, len(w.reg.infos))
 	for i, info := range w.reg.infos {

@@ -47,8 +47,8 @@ func TestStats(t *testing.T) {
 		sum += tb.Bytes
 	}
 	// 1,001 indices (index 0 is reserved) in pages of 256 records.
-	if rows != 1000 || sum != st.TotalBytes || st.EntityIndex.Pages != 4 {
-		t.Errorf("rows %d, total %d (sum %d), index pages %d", rows, st.TotalBytes, sum, st.EntityIndex.Pages)
+	if rows != 1000 || sum != st.TotalBytes || st.EntityIndex.Capacity != 1024 {
+		t.Errorf("rows %d, total %d (sum %d), index capacity %d", rows, st.TotalBytes, sum, st.EntityIndex.Capacity)
 	}
 }
 

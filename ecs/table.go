@@ -9,6 +9,7 @@ package ecs
 // Consciousness engine).
 type table struct {
 	id      int
+	slot    int // id + 1: the index of this table in componentInfo.cols
 	mask    bitset
 	ids     []componentID // sorted
 	columns []column      // parallel to ids
@@ -129,6 +130,40 @@ func (t *table) clearColumns(start uint32, n int) {
 		col := &t.columns[i]
 		if col.size != 0 {
 			col.info.clearN(col.at(start), n)
+		}
+	}
+}
+
+// addColumnSlot gives every component type's column list (componentInfo.cols)
+// the slot of the new table t, pointing at t's column of the type where t
+// has one. The column structs never move (t.columns is made once), so the
+// pointers stay valid as the columns grow. Complexity: O(component types).
+func (w *World) addColumnSlot(t *table) {
+	w.reg.slots = t.slot + 1
+	for _, info := range w.reg.infos {
+		info.cols = append(info.cols, nil)
+	}
+	if w.checked {
+		return // a checked world's Get always takes the checking path
+	}
+	for i, id := range t.ids {
+		w.reg.infos[id].cols[t.slot] = &t.columns[i]
+	}
+}
+
+// fillColumnSlots sets every component type's column list from the tables,
+// or to nil everywhere when checked: SetAccessChecker calls it when a
+// checker comes or goes. Complexity: O(component types x tables).
+func (w *World) fillColumnSlots(checked bool) {
+	for _, info := range w.reg.infos {
+		clear(info.cols)
+	}
+	if checked {
+		return
+	}
+	for _, t := range w.tables {
+		for i, id := range t.ids {
+			w.reg.infos[id].cols[t.slot] = &t.columns[i]
 		}
 	}
 }

@@ -15,10 +15,10 @@ func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
 	w.lock++
 	for i := start; i < t.len(); i++ {
 		e := t.entities[i]
-		r := w.entities.at(e.index)
 		for _, info := range infos {
 			if h := info.hooks; h != nil && len(h.onAdd) > 0 {
-				w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("SpawnBatch", e, r, info))
+				// The record is read again for each hook (see addedAll).
+				w.runHooks(hookOnAdd, info, h.onAdd, e, w.componentAt("SpawnBatch", e, w.entities.at(e.index), info))
 			}
 		}
 	}
@@ -62,11 +62,15 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 		}
 		for _, id := range ids {
 			info := w.reg.infos[id]
-			if h := info.hooks; h != nil && len(h.onRemove) > 0 && w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+			// The record is read again for each hook (see addedAll).
+			if r := w.entities.at(e.index); w.hasComponent(e, r, info) {
+				if h := info.hooks; h != nil && len(h.onRemove) > 0 {
+					w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
+				}
 			}
 		}
 		w.removingE = Entity{}
+		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	}
 	dst := r.table
 	for _, id := range ids {
@@ -95,6 +99,7 @@ func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
 	w.removingE, w.removingIDs = e, append(w.removingIDs[:0], info.id)
 	locked := w.removing(info, e, w.componentAt("Remove", e, r, info))
 	w.removingE = Entity{}
+	r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	if s := info.sparse; s != nil {
 		s.remove(e)
 	} else {

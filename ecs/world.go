@@ -73,6 +73,8 @@ func NewWorld() *World {
 		resources:  make(map[reflect.Type]any),
 		queueEpoch: 1,
 	}
+	w.reg.w, w.reg.index = w, &w.entities
+	w.reg.slots = 1 // slot 0 is deadTable's
 	w.empty = w.tableFor(nil)
 	return w
 }
@@ -114,6 +116,7 @@ func (w *World) despawn(e Entity, r *record) {
 	if w.notify {
 		locked = w.hooked && w.despawning(e, r)
 		w.touch(e)
+		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	}
 	w.enter("Despawn")
 	for _, s := range w.sparse {
@@ -192,7 +195,7 @@ func (w *World) tableFor(ids []componentID) *table {
 	if t, ok := w.tableByKey[key]; ok {
 		return t
 	}
-	t := &table{id: len(w.tables), mask: mask, ids: append([]componentID(nil), ids...)}
+	t := &table{id: len(w.tables), slot: len(w.tables) + 1, mask: mask, ids: append([]componentID(nil), ids...)}
 	maxID := -1
 	if len(ids) > 0 {
 		maxID = int(ids[len(ids)-1])
@@ -214,6 +217,7 @@ func (w *World) tableFor(ids []componentID) *table {
 	}
 	t.reserve(uint32(hint))
 	w.tables = append(w.tables, t)
+	w.addColumnSlot(t)
 	w.tableByKey[key] = t
 	for _, q := range w.queries {
 		q.consider(t)

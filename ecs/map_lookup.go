@@ -1,0 +1,101 @@
+package ecs
+
+import "unsafe"
+
+// This file holds the lookups behind Map.Get, TryGet and Has. Their fast
+// path is small enough for the compiler to inline into the caller's loop:
+// one record read from the flat entity index, one column pointer read from
+// the type's per-table column list (componentInfo.cols), and the value's
+// address, the dependent-load chain of Ark's Map.Get. Everything else (sparse
+// storage, a world with a checker, dead handles and missing components) goes
+// to an out-of-line twin.
+//
+// The twin is passed in as a parameter, not called by name: Go's inliner
+// charges a call to a parameter far less than a call to a named function
+// that it cannot inline, and once the fast path is inlined the parameter is a
+// known function, so the call is direct. Go 1.26 inlines a function whose
+// cost is at most 80; valueAt costs about 67 and Map.Get about 79 with its
+// generic wrapper (check with go build -gcflags=-m=2).
+
+// lookupSlow is the out-of-line twin of valueAt and hasValue.
+type lookupSlow = func(e Entity, info *componentInfo) unsafe.Pointer
+
+// valueAt returns the address of e's value of info's type, or what slow
+// returns when e's record is not alive or has no column of that type.
+func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
+	// The mask keeps any index inside the index (see entityIndex); a dead
+	// record has deadTable, whose slot has no column for any type.
+	r := &info.index.recs[e.index&info.index.mask]
+	if c := info.cols[r.table.slot]; r.gen == e.gen && c != nil {
+		// SAFETY: c is a column of this type in r.table, whose row r.row is
+		// live, so the address lies inside the column's array.
+		return unsafe.Add(c.base, uintptr(r.row)*c.size)
+	}
+	return slow(e, info)
+}
+
+// hasValue reports whether e is alive and has a value of info's type, or
+// what slow says when the fast path cannot tell.
+func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
+	r := &info.index.recs[e.index&info.index.mask]
+	if r.gen == e.gen && info.cols[r.table.slot] != nil {
+		return true
+	}
+	return slow(e, info) != nil
+}
+
+// getSlow is Map.Get for sparse storage, a checked world, and every error.
+//
+//go:noinline
+func getSlow(e Entity, info *componentInfo) unsafe.Pointer {
+	w := info.w
+	if w.checker != nil {
+		w.checkComponent(info, false, "Get")
+	}
+	if p := lookupValue(e, info); p != nil {
+		return p
+	}
+	if w.entities.lookup(e) == nil {
+		panic(w.deadMessage("Get", e, info))
+	}
+	panic(missingComponent(w, "Get", e, info))
+}
+
+// tryGetSlow is Map.TryGet for sparse storage, a checked world, and every
+// miss: nil when e is dead or has no value.
+//
+//go:noinline
+func tryGetSlow(e Entity, info *componentInfo) unsafe.Pointer {
+	if w := info.w; w.checker != nil {
+		w.checkComponent(info, false, "TryGet")
+	}
+	return lookupValue(e, info)
+}
+
+// hasSlow is Map.Has for sparse storage, a checked world, and every miss:
+// non-nil when e is alive and has a value.
+//
+//go:noinline
+func hasSlow(e Entity, info *componentInfo) unsafe.Pointer {
+	if w := info.w; w.checker != nil {
+		w.checkComponent(info, false, "Has")
+	}
+	return lookupValue(e, info)
+}
+
+// lookupValue returns the address of e's value of info's type, or nil when
+// e is dead or has none: the general lookup, for sparse and table storage.
+func lookupValue(e Entity, info *componentInfo) unsafe.Pointer {
+	if info.sparse != nil {
+		return info.sparse.get(e)
+	}
+	r := info.w.entities.lookup(e)
+	if r == nil {
+		return nil
+	}
+	c := r.table.column(info.id)
+	if c < 0 {
+		return nil
+	}
+	return r.table.columns[c].at(r.row)
+}
