@@ -170,7 +170,25 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map2.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		if c0 != nil && c1 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map2[A, B]) getSlow(e Entity) (*A, *B) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -183,6 +201,21 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map2.Get]. Complexity: O(number of types).
 func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		if c0 != nil && c1 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map2[A, B]) tryGetSlow(e Entity) (*A, *B, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -200,7 +233,20 @@ func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map2[A, B]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map2[A, B]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -657,7 +703,26 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map3.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map3[A, B, C]) getSlow(e Entity) (*A, *B, *C) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -670,6 +735,22 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map3.Get]. Complexity: O(number of types).
 func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map3[A, B, C]) tryGetSlow(e Entity) (*A, *B, *C, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -687,7 +768,20 @@ func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map3[A, B, C]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map3[A, B, C]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -1167,7 +1261,27 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map4.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map4[A, B, C, D]) getSlow(e Entity) (*A, *B, *C, *D) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -1180,6 +1294,23 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map4.Get]. Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map4[A, B, C, D]) tryGetSlow(e Entity) (*A, *B, *C, *D, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -1197,7 +1328,20 @@ func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map4[A, B, C, D]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -1700,7 +1844,28 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map5.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map5[A, B, C, D, E]) getSlow(e Entity) (*A, *B, *C, *D, *E) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -1713,6 +1878,24 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map5.Get]. Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map5[A, B, C, D, E]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -1730,7 +1913,20 @@ func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map5[A, B, C, D, E]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -2256,7 +2452,29 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map6.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map6[A, B, C, D, E, F]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -2269,6 +2487,25 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map6.Get]. Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map6[A, B, C, D, E, F]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -2286,7 +2523,20 @@ func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool)
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map6[A, B, C, D, E, F]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -2835,7 +3085,30 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map7.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map7[A, B, C, D, E, F, G]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -2848,6 +3121,26 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map7.Get]. Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map7[A, B, C, D, E, F, G]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -2865,7 +3158,20 @@ func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map7[A, B, C, D, E, F, G]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -3437,7 +3743,31 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map8.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map8[A, B, C, D, E, F, G, H]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -3450,6 +3780,27 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map8.Get]. Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map8[A, B, C, D, E, F, G, H]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -3467,7 +3818,20 @@ func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F,
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map8[A, B, C, D, E, F, G, H]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -4062,7 +4426,32 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map9.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -4075,6 +4464,28 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map9.Get]. Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -4092,7 +4503,20 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, 
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -4710,7 +5134,33 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map10.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -4723,6 +5173,29 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map10.Get]. Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -4740,7 +5213,20 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, 
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -5381,7 +5867,34 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map11.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		c10 := m.infos[10].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -5394,6 +5907,30 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map11.Get]. Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		c10 := m.infos[10].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -5411,7 +5948,20 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
@@ -6075,7 +6625,35 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 // Get returns pointers to e's components. Panics, naming e, the type and
 // the operation, if e is not alive or lacks one of them; [Map12.Has] is
 // the checking twin. The pointers follow the rules of [Map.Get].
+// Complexity: O(number of types); for table storage without an access
+// checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		c10 := m.infos[10].cols[s]
+		c11 := m.infos[11].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil && c11 != nil {
+			// SAFETY: column i of r.table stores values of type i and r.row
+			// is a live row.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), (*L)(c11.at(r.row))
+		}
+	}
+	return m.getSlow(e)
+}
+
+// getSlow is Get for sparse types, a world with an access checker, and
+// every error.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
 	if m.w.checker != nil {
 		m.check("Get")
 	}
@@ -6088,6 +6666,31 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map12.Get]. Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		c0 := m.infos[0].cols[s]
+		c1 := m.infos[1].cols[s]
+		c2 := m.infos[2].cols[s]
+		c3 := m.infos[3].cols[s]
+		c4 := m.infos[4].cols[s]
+		c5 := m.infos[5].cols[s]
+		c6 := m.infos[6].cols[s]
+		c7 := m.infos[7].cols[s]
+		c8 := m.infos[8].cols[s]
+		c9 := m.infos[9].cols[s]
+		c10 := m.infos[10].cols[s]
+		c11 := m.infos[11].cols[s]
+		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil && c11 != nil {
+			// SAFETY: as in Get.
+			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), (*L)(c11.at(r.row)), true
+		}
+	}
+	return m.tryGetSlow(e)
+}
+
+// tryGetSlow is TryGet for sparse types, a world with an access checker,
+// and every miss.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
 	if m.w.checker != nil {
 		m.check("TryGet")
 	}
@@ -6105,7 +6708,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C
 }
 
 // Has reports whether e is alive and has every one of the types.
+// Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
+	if r := m.w.entities.lookup(e); r != nil {
+		s := r.table.slot
+		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil && m.infos[11].cols[s] != nil {
+			return true
+		}
+	}
+	return m.hasSlow(e)
+}
+
+// hasSlow is Has for sparse types, a world with an access checker, and
+// every miss.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) hasSlow(e Entity) bool {
 	if m.w.checker != nil {
 		m.check("Has")
 	}
