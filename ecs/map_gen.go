@@ -66,8 +66,8 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
 	}
 	w.leave()
 	if w.notify {
@@ -583,9 +583,9 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
 	}
 	w.leave()
 	if w.notify {
@@ -1125,10 +1125,10 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
 	}
 	w.leave()
 	if w.notify {
@@ -1692,11 +1692,11 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
 	}
 	w.leave()
 	if w.notify {
@@ -2284,12 +2284,12 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
 	}
 	w.leave()
 	if w.notify {
@@ -2901,13 +2901,13 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
 	}
 	w.leave()
 	if w.notify {
@@ -3543,14 +3543,14 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
-		*(*H)(cols[m.cols[7]].at(row)) = vH
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
 	}
 	w.leave()
 	if w.notify {
@@ -4210,15 +4210,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
-		*(*H)(cols[m.cols[7]].at(row)) = vH
-		*(*I)(cols[m.cols[8]].at(row)) = vI
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
 	}
 	w.leave()
 	if w.notify {
@@ -4902,16 +4902,16 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
-		*(*H)(cols[m.cols[7]].at(row)) = vH
-		*(*I)(cols[m.cols[8]].at(row)) = vI
-		*(*J)(cols[m.cols[9]].at(row)) = vJ
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
 	}
 	w.leave()
 	if w.notify {
@@ -5619,17 +5619,17 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
-		*(*H)(cols[m.cols[7]].at(row)) = vH
-		*(*I)(cols[m.cols[8]].at(row)) = vI
-		*(*J)(cols[m.cols[9]].at(row)) = vJ
-		*(*K)(cols[m.cols[10]].at(row)) = vK
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
+		*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
 	}
 	w.leave()
 	if w.notify {
@@ -6361,18 +6361,18 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 		cols := t.columns
 		// SAFETY: column m.cols[i] of t stores values of type i, and row
 		// is a row of t.
-		*(*A)(cols[m.cols[0]].at(row)) = vA
-		*(*B)(cols[m.cols[1]].at(row)) = vB
-		*(*C)(cols[m.cols[2]].at(row)) = vC
-		*(*D)(cols[m.cols[3]].at(row)) = vD
-		*(*E)(cols[m.cols[4]].at(row)) = vE
-		*(*F)(cols[m.cols[5]].at(row)) = vF
-		*(*G)(cols[m.cols[6]].at(row)) = vG
-		*(*H)(cols[m.cols[7]].at(row)) = vH
-		*(*I)(cols[m.cols[8]].at(row)) = vI
-		*(*J)(cols[m.cols[9]].at(row)) = vJ
-		*(*K)(cols[m.cols[10]].at(row)) = vK
-		*(*L)(cols[m.cols[11]].at(row)) = vL
+		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
+		*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
+		*(*L)(unsafe.Add(cols[m.cols[11]].base, uintptr(row)*unsafe.Sizeof(vL))) = vL
 	}
 	w.leave()
 	if w.notify {
