@@ -102,7 +102,9 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 				b.WriteString(a)
 			}
 		}
-		fmt.Fprintf(&b, "\n![%s](%s)\n", s.Name, name)
+		if spansSizes(r.nsPerE[wi], sizes) {
+			fmt.Fprintf(&b, "\n![%s](%s)\n", s.Name, name)
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, "REPORT.md"), []byte(b.String()), 0o644)
 }
@@ -195,6 +197,22 @@ func rowLabel(c *suite.Candidate, cands []*suite.Candidate, s suite.Spec) string
 	return c.Name
 }
 
+// spansSizes reports whether rows have measurements at two sizes or more.
+func spansSizes(rows [][]float64, sizes []int) bool {
+	seen := -1
+	for _, row := range rows {
+		for si, v := range row {
+			if !math.IsNaN(v) && v > 0 {
+				if seen >= 0 && sizes[si] != sizes[seen] {
+					return true
+				}
+				seen = si
+			}
+		}
+	}
+	return false
+}
+
 func plotName(workload string) string {
 	return strings.NewReplacer("/", "_").Replace(workload) + ".svg"
 }
@@ -221,8 +239,8 @@ func plotWorkload(path, workload string, rows [][]float64, cands []*suite.Candid
 			lines = append(lines, label(c), pts)
 		}
 	}
-	if len(lines) == 0 {
-		return nil
+	if len(lines) == 0 || !spansSizes(rows, sizes) {
+		return nil // a log axis needs two sizes: create_world runs at N = 1 only
 	}
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
