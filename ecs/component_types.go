@@ -45,8 +45,9 @@ type componentInfo struct {
 	// slots, so a slot never indexes past it. In a world with a checker
 	// every entry is nil, which sends every Get down the checking path.
 	cols []*column
-	// index is the world's entity index and w the world, for Map.Get's
-	// fast path and its out-of-line twin.
+	// index is the world's entity index (&w.entities, kept apart because
+	// the extra load would push Map.Get over the inliner's budget) and w
+	// the world, for Map.Get's fast path and its out-of-line twin.
 	index *entityIndex
 	w     *World
 }
@@ -58,9 +59,8 @@ type componentInfo struct {
 type registry struct {
 	byType map[reflect.Type]componentID
 	infos  []*componentInfo
-	w      *World       // the world, for componentInfo.w
-	index  *entityIndex // the world's entity index, for componentInfo.index
-	slots  int          // table slots in use: the length of every componentInfo.cols
+	w      *World // the world, for componentInfo.w and componentInfo.index
+	slots  int    // table slots in use: the length of every componentInfo.cols
 }
 
 func newRegistry() registry {
@@ -101,7 +101,7 @@ func idOf[T any](r *registry) componentID {
 			clear(unsafe.Slice((*T)(p), n))
 		},
 	}
-	info.w, info.index = r.w, r.index
+	info.w, info.index = r.w, &r.w.entities
 	info.cols = make([]*column, r.slots)
 	if info.pointerFree && info.size%8 == 0 && info.size <= 32 && unsafe.Alignof(zero) == 8 {
 		info.words = info.size / 8

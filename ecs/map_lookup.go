@@ -48,13 +48,10 @@ func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
 //
 //go:noinline
 func getSlow(e Entity, info *componentInfo) unsafe.Pointer {
-	w := info.w
-	if w.checker != nil {
-		w.checkComponent(info, false, "Get")
-	}
-	if p := lookupValue(e, info); p != nil {
+	if p := checkedLookup(e, info, "Get"); p != nil {
 		return p
 	}
+	w := info.w
 	if w.entities.lookup(e) == nil {
 		panic(w.deadMessage("Get", e, info))
 	}
@@ -66,10 +63,7 @@ func getSlow(e Entity, info *componentInfo) unsafe.Pointer {
 //
 //go:noinline
 func tryGetSlow(e Entity, info *componentInfo) unsafe.Pointer {
-	if w := info.w; w.checker != nil {
-		w.checkComponent(info, false, "TryGet")
-	}
-	return lookupValue(e, info)
+	return checkedLookup(e, info, "TryGet")
 }
 
 // hasSlow is Map.Has for sparse storage, a checked world, and every miss:
@@ -77,8 +71,14 @@ func tryGetSlow(e Entity, info *componentInfo) unsafe.Pointer {
 //
 //go:noinline
 func hasSlow(e Entity, info *componentInfo) unsafe.Pointer {
+	return checkedLookup(e, info, "Has")
+}
+
+// checkedLookup reports a read of info's type by op to the world's access
+// checker, if any, and returns lookupValue.
+func checkedLookup(e Entity, info *componentInfo, op string) unsafe.Pointer {
 	if w := info.w; w.checker != nil {
-		w.checkComponent(info, false, "Has")
+		w.checkComponent(info, false, op)
 	}
 	return lookupValue(e, info)
 }

@@ -8,8 +8,11 @@ package ecs
 // and the "type-erased component registry" tutorial of the Multiversal
 // Consciousness engine).
 type table struct {
-	id      int
-	slot    int // id + 1: the index of this table in componentInfo.cols
+	id int
+	// slot is id + 1, this table's index in componentInfo.cols (slot 0 is
+	// deadTable's); a field rather than an addition, which would push
+	// Map.Get over the inliner's budget.
+	slot    int
 	mask    bitset
 	ids     []componentID // sorted
 	columns []column      // parallel to ids
@@ -143,9 +146,13 @@ func (w *World) addColumnSlot(t *table) {
 	for _, info := range w.reg.infos {
 		info.cols = append(info.cols, nil)
 	}
-	if w.checked {
-		return // a checked world's Get always takes the checking path
+	if !w.checked { // a checked world's Get always takes the checking path
+		w.linkColumns(t)
 	}
+}
+
+// linkColumns points each of t's types' column list at its column in t.
+func (w *World) linkColumns(t *table) {
 	for i, id := range t.ids {
 		w.reg.infos[id].cols[t.slot] = &t.columns[i]
 	}
@@ -162,8 +169,6 @@ func (w *World) fillColumnSlots(checked bool) {
 		return
 	}
 	for _, t := range w.tables {
-		for i, id := range t.ids {
-			w.reg.infos[id].cols[t.slot] = &t.columns[i]
-		}
+		w.linkColumns(t)
 	}
 }

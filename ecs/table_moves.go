@@ -62,11 +62,13 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 		}
 		for _, id := range ids {
 			info := w.reg.infos[id]
+			h := info.hooks
+			if h == nil || len(h.onRemove) == 0 {
+				continue
+			}
 			// The record is read again for each hook (see addedAll).
 			if r := w.entities.at(e.index); w.hasComponent(e, r, info) {
-				if h := info.hooks; h != nil && len(h.onRemove) > 0 {
-					w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-				}
+				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 			}
 		}
 		w.removingE = Entity{}

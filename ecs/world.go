@@ -73,7 +73,7 @@ func NewWorld() *World {
 		resources:  make(map[reflect.Type]any),
 		queueEpoch: 1,
 	}
-	w.reg.w, w.reg.index = w, &w.entities
+	w.reg.w = w
 	w.reg.slots = 1 // slot 0 is deadTable's
 	w.empty = w.tableFor(nil)
 	return w

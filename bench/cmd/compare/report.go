@@ -93,8 +93,12 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 		}
 		b.WriteString("\n")
 		name := plotName(s.Name)
-		if err := plotWorkload(filepath.Join(dir, name), s.Name, r.nsPerE[wi], cands, sizes); err != nil {
-			return err
+		// A log axis needs two sizes: create_world runs at N = 1 only.
+		plotted := spansSizes(r.nsPerE[wi], sizes)
+		if plotted {
+			if err := plotWorkload(filepath.Join(dir, name), s.Name, r.nsPerE[wi], cands, sizes); err != nil {
+				return err
+			}
 		}
 		if len(asides) > 0 {
 			b.WriteString("\n")
@@ -102,7 +106,7 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 				b.WriteString(a)
 			}
 		}
-		if spansSizes(r.nsPerE[wi], sizes) {
+		if plotted {
 			fmt.Fprintf(&b, "\n![%s](%s)\n", s.Name, name)
 		}
 	}
@@ -239,8 +243,8 @@ func plotWorkload(path, workload string, rows [][]float64, cands []*suite.Candid
 			lines = append(lines, label(c), pts)
 		}
 	}
-	if len(lines) == 0 || !spansSizes(rows, sizes) {
-		return nil // a log axis needs two sizes: create_world runs at N = 1 only
+	if len(lines) == 0 {
+		return nil
 	}
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
