@@ -292,6 +292,6 @@ func (w *World) moveAll(src, dst *table) uint32 {
 		r.row = start + uint32(i)
 		w.touch(e)
 	}
-	src.clearRows()
+	src.dropRows()
 	return start
 }

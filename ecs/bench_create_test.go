@@ -31,6 +31,28 @@ func spawnTenEach(m *map10, es []ecs.Entity) {
 	}
 }
 
+// spawnTenValues is spawnTenEach with non-zero values, which every spawn
+// must write.
+//
+//go:noinline
+func spawnTenValues(m *map10, es []ecs.Entity) {
+	for i := range es {
+		f := float64(i)
+		es[i] = m.Spawn(c1{f, 1}, c2{f, 2}, c3{f, 3}, c4{f, 4}, c5{f, 5}, c6{f, 6}, c7{f, 7}, c8{f, 8}, c9{f, 9}, c10{f, 10})
+	}
+}
+
+// spawnTenZero spawns with SpawnFunc(nil): zero values, written only
+// where a row is stale (the public go-ecs-benchmarks' create10 with Ark's
+// NewEntityFn(nil)).
+//
+//go:noinline
+func spawnTenZero(m *map10, es []ecs.Entity) {
+	for i := range es {
+		es[i] = m.SpawnFunc(nil)
+	}
+}
+
 //go:noinline
 func spawnTenBatch(m *map10, n int) {
 	m.SpawnBatch(n, c1{}, c2{}, c3{}, c4{}, c5{}, c6{}, c7{}, c8{}, c9{}, c10{})
@@ -53,6 +75,26 @@ func BenchmarkSpawn10(b *testing.B) {
 			w, m, all, es := tenWorld(n)
 			for b.Loop() {
 				spawnTenEach(m, es)
+				b.StopTimer()
+				w.DespawnAll(all)
+				b.StartTimer()
+			}
+			perEntity(b, n)
+		})
+		b.Run("func/"+strconv.Itoa(n), func(b *testing.B) {
+			w, m, all, es := tenWorld(n)
+			for b.Loop() {
+				spawnTenZero(m, es)
+				b.StopTimer()
+				w.DespawnAll(all)
+				b.StartTimer()
+			}
+			perEntity(b, n)
+		})
+		b.Run("values/"+strconv.Itoa(n), func(b *testing.B) {
+			w, m, all, es := tenWorld(n)
+			for b.Loop() {
+				spawnTenValues(m, es)
 				b.StopTimer()
 				w.DespawnAll(all)
 				b.StartTimer()

@@ -46,3 +46,33 @@ func (c *column) copyValue(dst, src unsafe.Pointer) {
 		c.info.copy1(dst, src)
 	}
 }
+
+// isZero reports whether every byte of *v is zero: then a new row, which
+// the zero tail already holds zero (see table), needs no write. The size
+// and alignment are constants of T's shape, so the switch folds to a
+// compare of one to four words for the common component sizes; other sizes
+// scan the bytes. Note that -0.0 is not zero here: its sign bit is set.
+func isZero[T any](v *T) bool {
+	size, align := unsafe.Sizeof(*v), unsafe.Alignof(*v)
+	p := unsafe.Pointer(v)
+	// SAFETY: each case reads exactly size bytes of *v with word loads
+	// only when v is 8-byte aligned.
+	switch {
+	case size == 0:
+		return true
+	case align >= 8 && size == 8:
+		return *(*uint64)(p) == 0
+	case align >= 8 && size == 16:
+		return *(*[2]uint64)(p) == [2]uint64{}
+	case align >= 8 && size == 24:
+		return *(*[3]uint64)(p) == [3]uint64{}
+	case align >= 8 && size == 32:
+		return *(*[4]uint64)(p) == [4]uint64{}
+	}
+	for _, b := range unsafe.Slice((*byte)(p), size) {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}

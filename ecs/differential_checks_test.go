@@ -209,6 +209,11 @@ func (h *diffHarness) checkAll() {
 		}
 		i++
 	}
+	if h.checks++; h.checks%16 == 0 {
+		if err := ecs.CheckZeroTails(h.w); err != nil {
+			h.failf("zero tail: %v", err)
+		}
+	}
 	if len(h.live) != h.m.Len() {
 		h.failf("harness tracks %d entities, the model has %d", len(h.live), h.m.Len())
 	}

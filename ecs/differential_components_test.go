@@ -370,6 +370,7 @@ type diffMapN interface {
 	spawn(h *diffHarness)
 	spawnBatch(h *diffHarness, n int) // outside iterations only
 	spawnBatchFunc(h *diffHarness, n int)
+	spawnFunc(h *diffHarness)
 	add(h *diffHarness, p diffPair)
 	remove(h *diffHarness, p diffPair)
 	set(h *diffHarness, p diffPair)

@@ -86,6 +86,38 @@ func (m *diffMap2[A, B]) spawnBatchFunc(h *diffHarness, n int) {
 	}
 }
 
+// spawnFunc spawns one entity with SpawnFunc: half the time with a nil
+// init (zero values, written only where a row is stale), else with an init
+// that checks it starts from zero and sometimes fills the values in.
+func (m *diffMap2[A, B]) spawnFunc(h *diffHarness) {
+	m.cov(h)
+	var e ecs.Entity
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		if h.src.intn(2) == 0 {
+			e = m.tm.SpawnFunc(nil)
+			id = h.m.Spawn()
+			var za A
+			m.a.ms.Add(id, za)
+			var zb B
+			m.b.ms.Add(id, zb)
+			return
+		}
+		calls := 0
+		e = m.tm.SpawnFunc(func(x ecs.Entity, pa *A, pb *B) {
+			calls++
+			id = h.m.Spawn()
+			diffInit(h, m.a, x, id, pa)
+			diffInit(h, m.b, x, id, pb)
+		})
+		if calls != 1 {
+			h.failf("Map2.SpawnFunc called init %d times", calls)
+		}
+	})
+	h.pair(id, e)
+	h.note("Map2.SpawnFunc "+m.names(), diffPair{id, e}, 0)
+}
+
 func (m *diffMap2[A, B]) add(h *diffHarness, p diffPair) {
 	m.cov(h)
 	xa, xb := h.val(), h.val()
@@ -288,6 +320,41 @@ func (m *diffMap3[A, B, C]) spawnBatchFunc(h *diffHarness, n int) {
 	if calls != n {
 		h.failf("Map3.SpawnBatchFunc(%d) called init %d times", n, calls)
 	}
+}
+
+// spawnFunc spawns one entity with SpawnFunc: half the time with a nil
+// init (zero values, written only where a row is stale), else with an init
+// that checks it starts from zero and sometimes fills the values in.
+func (m *diffMap3[A, B, C]) spawnFunc(h *diffHarness) {
+	m.cov(h)
+	var e ecs.Entity
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		if h.src.intn(2) == 0 {
+			e = m.tm.SpawnFunc(nil)
+			id = h.m.Spawn()
+			var za A
+			m.a.ms.Add(id, za)
+			var zb B
+			m.b.ms.Add(id, zb)
+			var zc C
+			m.c.ms.Add(id, zc)
+			return
+		}
+		calls := 0
+		e = m.tm.SpawnFunc(func(x ecs.Entity, pa *A, pb *B, pc *C) {
+			calls++
+			id = h.m.Spawn()
+			diffInit(h, m.a, x, id, pa)
+			diffInit(h, m.b, x, id, pb)
+			diffInit(h, m.c, x, id, pc)
+		})
+		if calls != 1 {
+			h.failf("Map3.SpawnFunc called init %d times", calls)
+		}
+	})
+	h.pair(id, e)
+	h.note("Map3.SpawnFunc "+m.names(), diffPair{id, e}, 0)
 }
 
 func (m *diffMap3[A, B, C]) add(h *diffHarness, p diffPair) {
@@ -500,6 +567,44 @@ func (m *diffMap4[A, B, C, D]) spawnBatchFunc(h *diffHarness, n int) {
 	if calls != n {
 		h.failf("Map4.SpawnBatchFunc(%d) called init %d times", n, calls)
 	}
+}
+
+// spawnFunc spawns one entity with SpawnFunc: half the time with a nil
+// init (zero values, written only where a row is stale), else with an init
+// that checks it starts from zero and sometimes fills the values in.
+func (m *diffMap4[A, B, C, D]) spawnFunc(h *diffHarness) {
+	m.cov(h)
+	var e ecs.Entity
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		if h.src.intn(2) == 0 {
+			e = m.tm.SpawnFunc(nil)
+			id = h.m.Spawn()
+			var za A
+			m.a.ms.Add(id, za)
+			var zb B
+			m.b.ms.Add(id, zb)
+			var zc C
+			m.c.ms.Add(id, zc)
+			var zd D
+			m.d.ms.Add(id, zd)
+			return
+		}
+		calls := 0
+		e = m.tm.SpawnFunc(func(x ecs.Entity, pa *A, pb *B, pc *C, pd *D) {
+			calls++
+			id = h.m.Spawn()
+			diffInit(h, m.a, x, id, pa)
+			diffInit(h, m.b, x, id, pb)
+			diffInit(h, m.c, x, id, pc)
+			diffInit(h, m.d, x, id, pd)
+		})
+		if calls != 1 {
+			h.failf("Map4.SpawnFunc called init %d times", calls)
+		}
+	})
+	h.pair(id, e)
+	h.note("Map4.SpawnFunc "+m.names(), diffPair{id, e}, 0)
 }
 
 func (m *diffMap4[A, B, C, D]) add(h *diffHarness, p diffPair) {
@@ -720,6 +825,47 @@ func (m *diffMap5[A, B, C, D, E]) spawnBatchFunc(h *diffHarness, n int) {
 	if calls != n {
 		h.failf("Map5.SpawnBatchFunc(%d) called init %d times", n, calls)
 	}
+}
+
+// spawnFunc spawns one entity with SpawnFunc: half the time with a nil
+// init (zero values, written only where a row is stale), else with an init
+// that checks it starts from zero and sometimes fills the values in.
+func (m *diffMap5[A, B, C, D, E]) spawnFunc(h *diffHarness) {
+	m.cov(h)
+	var e ecs.Entity
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		if h.src.intn(2) == 0 {
+			e = m.tm.SpawnFunc(nil)
+			id = h.m.Spawn()
+			var za A
+			m.a.ms.Add(id, za)
+			var zb B
+			m.b.ms.Add(id, zb)
+			var zc C
+			m.c.ms.Add(id, zc)
+			var zd D
+			m.d.ms.Add(id, zd)
+			var ze E
+			m.e.ms.Add(id, ze)
+			return
+		}
+		calls := 0
+		e = m.tm.SpawnFunc(func(x ecs.Entity, pa *A, pb *B, pc *C, pd *D, pe *E) {
+			calls++
+			id = h.m.Spawn()
+			diffInit(h, m.a, x, id, pa)
+			diffInit(h, m.b, x, id, pb)
+			diffInit(h, m.c, x, id, pc)
+			diffInit(h, m.d, x, id, pd)
+			diffInit(h, m.e, x, id, pe)
+		})
+		if calls != 1 {
+			h.failf("Map5.SpawnFunc called init %d times", calls)
+		}
+	})
+	h.pair(id, e)
+	h.note("Map5.SpawnFunc "+m.names(), diffPair{id, e}, 0)
 }
 
 func (m *diffMap5[A, B, C, D, E]) add(h *diffHarness, p diffPair) {
@@ -948,6 +1094,50 @@ func (m *diffMap6[A, B, C, D, E, F]) spawnBatchFunc(h *diffHarness, n int) {
 	if calls != n {
 		h.failf("Map6.SpawnBatchFunc(%d) called init %d times", n, calls)
 	}
+}
+
+// spawnFunc spawns one entity with SpawnFunc: half the time with a nil
+// init (zero values, written only where a row is stale), else with an init
+// that checks it starts from zero and sometimes fills the values in.
+func (m *diffMap6[A, B, C, D, E, F]) spawnFunc(h *diffHarness) {
+	m.cov(h)
+	var e ecs.Entity
+	var id refmodel.EntityID
+	h.m.Batch(func() {
+		if h.src.intn(2) == 0 {
+			e = m.tm.SpawnFunc(nil)
+			id = h.m.Spawn()
+			var za A
+			m.a.ms.Add(id, za)
+			var zb B
+			m.b.ms.Add(id, zb)
+			var zc C
+			m.c.ms.Add(id, zc)
+			var zd D
+			m.d.ms.Add(id, zd)
+			var ze E
+			m.e.ms.Add(id, ze)
+			var zf F
+			m.f.ms.Add(id, zf)
+			return
+		}
+		calls := 0
+		e = m.tm.SpawnFunc(func(x ecs.Entity, pa *A, pb *B, pc *C, pd *D, pe *E, pf *F) {
+			calls++
+			id = h.m.Spawn()
+			diffInit(h, m.a, x, id, pa)
+			diffInit(h, m.b, x, id, pb)
+			diffInit(h, m.c, x, id, pc)
+			diffInit(h, m.d, x, id, pd)
+			diffInit(h, m.e, x, id, pe)
+			diffInit(h, m.f, x, id, pf)
+		})
+		if calls != 1 {
+			h.failf("Map6.SpawnFunc called init %d times", calls)
+		}
+	})
+	h.pair(id, e)
+	h.note("Map6.SpawnFunc "+m.names(), diffPair{id, e}, 0)
 }
 
 func (m *diffMap6[A, B, C, D, E, F]) add(h *diffHarness, p diffPair) {

@@ -80,6 +80,7 @@ type diffHarness struct {
 	hookSpawnsT []ecs.Entity
 	hookSpawnsM []refmodel.EntityID
 	spreading   bool // spreadIndices is at work: the model sees nothing
+	checks      int  // checkAll calls, to scan the zero tails now and then
 	w           *ecs.World
 	m           *refmodel.World
 	kinds       [numKinds]diffComp

@@ -136,6 +136,9 @@ var diffChanges = []diffChange{
 			h.maps[h.src.intn(len(h.maps))].spawn(h)
 		}
 	}},
+	{"MapN.SpawnFunc", func(s diffScale) int { return s.spawn / 3 }, func(h *diffHarness, _ *diffPair) {
+		h.maps[h.src.intn(len(h.maps))].spawnFunc(h)
+	}},
 	{"MapN.SpawnBatchFunc", func(s diffScale) int { return s.spawn / 3 }, func(h *diffHarness, _ *diffPair) {
 		h.maps[h.src.intn(len(h.maps))].spawnBatchFunc(h, h.src.intn(4))
 	}},

@@ -56,7 +56,8 @@
 //	pos.Remove(e)               // no-op if absent
 //
 // [Map2] to [Map12] do the same for several types at once, with the same
-// verbs: Spawn with values, SpawnBatch and SpawnBatchFunc for many entities,
+// verbs: Spawn with values, SpawnFunc with an init function (or none, for
+// zero values), SpawnBatch and SpawnBatchFunc for many entities,
 // Get, TryGet and Has, Add, Set and Remove that move the entity once rather
 // than once per type, and the batches AddAll and RemoveAll (see Batch
 // operations).
@@ -82,6 +83,15 @@
 // cached after their first use, so a move is a lookup and a copy per
 // component. Removing a row moves the table's last row into its place
 // (swap-and-pop).
+//
+// Rows past a table's length are kept zero where that is cheap (the zero
+// tail, as in Ark): a batch despawn ([World.DespawnAll]) zeroes the rows it
+// empties in bulk, and a single despawn or move leaves its vacated row stale
+// and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil init, a
+// SpawnBatch of zero values) then writes nothing into zero rows and clears
+// only the marked ones, so creating entities costs their bookkeeping, not
+// their bytes. The trade-off: a DespawnAll pays the zeroing (a memclr of the
+// rows' bytes) instead of the spawns that follow it.
 //
 // # Sparse storage
 //

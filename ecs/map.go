@@ -82,11 +82,74 @@ func (m *Map[T]) SpawnBatch(n int, v T) {
 		return
 	}
 	start := w.spawnRows(m.table, n)
-	// SAFETY: spawnRows made rows [start, start+n) of m.table, whose column
-	// m.col stores T values.
-	fill(unsafe.Slice((*T)(m.table.columns[m.col].at(start)), n), v)
+	// A zero value is written only where the rows are stale (table.dirty).
+	if t := m.table; isZero(&v) {
+		t.cleanRows(start, n)
+	} else {
+		// SAFETY: spawnRows made rows [start, start+n) of m.table, whose
+		// column m.col stores T values.
+		fill(unsafe.Slice((*T)(t.columns[m.col].at(start)), n), v)
+	}
 	w.addedRows(m.table, start, []*componentInfo{m.info})
 	w.settle()
+}
+
+// SpawnFunc creates one entity with a zero T and, when init is not nil,
+// calls it once to fill it in, as [Map2.SpawnFunc] does (the single form of
+// Ark's NewEntityFn). The pointer is valid during the call only; init runs
+// like a loop body. With a nil init and table storage outside an iteration
+// nothing is written: the table's rows past its last despawn or batch are
+// zero already. Complexity: O(1) amortised.
+func (m *Map[T]) SpawnFunc(init func(e Entity, v *T)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse != nil || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, []*componentInfo{m.info})
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, for sparse storage or
+// with an init function. init's changes, and for sparse storage the Add of
+// the value init wrote, are deferred until init returns.
+func (m *Map[T]) spawnFuncSlow(init func(e Entity, v *T)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse != nil {
+		var v T
+		e := w.Spawn()
+		w.lock++
+		defer w.unlock()
+		if init != nil {
+			init(e, &v)
+		}
+		m.add(e, w.entities.at(e.index), v)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	w.leave()
+	w.lock++
+	defer w.unlock()
+	// SAFETY: column m.col of t stores T values; row is e's row, which
+	// stays put while init's structural changes are deferred.
+	init(e, (*T)(t.columns[m.col].at(row)))
+	w.spawned(e, []*componentInfo{m.info})
+	return e
 }
 
 // SpawnBatchFunc creates n entities with a zero T and calls init once per
@@ -116,7 +179,7 @@ func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++

@@ -97,8 +97,15 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -106,8 +113,15 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -115,6 +129,80 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map2.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB)
+		}
+		m.addDeferred(e, vA, vB)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -143,7 +231,7 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -615,8 +703,15 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -624,8 +719,15 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -633,8 +735,15 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -642,6 +751,86 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map3.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC)
+		}
+		m.addDeferred(e, vA, vB, vC)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -671,7 +860,7 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -1158,8 +1347,15 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -1167,8 +1363,15 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -1176,8 +1379,15 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -1185,8 +1395,15 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -1194,6 +1411,92 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map4.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD)
+		}
+		m.addDeferred(e, vA, vB, vC, vD)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1224,7 +1527,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -1726,8 +2029,15 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -1735,8 +2045,15 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -1744,8 +2061,15 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -1753,8 +2077,15 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -1762,8 +2093,15 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -1771,6 +2109,98 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map5.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -1802,7 +2232,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -2319,8 +2749,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -2328,8 +2765,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -2337,8 +2781,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -2346,8 +2797,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -2355,8 +2813,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -2364,8 +2829,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -2373,6 +2845,104 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map6.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -2405,7 +2975,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -2937,8 +3507,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -2946,8 +3523,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -2955,8 +3539,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -2964,8 +3555,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -2973,8 +3571,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -2982,8 +3587,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -2991,8 +3603,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -3000,6 +3619,110 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map7.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -3033,7 +3756,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -3580,8 +4303,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -3589,8 +4319,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -3598,8 +4335,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -3607,8 +4351,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -3616,8 +4367,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -3625,8 +4383,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -3634,8 +4399,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -3643,8 +4415,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	if c := m.cols[7]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vH) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*H)(m.infos[7].sparse.add(e)) = vH
@@ -3652,6 +4431,116 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map8.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		var vH H
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+	if m.cols[7] < 0 {
+		var zero H
+		*p7 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -3686,7 +4575,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -4248,8 +5137,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -4257,8 +5153,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -4266,8 +5169,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -4275,8 +5185,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -4284,8 +5201,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -4293,8 +5217,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -4302,8 +5233,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -4311,8 +5249,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[7]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vH) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*H)(m.infos[7].sparse.add(e)) = vH
@@ -4320,8 +5265,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	if c := m.cols[8]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vI) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*I)(m.infos[8].sparse.add(e)) = vI
@@ -4329,6 +5281,122 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map9.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		var vH H
+		var vI I
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+	if m.cols[7] < 0 {
+		var zero H
+		*p7 = zero
+	}
+	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+	if m.cols[8] < 0 {
+		var zero I
+		*p8 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -4364,7 +5432,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -4941,8 +6009,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -4950,8 +6025,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -4959,8 +6041,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -4968,8 +6057,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -4977,8 +6073,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -4986,8 +6089,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -4995,8 +6105,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -5004,8 +6121,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[7]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vH) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*H)(m.infos[7].sparse.add(e)) = vH
@@ -5013,8 +6137,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[8]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vI) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*I)(m.infos[8].sparse.add(e)) = vI
@@ -5022,8 +6153,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	if c := m.cols[9]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vJ) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*J)(m.infos[9].sparse.add(e)) = vJ
@@ -5031,6 +6169,128 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map10.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		var vH H
+		var vI I
+		var vJ J
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+	if m.cols[7] < 0 {
+		var zero H
+		*p7 = zero
+	}
+	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+	if m.cols[8] < 0 {
+		var zero I
+		*p8 = zero
+	}
+	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+	if m.cols[9] < 0 {
+		var zero J
+		*p9 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -5067,7 +6327,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -5659,8 +6919,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -5668,8 +6935,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -5677,8 +6951,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -5686,8 +6967,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -5695,8 +6983,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -5704,8 +6999,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -5713,8 +7015,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -5722,8 +7031,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[7]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vH) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*H)(m.infos[7].sparse.add(e)) = vH
@@ -5731,8 +7047,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[8]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vI) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*I)(m.infos[8].sparse.add(e)) = vI
@@ -5740,8 +7063,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[9]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vJ) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*J)(m.infos[9].sparse.add(e)) = vJ
@@ -5749,8 +7079,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	if c := m.cols[10]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*K)(t.columns[c].at(start)), n), vK)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vK) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*K)(col.at(start)), n), vK)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*K)(m.infos[10].sparse.add(e)) = vK
@@ -5758,6 +7095,134 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map11.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		var vH H
+		var vI I
+		var vJ J
+		var vK K
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+	if m.cols[7] < 0 {
+		var zero H
+		*p7 = zero
+	}
+	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+	if m.cols[8] < 0 {
+		var zero I
+		*p8 = zero
+	}
+	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+	if m.cols[9] < 0 {
+		var zero J
+		*p9 = zero
+	}
+	p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
+	if m.cols[10] < 0 {
+		var zero K
+		*p10 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -5795,7 +7260,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
@@ -6402,8 +7867,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	start := w.spawnRows(t, n)
 	if c := m.cols[0]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*A)(t.columns[c].at(start)), n), vA)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vA) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*A)(m.infos[0].sparse.add(e)) = vA
@@ -6411,8 +7883,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[1]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*B)(t.columns[c].at(start)), n), vB)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vB) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*B)(m.infos[1].sparse.add(e)) = vB
@@ -6420,8 +7899,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[2]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*C)(t.columns[c].at(start)), n), vC)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vC) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*C)(m.infos[2].sparse.add(e)) = vC
@@ -6429,8 +7915,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[3]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*D)(t.columns[c].at(start)), n), vD)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vD) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*D)(m.infos[3].sparse.add(e)) = vD
@@ -6438,8 +7931,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[4]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*E)(t.columns[c].at(start)), n), vE)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vE) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*E)(m.infos[4].sparse.add(e)) = vE
@@ -6447,8 +7947,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[5]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*F)(t.columns[c].at(start)), n), vF)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vF) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*F)(m.infos[5].sparse.add(e)) = vF
@@ -6456,8 +7963,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[6]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*G)(t.columns[c].at(start)), n), vG)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vG) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*G)(m.infos[6].sparse.add(e)) = vG
@@ -6465,8 +7979,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[7]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*H)(t.columns[c].at(start)), n), vH)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vH) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*H)(m.infos[7].sparse.add(e)) = vH
@@ -6474,8 +7995,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[8]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*I)(t.columns[c].at(start)), n), vI)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vI) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*I)(m.infos[8].sparse.add(e)) = vI
@@ -6483,8 +8011,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[9]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*J)(t.columns[c].at(start)), n), vJ)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vJ) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*J)(m.infos[9].sparse.add(e)) = vJ
@@ -6492,8 +8027,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[10]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*K)(t.columns[c].at(start)), n), vK)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vK) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*K)(col.at(start)), n), vK)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*K)(m.infos[10].sparse.add(e)) = vK
@@ -6501,8 +8043,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	if c := m.cols[11]; c >= 0 {
 		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type.
-		fill(unsafe.Slice((*L)(t.columns[c].at(start)), n), vL)
+		// c stores values of this type. A zero value is written only
+		// where the rows are stale (see table.dirty).
+		if col := &t.columns[c]; isZero(&vL) {
+			if start < t.dirty {
+				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
+			}
+		} else {
+			fill(unsafe.Slice((*L)(col.at(start)), n), vL)
+		}
 	} else {
 		for _, e := range t.entities[start:] {
 			*(*L)(m.infos[11].sparse.add(e)) = vL
@@ -6510,6 +8059,140 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	}
 	w.addedRows(t, start, m.infos[:])
 	w.settle()
+}
+
+// SpawnFunc creates one entity with zero components of these types and,
+// when init is not nil, calls it once to fill them in, as [Map12.SpawnBatchFunc]
+// does for a batch (the single form of Ark's NewEntityFn). The pointers are
+// valid during the call only; init runs like a loop body, so structural
+// changes it makes are deferred until it returns (or until the enclosing
+// iteration ends). With a nil init the components stay zero and, for table
+// storage outside an iteration, nothing is written: a table's rows past its
+// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// spawn costs the entity's bookkeeping only.
+// Complexity: O(1) amortised, no allocation once the table has grown.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
+	w := m.w
+	if w.lock > 0 || m.sparse || init != nil {
+		return m.spawnFuncSlow(init)
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	if row < t.dirty {
+		t.clearColumns(row, 1)
+	}
+	w.leave()
+	if w.notify {
+		w.spawned(e, m.infos[:])
+	}
+	return e
+}
+
+// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
+// with an init function.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
+	w := m.w
+	if w.lock > 0 {
+		var vA A
+		var vB B
+		var vC C
+		var vD D
+		var vE E
+		var vF F
+		var vG G
+		var vH H
+		var vI I
+		var vJ J
+		var vK K
+		var vL L
+		e := w.Spawn()
+		if init != nil {
+			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK, &vL)
+		}
+		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		return e
+	}
+	t := m.table
+	w.enter("SpawnFunc")
+	e, r := w.entities.alloc()
+	row := t.pushEntity(e)
+	r.table, r.row = t, row
+	t.cleanRows(row, 1)
+	// SAFETY: spawnSlot returns a slot that stores values of type i; a
+	// sparse slot may hold a removed value, so it is zeroed.
+	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
+	if m.cols[0] < 0 {
+		var zero A
+		*p0 = zero
+	}
+	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
+	if m.cols[1] < 0 {
+		var zero B
+		*p1 = zero
+	}
+	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
+	if m.cols[2] < 0 {
+		var zero C
+		*p2 = zero
+	}
+	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
+	if m.cols[3] < 0 {
+		var zero D
+		*p3 = zero
+	}
+	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
+	if m.cols[4] < 0 {
+		var zero E
+		*p4 = zero
+	}
+	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
+	if m.cols[5] < 0 {
+		var zero F
+		*p5 = zero
+	}
+	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
+	if m.cols[6] < 0 {
+		var zero G
+		*p6 = zero
+	}
+	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
+	if m.cols[7] < 0 {
+		var zero H
+		*p7 = zero
+	}
+	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
+	if m.cols[8] < 0 {
+		var zero I
+		*p8 = zero
+	}
+	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
+	if m.cols[9] < 0 {
+		var zero J
+		*p9 = zero
+	}
+	p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
+	if m.cols[10] < 0 {
+		var zero K
+		*p10 = zero
+	}
+	p11 := (*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11]))
+	if m.cols[11] < 0 {
+		var zero L
+		*p11 = zero
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes are
+	// deferred, so it cannot move the row being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
+	}
+	w.spawned(e, m.infos[:])
+	return e
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
@@ -6548,7 +8231,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 	}
 	t := m.table
 	start := w.spawnRows(t, n)
-	t.clearColumns(start, n)
+	t.cleanRows(start, n)
 	// init runs as a loop body does: structural changes it makes are
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++

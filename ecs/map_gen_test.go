@@ -28,6 +28,75 @@ type (
 	gExtra struct{ V int } // a type outside every generated handle and query
 )
 
+// TestMap2SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap2SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap2[gA, gB](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
+		})
+	}
+}
+
 // TestMap2Generated runs every verb of Map2, with table storage,
 // with gB in a sparse set, and with every type sparse.
 func TestMap2Generated(t *testing.T) {
@@ -456,6 +525,82 @@ func TestMap2Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50")
+		})
+	}
+}
+
+// TestMap3SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap3SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap3[gA, gB, gC](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -910,6 +1055,89 @@ func TestMap3Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52")
+		})
+	}
+}
+
+// TestMap4SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap4SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap4[gA, gB, gC, gD](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -1386,6 +1614,96 @@ func TestMap4Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53")
+		})
+	}
+}
+
+// TestMap5SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap5SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap5[gA, gB, gC, gD, gE](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -1884,6 +2202,103 @@ func TestMap5Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54")
+		})
+	}
+}
+
+// TestMap6SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap6SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap6[gA, gB, gC, gD, gE, gF](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -2404,6 +2819,110 @@ func TestMap6Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55")
+		})
+	}
+}
+
+// TestMap7SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap7SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -2946,6 +3465,117 @@ func TestMap7Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56")
+		})
+	}
+}
+
+// TestMap8SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap8SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}, gH{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG, pH := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+				if pH.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gH is %d, want 0", pH.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				pH.V = 7 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG, pH := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if pH.V != 7+7 {
+				t.Fatalf("SpawnFunc(init): gH is %d, want %d", pH.V, 7+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -3510,6 +4140,124 @@ func TestMap8Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57")
+		})
+	}
+}
+
+// TestMap9SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap9SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap9[gA, gB, gC, gD, gE, gF, gG, gH, gI](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}, gH{V: 100 + i}, gI{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG, pH, pI := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+				if pH.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gH is %d, want 0", pH.V)
+				}
+				if pI.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gI is %d, want 0", pI.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				pH.V = 7 + 7
+				pI.V = 8 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG, pH, pI := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if pH.V != 7+7 {
+				t.Fatalf("SpawnFunc(init): gH is %d, want %d", pH.V, 7+7)
+			}
+			if pI.V != 8+7 {
+				t.Fatalf("SpawnFunc(init): gI is %d, want %d", pI.V, 8+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI) { pA.V = 42 })
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -4098,6 +4846,133 @@ func TestMap9Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58")
+		})
+	}
+}
+
+// TestMap10SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap10SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}, gH{V: 100 + i}, gI{V: 100 + i}, gJ{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+				if pH.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gH is %d, want 0", pH.V)
+				}
+				if pI.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gI is %d, want 0", pI.V)
+				}
+				if pJ.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gJ is %d, want 0", pJ.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				pH.V = 7 + 7
+				pI.V = 8 + 7
+				pJ.V = 9 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if pH.V != 7+7 {
+				t.Fatalf("SpawnFunc(init): gH is %d, want %d", pH.V, 7+7)
+			}
+			if pI.V != 8+7 {
+				t.Fatalf("SpawnFunc(init): gI is %d, want %d", pI.V, 8+7)
+			}
+			if pJ.V != 9+7 {
+				t.Fatalf("SpawnFunc(init): gJ is %d, want %d", pJ.V, 9+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ) {
+						pA.V = 42
+					})
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -4708,6 +5583,140 @@ func TestMap10Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59")
+		})
+	}
+}
+
+// TestMap11SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap11SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}, gH{V: 100 + i}, gI{V: 100 + i}, gJ{V: 100 + i}, gK{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+				if pH.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gH is %d, want 0", pH.V)
+				}
+				if pI.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gI is %d, want 0", pI.V)
+				}
+				if pJ.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gJ is %d, want 0", pJ.V)
+				}
+				if pK.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gK is %d, want 0", pK.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				pH.V = 7 + 7
+				pI.V = 8 + 7
+				pJ.V = 9 + 7
+				pK.V = 10 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if pH.V != 7+7 {
+				t.Fatalf("SpawnFunc(init): gH is %d, want %d", pH.V, 7+7)
+			}
+			if pI.V != 8+7 {
+				t.Fatalf("SpawnFunc(init): gI is %d, want %d", pI.V, 8+7)
+			}
+			if pJ.V != 9+7 {
+				t.Fatalf("SpawnFunc(init): gJ is %d, want %d", pJ.V, 9+7)
+			}
+			if pK.V != 10+7 {
+				t.Fatalf("SpawnFunc(init): gK is %d, want %d", pK.V, 10+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK) {
+						pA.V = 42
+					})
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }
@@ -5342,6 +6351,147 @@ func TestMap11Hooks(t *testing.T) {
 				expect("Set inside a loop", "set gB 51")
 			}
 			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60")
+		})
+	}
+}
+
+// TestMap12SpawnFunc spawns with a nil init into rows a despawn left
+// stale (they must read zero), with an init (the values it writes land, and
+// OnAdd sees them), and inside a loop (deferred until the loop ends), for
+// table storage and with gB sparse.
+func TestMap12SpawnFunc(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL](w)
+			var es []ecs.Entity
+			for i := range 6 {
+				es = append(es, m.Spawn(gA{V: 100 + i}, gB{V: 100 + i}, gC{V: 100 + i}, gD{V: 100 + i}, gE{V: 100 + i}, gF{V: 100 + i}, gG{V: 100 + i}, gH{V: 100 + i}, gI{V: 100 + i}, gJ{V: 100 + i}, gK{V: 100 + i}, gL{V: 100 + i}))
+			}
+			for _, e := range es[:4] { // swaps later rows down: rows 2..5 go stale
+				w.Despawn(e)
+			}
+			for range 4 {
+				e := m.SpawnFunc(nil)
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK, pL := m.Get(e)
+				if pA.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gA is %d, want 0", pA.V)
+				}
+				if pB.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gB is %d, want 0", pB.V)
+				}
+				if pC.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gC is %d, want 0", pC.V)
+				}
+				if pD.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gD is %d, want 0", pD.V)
+				}
+				if pE.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gE is %d, want 0", pE.V)
+				}
+				if pF.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gF is %d, want 0", pF.V)
+				}
+				if pG.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gG is %d, want 0", pG.V)
+				}
+				if pH.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gH is %d, want 0", pH.V)
+				}
+				if pI.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gI is %d, want 0", pI.V)
+				}
+				if pJ.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gJ is %d, want 0", pJ.V)
+				}
+				if pK.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gK is %d, want 0", pK.V)
+				}
+				if pL.V != 0 {
+					t.Fatalf("SpawnFunc(nil) into a stale row: gL is %d, want 0", pL.V)
+				}
+			}
+			var seen []int
+			ecs.OnAdd(w, func(e ecs.Entity, v *gA) { seen = append(seen, v.V) })
+			e := m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK, pL *gL) {
+				pA.V = 0 + 7
+				pB.V = 1 + 7
+				pC.V = 2 + 7
+				pD.V = 3 + 7
+				pE.V = 4 + 7
+				pF.V = 5 + 7
+				pG.V = 6 + 7
+				pH.V = 7 + 7
+				pI.V = 8 + 7
+				pJ.V = 9 + 7
+				pK.V = 10 + 7
+				pL.V = 11 + 7
+				w.Despawn(es[4]) // deferred until init returns
+				if !w.Alive(es[4]) {
+					t.Fatal("a despawn inside init was not deferred")
+				}
+			})
+			if w.Alive(es[4]) {
+				t.Fatal("the despawn made inside init was not applied after it")
+			}
+			pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK, pL := m.Get(e)
+			if pA.V != 0+7 {
+				t.Fatalf("SpawnFunc(init): gA is %d, want %d", pA.V, 0+7)
+			}
+			if pB.V != 1+7 {
+				t.Fatalf("SpawnFunc(init): gB is %d, want %d", pB.V, 1+7)
+			}
+			if pC.V != 2+7 {
+				t.Fatalf("SpawnFunc(init): gC is %d, want %d", pC.V, 2+7)
+			}
+			if pD.V != 3+7 {
+				t.Fatalf("SpawnFunc(init): gD is %d, want %d", pD.V, 3+7)
+			}
+			if pE.V != 4+7 {
+				t.Fatalf("SpawnFunc(init): gE is %d, want %d", pE.V, 4+7)
+			}
+			if pF.V != 5+7 {
+				t.Fatalf("SpawnFunc(init): gF is %d, want %d", pF.V, 5+7)
+			}
+			if pG.V != 6+7 {
+				t.Fatalf("SpawnFunc(init): gG is %d, want %d", pG.V, 6+7)
+			}
+			if pH.V != 7+7 {
+				t.Fatalf("SpawnFunc(init): gH is %d, want %d", pH.V, 7+7)
+			}
+			if pI.V != 8+7 {
+				t.Fatalf("SpawnFunc(init): gI is %d, want %d", pI.V, 8+7)
+			}
+			if pJ.V != 9+7 {
+				t.Fatalf("SpawnFunc(init): gJ is %d, want %d", pJ.V, 9+7)
+			}
+			if pK.V != 10+7 {
+				t.Fatalf("SpawnFunc(init): gK is %d, want %d", pK.V, 10+7)
+			}
+			if pL.V != 11+7 {
+				t.Fatalf("SpawnFunc(init): gL is %d, want %d", pL.V, 11+7)
+			}
+			if !slices.Equal(seen, []int{7}) {
+				t.Fatalf("OnAdd saw %v, want [7]: hooks run after init", seen)
+			}
+			q := ecs.NewQuery1[gA](w)
+			var inLoop ecs.Entity
+			for range q.All() {
+				if inLoop.IsZero() {
+					inLoop = m.SpawnFunc(func(e ecs.Entity, pA *gA, pB *gB, pC *gC, pD *gD, pE *gE, pF *gF, pG *gG, pH *gH, pI *gI, pJ *gJ, pK *gK, pL *gL) {
+						pA.V = 42
+					})
+					if m.Has(inLoop) {
+						t.Fatal("SpawnFunc inside a loop added its components at once")
+					}
+				}
+			}
+			if p, _ := ecs.NewMap[gA](w).TryGet(inLoop); p == nil || p.V != 42 {
+				t.Fatalf("SpawnFunc inside a loop: gA = %v after the loop, want 42", p)
+			}
 		})
 	}
 }

@@ -1,5 +1,7 @@
 package ecs
 
+import "unsafe"
+
 // table stores the entities of one archetype (one set of table component
 // types): an entity column and one column per component type, all of the same
 // length (struct of arrays, as in Ark, flecs and Bevy). Rows are dense:
@@ -20,8 +22,17 @@ type table struct {
 	// pointerCols lists the columns of types that hold pointers: the ones
 	// a removed row must be zeroed in (removeRow's copy plan).
 	pointerCols []int32
-	entities    []Entity // one per row; len is the row count
-	capacity    uint32
+	// entities has one entry per row; its length is the row count.
+	entities []Entity
+	capacity uint32
+	// dirty bounds the rows that may hold stale values: every column is zero
+	// from row max(len(entities), dirty) up to capacity (the zero tail).
+	// removeRow leaves its vacated row stale (zeroing it would slow every
+	// despawn and move) and raises dirty; clearRows zeroes in bulk and a
+	// growth copies only live rows, so both reset it. A spawn of zero values
+	// into a row at or past dirty writes nothing (Map.SpawnFunc, a SpawnBatch
+	// of zero values), as Ark's creation without values does.
+	dirty uint32
 
 	// Archetype graph: the table reached by adding or removing one
 	// component id, cached after the first lookup.
@@ -59,6 +70,7 @@ func (t *table) reserve(n uint32) {
 	copy(ents, t.entities)
 	t.entities = ents
 	t.capacity = c
+	t.dirty = 0 // only live rows were copied: the rest is fresh zero memory
 }
 
 // pushEntity appends a row for e and returns its index. The component values
@@ -74,10 +86,10 @@ func (t *table) pushEntity(e Entity) uint32 {
 
 // removeRow removes row by moving the last row into it and returns the
 // entity that moved (zero if none did). The vacated last row is zeroed for
-// pointer-holding types, so the collector can reclaim what it referenced.
-// The per-column work follows the table's copy plan: pointer-free values of
-// up to four words are copied inline, without a call, and only the columns
-// listed in t.pointerCols are zeroed.
+// pointer-holding types, so the collector can reclaim what they referenced,
+// and left stale for the rest (dirty records it). The per-column work follows
+// the column's copy plan: pointer-free values of up to four words are copied
+// inline, without a call.
 func (t *table) removeRow(row uint32) Entity {
 	last := uint32(len(t.entities)) - 1
 	var moved Entity
@@ -110,31 +122,73 @@ func (t *table) removeRow(row uint32) Entity {
 		col := &t.columns[i]
 		col.info.clearN(col.at(last), 1)
 	}
+	t.dirty = max(t.dirty, last+1)
 	t.entities = t.entities[:last]
 	return moved
 }
 
-// clearRows drops every row, zeroing pointer-holding columns.
+// clearRows drops every row and zeroes every column up to the dirty mark,
+// in bulk: a batch despawn or move pays once for the zero tail that later
+// spawns of zero values use.
 func (t *table) clearRows() {
+	t.clearColumns(0, int(max(t.len(), t.dirty)))
+	t.entities = t.entities[:0]
+	t.dirty = 0
+}
+
+// dropRows drops every row, as clearRows does, but leaves the rows of
+// pointer-free types stale (dirty records them): a batch move out of t pays
+// nothing for a zero tail that only a later spawn of zero values would use.
+func (t *table) dropRows() {
 	n := len(t.entities)
-	for i := range t.columns {
+	for _, i := range t.pointerCols {
 		col := &t.columns[i]
-		if col.size != 0 && !col.info.pointerFree {
-			col.info.clearN(col.base, n)
-		}
+		col.info.clearN(col.base, n)
 	}
+	t.dirty = max(t.dirty, uint32(n))
 	t.entities = t.entities[:0]
 }
 
-// clearColumns zeroes rows [start, start+n) of every column: removed rows of
-// pointer-free types keep stale values until overwritten.
+// clearColumns zeroes rows [start, start+n) of every column.
 func (t *table) clearColumns(start uint32, n int) {
+	if n <= 0 {
+		return
+	}
 	for i := range t.columns {
 		col := &t.columns[i]
 		if col.size != 0 {
 			col.info.clearN(col.at(start), n)
 		}
 	}
+}
+
+// cleanRows makes rows [start, start+n) zero in every column, clearing only
+// those below the dirty mark: the rest are in the zero tail already.
+func (t *table) cleanRows(start uint32, n int) {
+	if start < t.dirty {
+		t.clearColumns(start, int(min(t.dirty-start, uint32(n))))
+	}
+}
+
+// zeroTail reports whether rows [max(len, dirty), capacity) of every column
+// of t are zero: the invariant that lets a spawn of zero values skip its
+// writes. For tests; O(capacity x row size).
+func (t *table) zeroTail() bool {
+	n := int(max(t.len(), t.dirty))
+	for i := range t.columns {
+		col := &t.columns[i]
+		if col.size == 0 || uint32(n) >= t.capacity {
+			continue
+		}
+		// SAFETY: rows [n, capacity) lie inside the column's allocation.
+		b := unsafe.Slice((*byte)(col.at(uint32(n))), uintptr(t.capacity-uint32(n))*col.size)
+		for _, x := range b {
+			if x != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addColumnSlot gives every component type's column list (componentInfo.cols)
