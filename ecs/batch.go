@@ -257,12 +257,16 @@ func (w *World) despawnAll(c *queryCache) {
 	w.enter("DespawnAll")
 	defer w.leave()
 	for _, t := range c.tables {
-		for _, e := range t.entities {
-			w.touch(e)
-			for _, s := range w.sparse {
-				s.remove(e)
+		if len(w.observed) == 0 && len(w.sparse) == 0 {
+			w.entities.releaseAll(t.entities)
+		} else {
+			for _, e := range t.entities {
+				w.touch(e)
+				for _, s := range w.sparse {
+					s.remove(e)
+				}
+				w.entities.release(e.index, w.entities.at(e.index))
 			}
-			w.entities.release(e.index, w.entities.at(e.index))
 		}
 		t.clearRows()
 	}

@@ -111,7 +111,7 @@ func (m *Map[T]) SpawnFunc(init func(e Entity, v *T)) Entity {
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {

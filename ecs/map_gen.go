@@ -152,7 +152,7 @@ func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -774,7 +774,7 @@ func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Enti
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -1434,7 +1434,7 @@ func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -2132,7 +2132,7 @@ func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C,
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -2868,7 +2868,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC 
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -3642,7 +3642,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, 
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -4454,7 +4454,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -5304,7 +5304,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, v
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -6192,7 +6192,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -7118,7 +7118,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, v
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {
@@ -8082,7 +8082,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity
 	row := t.pushEntity(e)
 	r.table, r.row = t, row
 	if row < t.dirty {
-		t.clearColumns(row, 1)
+		t.clearRow(row)
 	}
 	w.leave()
 	if w.notify {

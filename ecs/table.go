@@ -162,6 +162,32 @@ func (t *table) clearColumns(start uint32, n int) {
 	}
 }
 
+// clearRow zeroes one row of every column, inline for pointer-free values
+// of up to four words (the copy plan of removeRow) and through the typed
+// clearN otherwise.
+func (t *table) clearRow(row uint32) {
+	for i := range t.columns {
+		col := &t.columns[i]
+		// SAFETY: row < capacity; words > 0 only for pointer-free, 8-byte
+		// aligned types of words*8 bytes (see copyValue).
+		p := col.at(row)
+		switch col.words {
+		case 1:
+			*(*[1]uint64)(p) = [1]uint64{}
+		case 2:
+			*(*[2]uint64)(p) = [2]uint64{}
+		case 3:
+			*(*[3]uint64)(p) = [3]uint64{}
+		case 4:
+			*(*[4]uint64)(p) = [4]uint64{}
+		default:
+			if col.size != 0 {
+				col.info.clearN(p, 1)
+			}
+		}
+	}
+}
+
 // cleanRows makes rows [start, start+n) zero in every column, clearing only
 // those below the dirty mark: the rest are in the zero tail already.
 func (t *table) cleanRows(start uint32, n int) {

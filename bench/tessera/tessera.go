@@ -258,6 +258,21 @@ func create2(batch bool) suite.Workload {
 	}
 }
 
+// peerCapacity is the initial capacity the suite gives the peers' worlds
+// (Ark's and Arche's NewWorld(1024)).
+const peerCapacity = 1024
+
+// newSizedWorld makes a world as the peers' are made for create2_alloc:
+// room for peerCapacity entities in the index and in the Position+Velocity
+// table (Tessera's CapacityHint and Reserve), set up before the timing.
+func newSizedWorld() (*ecs.World, *pvMap) {
+	w := ecs.NewWorld()
+	ecs.Register[suite.Position](w, ecs.CapacityHint(peerCapacity))
+	ecs.Register[suite.Velocity](w, ecs.CapacityHint(peerCapacity))
+	w.Reserve(peerCapacity)
+	return w, ecs.NewMap2[suite.Position, suite.Velocity](w)
+}
+
 func create2Alloc(batch bool) suite.Workload {
 	return func(n int) suite.Op {
 		var (
@@ -270,7 +285,7 @@ func create2Alloc(batch bool) suite.Workload {
 		}
 		return suite.Op{
 			Run:   run,
-			Reset: func() { w = ecs.NewWorld(); pv = ecs.NewMap2[suite.Position, suite.Velocity](w) },
+			Reset: func() { w, pv = newSizedWorld() },
 			Check: func() float64 { return createdCheck(w) },
 		}
 	}
