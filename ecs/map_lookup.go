@@ -25,8 +25,13 @@ type lookupSlow = func(e Entity, info *componentInfo) unsafe.Pointer
 func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 	// The mask keeps any index inside the index (see entityIndex); a dead
 	// record has deadTable, whose slot has no column for any type.
+	// SAFETY: cols is indexed without a bounds check (which would push
+	// Map.Get over the inliner's budget): it has one entry per slot of the
+	// registry, and every table of the world, deadTable included, has a
+	// slot below that (addColumnSlot grows every list when a table is made,
+	// and a new type's list starts at the registry's slots).
 	r := &info.index.recs[e.index&info.index.mask]
-	if c := info.cols[r.table.slot]; r.gen == e.gen && c != nil {
+	if c := *(**column)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*8)); r.gen == e.gen && c != nil {
 		// SAFETY: c is a column of this type in r.table, whose row r.row is
 		// live, so the address lies inside the column's array.
 		return unsafe.Add(c.base, uintptr(r.row)*c.size)
@@ -38,7 +43,8 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 // what slow says when the fast path cannot tell.
 func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
 	r := &info.index.recs[e.index&info.index.mask]
-	if r.gen == e.gen && info.cols[r.table.slot] != nil {
+	// SAFETY: as in valueAt.
+	if r.gen == e.gen && *(**column)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*8)) != nil {
 		return true
 	}
 	return slow(e, info) != nil
