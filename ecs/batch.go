@@ -290,11 +290,16 @@ func (w *World) moveAll(src, dst *table) uint32 {
 			col.info.copyN(col.at(start), src.columns[j].base, int(n))
 		}
 	}
-	for i, e := range dst.entities[start:] {
-		r := w.entities.at(e.index)
-		r.table = dst
-		r.row = start + uint32(i)
-		w.touch(e)
+	recs, row := w.entities.recs, start
+	for _, e := range dst.entities[start:] {
+		r := &recs[e.index]
+		r.table, r.row = dst, row
+		row++
+	}
+	if len(w.observed) > 0 {
+		for _, e := range dst.entities[start:] {
+			w.touch(e)
+		}
 	}
 	src.dropRows()
 	return start
