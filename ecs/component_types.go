@@ -38,13 +38,15 @@ type componentInfo struct {
 	hint int
 	// hooks are the type's OnAdd, OnSet and OnRemove hooks, nil when none.
 	hooks *componentHooks
-	// cols holds, per table slot (table.slot), the type's column in that
-	// table, or nil when the table has no such column: the per-type column
-	// list of Ark's storage, which lets Map.Get go from an entity's record to
-	// its value without reading the table. Its length is the registry's
-	// slots, so a slot never indexes past it. In a world with a checker
-	// every entry is nil, which sends every Get down the checking path.
-	cols []*column
+	// cols holds, per table slot (table.slot), the base address of the
+	// type's column in that table, or nil when the table has no such column:
+	// the per-type column list of Ark's storage, which lets Map.Get go from
+	// an entity's record to its value without reading the table or the
+	// column. A column that reallocates updates its entry (table.relink).
+	// Its length is the registry's slots, so a slot never indexes past it.
+	// In a world with a checker every entry is nil, which sends every Get
+	// down the checking path.
+	cols []unsafe.Pointer
 	// index is the world's entity index (&w.entities, kept apart because
 	// the extra load would push Map.Get over the inliner's budget) and w
 	// the world, for Map.Get's fast path and its out-of-line twin.
@@ -102,7 +104,7 @@ func idOf[T any](r *registry) componentID {
 		},
 	}
 	info.w, info.index = r.w, &r.w.entities
-	info.cols = make([]*column, r.slots)
+	info.cols = make([]unsafe.Pointer, r.slots)
 	if info.pointerFree && info.size%8 == 0 && info.size <= 32 && unsafe.Alignof(zero) == 8 {
 		info.words = info.size / 8
 	}

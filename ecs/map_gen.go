@@ -268,7 +268,7 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 		if c0 != nil && c1 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size))
 		}
 	}
 	return m.getSlow(e)
@@ -295,7 +295,7 @@ func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
 		c1 := m.infos[1].cols[s]
 		if c0 != nil && c1 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -903,7 +903,7 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 		if c0 != nil && c1 != nil && c2 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size))
 		}
 	}
 	return m.getSlow(e)
@@ -931,7 +931,7 @@ func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
 		c2 := m.infos[2].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -1576,7 +1576,7 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size))
 		}
 	}
 	return m.getSlow(e)
@@ -1605,7 +1605,7 @@ func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
 		c3 := m.infos[3].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -2287,7 +2287,7 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size))
 		}
 	}
 	return m.getSlow(e)
@@ -2317,7 +2317,7 @@ func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
 		c4 := m.infos[4].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -3036,7 +3036,7 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size))
 		}
 	}
 	return m.getSlow(e)
@@ -3067,7 +3067,7 @@ func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool)
 		c5 := m.infos[5].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -3823,7 +3823,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size))
 		}
 	}
 	return m.getSlow(e)
@@ -3855,7 +3855,7 @@ func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G
 		c6 := m.infos[6].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -4648,7 +4648,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size))
 		}
 	}
 	return m.getSlow(e)
@@ -4681,7 +4681,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F,
 		c7 := m.infos[7].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -5511,7 +5511,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size))
 		}
 	}
 	return m.getSlow(e)
@@ -5545,7 +5545,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, 
 		c8 := m.infos[8].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -6412,7 +6412,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size))
 		}
 	}
 	return m.getSlow(e)
@@ -6447,7 +6447,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, 
 		c9 := m.infos[9].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -7351,7 +7351,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size))
 		}
 	}
 	return m.getSlow(e)
@@ -7387,7 +7387,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *
 		c10 := m.infos[10].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), true
 		}
 	}
 	return m.tryGetSlow(e)
@@ -8328,7 +8328,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil && c11 != nil {
 			// SAFETY: column i of r.table stores values of type i and r.row
 			// is a live row.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), (*L)(c11.at(r.row))
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), (*L)(unsafe.Add(c11, uintptr(r.row)*m.infos[11].size))
 		}
 	}
 	return m.getSlow(e)
@@ -8365,7 +8365,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C
 		c11 := m.infos[11].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil && c11 != nil {
 			// SAFETY: as in Get.
-			return (*A)(c0.at(r.row)), (*B)(c1.at(r.row)), (*C)(c2.at(r.row)), (*D)(c3.at(r.row)), (*E)(c4.at(r.row)), (*F)(c5.at(r.row)), (*G)(c6.at(r.row)), (*H)(c7.at(r.row)), (*I)(c8.at(r.row)), (*J)(c9.at(r.row)), (*K)(c10.at(r.row)), (*L)(c11.at(r.row)), true
+			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), (*L)(unsafe.Add(c11, uintptr(r.row)*m.infos[11].size)), true
 		}
 	}
 	return m.tryGetSlow(e)

@@ -4,9 +4,10 @@ import "unsafe"
 
 // This file holds the lookups behind Map.Get, TryGet and Has. Their fast
 // path is small enough for the compiler to inline into the caller's loop:
-// one record read from the flat entity index, one column pointer read from
-// the type's per-table column list (componentInfo.cols), and the value's
-// address, the dependent-load chain of Ark's Map.Get. Everything else (sparse
+// one record read from the flat entity index, one column base address read
+// from the type's per-table column list (componentInfo.cols), and the
+// value's address: one load shorter than the chain of Ark's Map.Get, which
+// reads a column struct between the list and the value. Everything else (sparse
 // storage, a world with a checker, dead handles and missing components) goes
 // to an out-of-line twin.
 //
@@ -14,7 +15,7 @@ import "unsafe"
 // charges a call to a parameter far less than a call to a named function
 // that it cannot inline, and once the fast path is inlined the parameter is a
 // known function, so the call is direct. Go 1.26 inlines a function whose
-// cost is at most 80; valueAt costs about 67 and Map.Get about 79 with its
+// cost is at most 80; valueAt costs about 71 and Map.Get just under 80 with its
 // generic wrapper (check with go build -gcflags=-m=2).
 
 // lookupSlow is the out-of-line twin of valueAt and hasValue.
@@ -23,18 +24,16 @@ type lookupSlow = func(e Entity, info *componentInfo) unsafe.Pointer
 // valueAt returns the address of e's value of info's type, or what slow
 // returns when e's record is not alive or has no column of that type.
 func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
-	// The mask keeps any index inside the index (see entityIndex); a dead
-	// record has deadTable, whose slot has no column for any type.
+	r := &info.index.recs[e.index&info.index.mask]
 	// SAFETY: cols is indexed without a bounds check (which would push
 	// Map.Get over the inliner's budget): it has one entry per slot of the
 	// registry, and every table of the world, deadTable included, has a
 	// slot below that (addColumnSlot grows every list when a table is made,
 	// and a new type's list starts at the registry's slots).
-	r := &info.index.recs[e.index&info.index.mask]
-	if c := *(**column)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*8)); r.gen == e.gen && c != nil {
-		// SAFETY: c is a column of this type in r.table, whose row r.row is
-		// live, so the address lies inside the column's array.
-		return unsafe.Add(c.base, uintptr(r.row)*c.size)
+	if base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))); r.gen == e.gen && base != nil {
+		// SAFETY: base is the column of this type in r.table, whose row
+		// r.row is live, so the address lies inside the column's array.
+		return unsafe.Add(base, uintptr(r.row)*info.size)
 	}
 	return slow(e, info)
 }
@@ -44,7 +43,7 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
 	r := &info.index.recs[e.index&info.index.mask]
 	// SAFETY: as in valueAt.
-	if r.gen == e.gen && *(**column)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*8)) != nil {
+	if r.gen == e.gen && *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))) != nil {
 		return true
 	}
 	return slow(e, info) != nil

@@ -50,6 +50,7 @@ func (t *table) shrink() {
 	t.entities = exactCopy(t.entities)
 	t.capacity = n
 	t.dirty = 0
+	t.relink()
 }
 
 // shrink reallocates s's dense arrays to exactly its length and drops the

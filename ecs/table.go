@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // table stores the entities of one archetype (one set of table component
 // types): an entity column and one column per component type, all of the same
@@ -71,6 +74,7 @@ func (t *table) reserve(n uint32) {
 	t.entities = ents
 	t.capacity = c
 	t.dirty = 0 // only live rows were copied: the rest is fresh zero memory
+	t.relink()
 }
 
 // pushEntity appends a row for e and returns its index. The component values
@@ -92,6 +96,12 @@ func (t *table) pushEntity(e Entity) uint32 {
 // inline, without a call.
 func (t *table) removeRow(row uint32) Entity {
 	last := uint32(len(t.entities)) - 1
+	if row > last || last >= t.capacity {
+		// Only two goroutines changing the world at once get here (the
+		// caller read row from a live record); stop before the unchecked
+		// copies below write outside the columns.
+		panic(fmt.Sprintf("ecs: removing row %d of a table of %d rows: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel)", row, last+1))
+	}
 	var moved Entity
 	if row != last {
 		for i := range t.columns {
@@ -218,9 +228,9 @@ func (t *table) zeroTail() bool {
 }
 
 // addColumnSlot gives every component type's column list (componentInfo.cols)
-// the slot of the new table t, pointing at t's column of the type where t
-// has one. The column structs never move (t.columns is made once), so the
-// pointers stay valid as the columns grow. Complexity: O(component types).
+// the slot of the new table t, holding the base of t's column of the type
+// where t has one; a column that reallocates relinks it (table.relink).
+// Complexity: O(component types).
 func (w *World) addColumnSlot(t *table) {
 	w.reg.slots = t.slot + 1
 	for _, info := range w.reg.infos {
@@ -234,7 +244,21 @@ func (w *World) addColumnSlot(t *table) {
 // linkColumns points each of t's types' column list at its column in t.
 func (w *World) linkColumns(t *table) {
 	for i, id := range t.ids {
-		w.reg.infos[id].cols[t.slot] = &t.columns[i]
+		w.reg.infos[id].cols[t.slot] = t.columns[i].base
+	}
+}
+
+// relink points each of t's types' column list at its column's current
+// base, after the columns were reallocated (reserve, shrink). A checked
+// world keeps every list nil (fillColumnSlots), and a table being made
+// (tableFor reserves its capacity hint) has no entry yet: addColumnSlot
+// links it.
+func (t *table) relink() {
+	for i := range t.columns {
+		col := &t.columns[i]
+		if !col.info.w.checked && int(t.slot) < len(col.info.cols) {
+			col.info.cols[t.slot] = col.base
+		}
 	}
 }
 
