@@ -30,9 +30,10 @@ func (c *column) at(i uint32) unsafe.Pointer {
 // pointer-free types are copied inline as machine words, which saves an
 // indirect call on every row move; the rest use the typed copy1.
 func (c *column) copyValue(dst, src unsafe.Pointer) {
-	// SAFETY: words > 0 only for pointer-free, 8-byte aligned types of
-	// words*8 bytes, so word-sized loads and stores cover the value exactly
-	// and the collector has no pointers to track.
+	// SAFETY: words > 0 only for pointer-free types whose size and
+	// alignment match the case's words exactly (copyPlan), so the word loads
+	// and stores cover the value, are aligned, and carry no pointers for the
+	// collector to track.
 	switch c.words {
 	case 1:
 		*(*[1]uint64)(dst) = *(*[1]uint64)(src)
@@ -42,6 +43,14 @@ func (c *column) copyValue(dst, src unsafe.Pointer) {
 		*(*[3]uint64)(dst) = *(*[3]uint64)(src)
 	case 4:
 		*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+	case 5:
+		*(*[1]uint32)(dst) = *(*[1]uint32)(src)
+	case 6:
+		*(*[2]uint32)(dst) = *(*[2]uint32)(src)
+	case 7:
+		*(*[3]uint32)(dst) = *(*[3]uint32)(src)
+	case 8:
+		*(*[4]uint32)(dst) = *(*[4]uint32)(src)
 	default:
 		c.info.copy1(dst, src)
 	}

@@ -92,7 +92,7 @@ func (t *table) pushEntity(e Entity) uint32 {
 // entity that moved (zero if none did). The vacated last row is zeroed for
 // pointer-holding types, so the collector can reclaim what they referenced,
 // and left stale for the rest (dirty records it). The per-column work follows
-// the column's copy plan: pointer-free values of up to four words are copied
+// the column's copy plan (copyPlan): small pointer-free values are copied
 // inline, without a call.
 func (t *table) removeRow(row uint32) Entity {
 	last := uint32(len(t.entities)) - 1
@@ -107,8 +107,7 @@ func (t *table) removeRow(row uint32) Entity {
 		for i := range t.columns {
 			col := &t.columns[i]
 			// SAFETY: row and last are rows of the table; words > 0 only for
-			// pointer-free, 8-byte aligned types of words*8 bytes (see
-			// copyValue).
+			// pointer-free types whose words match exactly (see copyValue).
 			dst, src := col.at(row), col.at(last)
 			switch col.words {
 			case 1:
@@ -119,6 +118,14 @@ func (t *table) removeRow(row uint32) Entity {
 				*(*[3]uint64)(dst) = *(*[3]uint64)(src)
 			case 4:
 				*(*[4]uint64)(dst) = *(*[4]uint64)(src)
+			case 5:
+				*(*[1]uint32)(dst) = *(*[1]uint32)(src)
+			case 6:
+				*(*[2]uint32)(dst) = *(*[2]uint32)(src)
+			case 7:
+				*(*[3]uint32)(dst) = *(*[3]uint32)(src)
+			case 8:
+				*(*[4]uint32)(dst) = *(*[4]uint32)(src)
 			default:
 				if col.size != 0 {
 					col.info.copy1(dst, src)
@@ -172,14 +179,14 @@ func (t *table) clearColumns(start uint32, n int) {
 	}
 }
 
-// clearRow zeroes one row of every column, inline for pointer-free values
-// of up to four words (the copy plan of removeRow) and through the typed
+// clearRow zeroes one row of every column, inline for small pointer-free
+// values (the copy plan of removeRow) and through the typed
 // clearN otherwise.
 func (t *table) clearRow(row uint32) {
 	for i := range t.columns {
 		col := &t.columns[i]
-		// SAFETY: row < capacity; words > 0 only for pointer-free, 8-byte
-		// aligned types of words*8 bytes (see copyValue).
+		// SAFETY: row < capacity; words > 0 only for pointer-free types
+		// whose words match exactly (see copyValue).
 		p := col.at(row)
 		switch col.words {
 		case 1:
@@ -190,6 +197,14 @@ func (t *table) clearRow(row uint32) {
 			*(*[3]uint64)(p) = [3]uint64{}
 		case 4:
 			*(*[4]uint64)(p) = [4]uint64{}
+		case 5:
+			*(*[1]uint32)(p) = [1]uint32{}
+		case 6:
+			*(*[2]uint32)(p) = [2]uint32{}
+		case 7:
+			*(*[3]uint32)(p) = [3]uint32{}
+		case 8:
+			*(*[4]uint32)(p) = [4]uint32{}
 		default:
 			if col.size != 0 {
 				col.info.clearN(p, 1)
