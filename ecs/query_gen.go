@@ -143,9 +143,18 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 		w := c.w
 		defer w.unlockPass(w.lockPass(c))
 		if c.hasSparse {
-			// Sparse terms: one chunk per matching entity.
+			// Sparse terms: one chunk per matching entity, or per
+			// run of the driving set when the term is its own value.
 			var it sparseIter
 			it.start(c)
+			if it.runs() {
+				for lo, hi, ok := it.nextRun(maxSparseRun); ok; lo, hi, ok = it.nextRun(maxSparseRun) {
+					if !yield(Chunk1[A]{Entities: it.runEntities(lo, hi), A: runSlice[A](it.driver, lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk1[A]{Entities: it.entities(), A: oneSlice[A](it.ptr[0])}) {
 					return
@@ -187,6 +196,14 @@ func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.runs() {
+			// The term is the driving set's own value: a chunk per run of
+			// at most rows entities, as for a table.
+			for lo, hi, ok := it.nextRun(rows); ok; lo, hi, ok = it.nextRun(rows) {
+				dst = append(dst, Chunk1[A]{Entities: it.runEntities(lo, hi), A: runSlice[A](it.driver, lo, hi)})
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk1[A]{Entities: it.entities(), A: oneSlice[A](it.ptr[0])})
 		}

@@ -151,3 +151,60 @@ func oneSlice[T any](p unsafe.Pointer) []T {
 	// SAFETY: p points to a live value of T (a column row or a sparse slot).
 	return unsafe.Slice((*T)(p), 1)
 }
+
+// maxSparseRun is the longest run of entities one chunk of a sparse-driven
+// query holds (see sparseIter.nextRun) when the caller sets no size.
+const maxSparseRun = 1024
+
+// runs reports whether the walk can hand out runs of entities instead of
+// one entity at a time: it is driven by a sparse set, every term is that
+// set's own value, and no sparse filter needs a per-entity test. Then a run
+// of consecutive dense slots is a pair of slices, the set's entities and its
+// values, like a table's rows. (A query with table terms cannot: its table
+// values for consecutive dense slots are scattered over rows and tables.)
+func (it *sparseIter) runs() bool {
+	if it.driver == nil || it.c.sparseFilters {
+		return false
+	}
+	for i := range it.k {
+		if it.src[i] != fromDriver {
+			return false
+		}
+	}
+	return true
+}
+
+// nextRun advances over the next run of at most limit consecutive dense
+// slots of the driving set whose entities are all in tables the query
+// matches, and returns its bounds [lo, hi), or ok false at the end. Call it
+// only when runs reports true. Complexity: one entity-index read per slot.
+func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
+	c, d := it.c, it.driver
+	x := &c.w.entities
+	n := len(d.dense)
+	for it.row++; it.row < n; it.row++ {
+		if c.slotOf[x.at(d.dense[it.row].index).table.id] >= 0 {
+			break
+		}
+	}
+	if it.row >= n {
+		return 0, 0, false
+	}
+	lo = it.row
+	for it.row+1 < n && it.row+1-lo < limit && c.slotOf[x.at(d.dense[it.row+1].index).table.id] >= 0 {
+		it.row++
+	}
+	return lo, it.row + 1, true
+}
+
+// runEntities returns the entities of the run [lo, hi) of the driving set.
+func (it *sparseIter) runEntities(lo, hi int) []Entity {
+	return it.driver.dense[lo:hi:hi]
+}
+
+// runSlice returns the values of the run [lo, hi) of s, a set of T values.
+func runSlice[T any](s *sparseSet, lo, hi int) []T {
+	// SAFETY: s stores T values and lo < hi <= len(s.dense), so the hi-lo
+	// values from slot lo are live slots of the dense column.
+	return unsafe.Slice((*T)(s.values.at(uint32(lo))), hi-lo)
+}
