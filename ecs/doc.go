@@ -118,8 +118,11 @@
 // walking even a clean list was slower than the driven walk, both loops
 // written out for one query (BenchmarkMemberList). Everything else (maps,
 // filters, the three iteration forms, deferred changes, batches) works the
-// same for both storages; Chunks yields one entity per chunk for queries with
-// sparse terms. Sparse pages cost 4 bytes per entity index in the range the
+// same for both storages. Chunks and AppendChunks of a query whose one term
+// is a sparse type hand out runs of the set's dense arrays (up to 1024
+// entities, in the set's order); with table terms beside sparse ones, a
+// chunk holds one entity, because the table values of consecutive holders
+// are not next to each other. Sparse pages cost 4 bytes per entity index in the range the
 // holders span, so a component spread thinly over many entities is smaller in
 // a table. [CapacityHint] sizes a type's storage up front.
 //
