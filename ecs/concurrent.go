@@ -26,6 +26,10 @@ func (w *World) enter(op string) {
 // leave marks the end of the structural mutation enter began.
 func (w *World) leave() { w.mutating = false }
 
-func (w *World) concurrentUse(op string) {
-	panic(fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel), where structural changes go to Commands buffers", op))
+func (w *World) concurrentUse(op string) { panic(concurrentMessage(op)) }
+
+// concurrentMessage is the panic message of a structural change that finds
+// another one in progress, or its traces (see table.removeRow).
+func concurrentMessage(op string) string {
+	return fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel), where structural changes go to Commands buffers", op)
 }

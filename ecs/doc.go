@@ -122,9 +122,10 @@
 // is a sparse type hand out runs of the set's dense arrays (up to 1024
 // entities, in the set's order); with table terms beside sparse ones, a
 // chunk holds one entity, because the table values of consecutive holders
-// are not next to each other. Sparse pages cost 4 bytes per entity index in the range the
-// holders span, so a component spread thinly over many entities is smaller in
-// a table. [CapacityHint] sizes a type's storage up front.
+// are not next to each other. Sparse pages cost 4 bytes per entity index in
+// the range the holders span, so a component spread thinly over many
+// entities is smaller in a table. [CapacityHint] sizes a type's storage up
+// front.
 //
 // # Observers
 //

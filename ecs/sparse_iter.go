@@ -179,22 +179,23 @@ func (it *sparseIter) runs() bool {
 // matches, and returns its bounds [lo, hi), or ok false at the end. Call it
 // only when runs reports true. Complexity: one entity-index read per slot.
 func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
-	c, d := it.c, it.driver
-	x := &c.w.entities
-	n := len(d.dense)
-	for it.row++; it.row < n; it.row++ {
-		if c.slotOf[x.at(d.dense[it.row].index).table.id] >= 0 {
-			break
-		}
+	n := len(it.driver.dense)
+	for lo = it.row + 1; lo < n && !it.driverMatches(lo); lo++ {
 	}
-	if it.row >= n {
+	if lo >= n {
+		it.row = n
 		return 0, 0, false
 	}
-	lo = it.row
-	for it.row+1 < n && it.row+1-lo < limit && c.slotOf[x.at(d.dense[it.row+1].index).table.id] >= 0 {
-		it.row++
+	for hi = lo + 1; hi < n && hi-lo < limit && it.driverMatches(hi); hi++ {
 	}
-	return lo, it.row + 1, true
+	it.row = hi - 1
+	return lo, hi, true
+}
+
+// driverMatches reports whether the entity in dense slot i of the driving
+// set is in a table the query matches.
+func (it *sparseIter) driverMatches(i int) bool {
+	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).table.id] >= 0
 }
 
 // runEntities returns the entities of the run [lo, hi) of the driving set.

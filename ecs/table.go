@@ -100,7 +100,7 @@ func (t *table) removeRow(row uint32) Entity {
 		// Only two goroutines changing the world at once get here (the
 		// caller read row from a live record); stop before the unchecked
 		// copies below write outside the columns.
-		panic(fmt.Sprintf("ecs: removing row %d of a table of %d rows: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel)", row, last+1))
+		panic(concurrentMessage(fmt.Sprintf("removing row %d of a table of %d rows", row, last+1)))
 	}
 	var moved Entity
 	if row != last {
@@ -265,13 +265,11 @@ func (w *World) linkColumns(t *table) {
 
 // relink points each of t's types' column list at its column's current
 // base, after the columns were reallocated (reserve, shrink). A checked
-// world keeps every list nil (fillColumnSlots), and a table being made
-// (tableFor reserves its capacity hint) has no entry yet: addColumnSlot
-// links it.
+// world keeps every list nil (fillColumnSlots).
 func (t *table) relink() {
 	for i := range t.columns {
 		col := &t.columns[i]
-		if !col.info.w.checked && int(t.slot) < len(col.info.cols) {
+		if !col.info.w.checked {
 			col.info.cols[t.slot] = col.base
 		}
 	}

@@ -215,9 +215,9 @@ func (w *World) tableFor(ids []componentID) *table {
 		}
 		hint = max(hint, info.hint)
 	}
-	t.reserve(uint32(hint))
 	w.tables = append(w.tables, t)
 	w.addColumnSlot(t)
+	t.reserve(uint32(hint)) // after the slot exists, so reserve relinks it
 	w.tableByKey[key] = t
 	for _, q := range w.queries {
 		q.consider(t)
