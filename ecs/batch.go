@@ -293,7 +293,7 @@ func (w *World) moveAll(src, dst *table) uint32 {
 	recs, row := w.entities.recs, start
 	for _, e := range dst.entities[start:] {
 		r := &recs[e.index]
-		r.table, r.row = dst, row
+		r.slot, r.row = dst.slot, row
 		row++
 	}
 	if len(w.observed) > 0 {

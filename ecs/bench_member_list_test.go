@@ -53,10 +53,10 @@ func sumMemberList(c *queryCache, heat *sparseSet, list []Entity) float64 {
 	x := &c.w.entities
 	for _, e := range list {
 		r := x.at(e.index)
-		slot := c.slotOf[r.table.id]
+		slot := c.slotOf[r.slot-1]
 		// SAFETY: e matches the query, so slot >= 0 and the table's column
 		// for term 0 stores mlPosition; heat stores mlHeat and holds e.
-		p := (*mlPosition)(r.table.columns[c.cols[int(slot)*2]].at(r.row))
+		p := (*mlPosition)(c.w.tableOf(r).columns[c.cols[int(slot)*2]].at(r.row))
 		h := (*mlHeat)(heat.get(e))
 		s += p.X * h.Heat
 	}
@@ -73,12 +73,12 @@ func sumDrivenDirect(c *queryCache, heat *sparseSet) float64 {
 	x := &c.w.entities
 	for i, e := range heat.dense {
 		r := x.at(e.index)
-		slot := c.slotOf[r.table.id]
+		slot := c.slotOf[r.slot-1]
 		if slot < 0 {
 			continue
 		}
 		// SAFETY: as in sumMemberList; slot i of heat is e's value.
-		p := (*mlPosition)(r.table.columns[c.cols[int(slot)*2]].at(r.row))
+		p := (*mlPosition)(c.w.tableOf(r).columns[c.cols[int(slot)*2]].at(r.row))
 		h := (*mlHeat)(heat.values.at(uint32(i)))
 		s += p.X * h.Heat
 	}

@@ -15,7 +15,7 @@ func (c *Commands) report(kind AccessKind, op string, e Entity, info *componentI
 		if r == nil {
 			return // a pending entity: its components are reported as they are added
 		}
-		for _, id := range r.table.ids {
+		for _, id := range w.tableOf(r).ids {
 			w.checker.CheckAccess(DespawnAccess, w.reg.infos[id].typ, true, op)
 		}
 		for _, s := range w.sparse {

@@ -193,7 +193,7 @@ func (w *World) finishInterrupted() {
 		if s := info.sparse; s != nil {
 			s.remove(c.e)
 		} else {
-			w.move(c.e, r, w.withoutComponent(r.table, c.id))
+			w.move(c.e, r, w.withoutComponent(w.tableOf(r), c.id))
 		}
 	}
 }
@@ -302,7 +302,7 @@ func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	for i := 0; i < len(pairs); i += 2 {
 		info := w.reg.infos[pairs[i]]
 		info.copy1(spawnSlot(e, t, row, t.column(info.id), info), b.staging[info.id].col.at(uint32(pairs[i+1])))
@@ -324,7 +324,7 @@ func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
 // as Map2.Add and the like fire them.
 func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []componentID) {
 	var had uint16 // bit i: e has the i-th type already (at most 12 types)
-	dst := r.table
+	dst := w.tableOf(r)
 	for i := 0; i < len(pairs); i += 2 {
 		info := w.reg.infos[pairs[i]]
 		if w.hasComponent(e, r, info) {
@@ -333,7 +333,7 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 			dst = w.withComponent(dst, info.id)
 		}
 	}
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		w.move(e, r, dst)
 	}
 	for i := 0; i < len(pairs); i += 2 {

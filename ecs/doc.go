@@ -11,11 +11,13 @@
 // handles never reach the new entity; [World.Alive] tells them apart in O(1).
 // The zero Entity is never alive. An index whose generation would wrap
 // around is retired rather than recycled: after 16,777,215 reuses. The entity
-// index is one flat array of 16-byte records (where each entity's table and
-// row are), as in Ark and EnTT; it starts at 16 records and doubles, and
-// [World.Reserve] pre-allocates it. [Map.Get] and [Map.Has] inline into the
-// caller: a record, the type's column for the record's table, and the value,
-// three dependent loads, the chain of Ark's Map.Get.
+// index is one flat array of 12-byte records (each entity's table slot, row
+// and generation), as in Ark and EnTT; it starts at 16 records and doubles,
+// and [World.Reserve] pre-allocates it. The records hold no pointers, so the
+// garbage collector never scans the index and writing a record needs no
+// write barrier. [Map.Get] and [Map.Has] inline into the caller: a record,
+// the type's column for the record's table slot, and the value, three
+// dependent loads, one fewer than the chain of Ark's Map.Get.
 //
 // Each world tags its handles with a number of its own, taken from a
 // process-wide counter modulo 256 (worlds made 256 apart share a tag and

@@ -9,15 +9,22 @@ import (
 // bytes, so a world of a few entities costs a few hundred bytes of index.
 const minRecords = 16
 
-// record says where an entity's table components live. A record that
-// belongs to no living entity points at deadTable. gen holds the world's tag
+// record says where an entity's table components live: the slot of its
+// table (World.tableOf) and its row there. A record that belongs to no
+// living entity has deadSlot, deadTable's. The record holds no pointer, so
+// the index is memory the garbage collector never scans and writes to it
+// need no write barrier; a zeroed record is a dead one. gen holds the world's tag
 // in its top 8 bits and the index's generation in the low 24, exactly as the
 // handles of this world carry them, so one comparison checks both.
 type record struct {
-	table *table
-	row   uint32
-	gen   uint32
+	slot uint32
+	row  uint32
+	gen  uint32
 }
+
+// deadSlot is deadTable's slot, the slot of every record without a living
+// entity.
+const deadSlot = 0
 
 // deadTable is the table of every record without a living entity: the
 // reserved index 0, indices never handed out, and despawned indices. It has
@@ -69,11 +76,8 @@ func (x *entityIndex) grow(n uint64) {
 	if size > 1<<32 {
 		size = 1 << 32
 	}
-	recs := make([]record, size)
+	recs := make([]record, size) // zeroed: dead records (deadSlot)
 	copy(recs, x.recs)
-	for i := len(x.recs); i < len(recs); i++ {
-		recs[i].table = deadTable
-	}
 	x.recs = recs
 	x.mask = uint32(size - 1)
 }
@@ -89,7 +93,7 @@ func (x *entityIndex) lookup(e Entity) *record {
 		return nil
 	}
 	r := &x.recs[e.index]
-	if r.table == deadTable || r.gen != e.gen {
+	if r.slot == deadSlot || r.gen != e.gen {
 		return nil
 	}
 	return r
@@ -126,7 +130,7 @@ func (x *entityIndex) alloc() (Entity, *record) {
 // release marks r (the record of index i) dead and recycles the index.
 func (x *entityIndex) release(i uint32, r *record) {
 	x.alive--
-	r.table = deadTable
+	r.slot = deadSlot
 	if r.gen&genMask == genMask {
 		return // retired: bumping would wrap around to a generation handed out before
 	}
@@ -141,7 +145,7 @@ func (x *entityIndex) releaseAll(es []Entity) {
 	free := slices.Grow(x.free, len(es))
 	for _, e := range es {
 		r := &x.recs[e.index]
-		r.table = deadTable
+		r.slot = deadSlot
 		if r.gen&genMask == genMask {
 			continue // retired, as in release
 		}

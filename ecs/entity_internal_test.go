@@ -65,14 +65,14 @@ func TestEntityIndexGrowsByDoubling(t *testing.T) {
 		t.Errorf("%d records, mask %d: want 1024 and 1023 for %d indices", len(x.recs), x.mask, x.next)
 	}
 	for i := x.next; i < uint32(len(x.recs)); i++ {
-		if x.recs[i].table != deadTable {
+		if x.recs[i].slot != deadSlot {
 			t.Fatalf("record %d, never handed out, is not dead", i)
 		}
 	}
 	if !w.Alive(first) || w.Alive(gone) {
 		t.Errorf("after growth: first alive %v (want true), despawned alive %v (want false)", w.Alive(first), w.Alive(gone))
 	}
-	if x.recs[0].table != deadTable {
+	if x.recs[0].slot != deadSlot {
 		t.Error("the reserved index 0 is not dead")
 	}
 }

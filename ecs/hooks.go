@@ -97,7 +97,7 @@ func (w *World) despawning(e Entity, r *record) bool {
 	locked := false
 	w.dying = e // changes the hooks make to e are judged as after the despawn
 	defer func() { w.dying = Entity{} }()
-	t, row := r.table, r.row // r may move when a hook spawns; e's row cannot
+	t, row := w.tableOf(r), r.row // r may move when a hook spawns; e's row cannot
 	for _, col := range t.columns {
 		if h := col.info.hooks; h != nil && len(h.onRemove) > 0 {
 			if !locked {

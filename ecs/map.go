@@ -54,7 +54,7 @@ func (m *Map[T]) Spawn(v T) Entity {
 	}
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
-	r.table, r.row = m.table, m.table.pushEntity(e)
+	r.slot, r.row = m.table.slot, m.table.pushEntity(e)
 	p := m.table.columns[m.col].at(r.row)
 	// SAFETY: column m.col of m.table stores T values; r.row is e's row.
 	*(*T)(p) = v
@@ -109,7 +109,7 @@ func (m *Map[T]) SpawnFunc(init func(e Entity, v *T)) Entity {
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -140,7 +140,7 @@ func (m *Map[T]) spawnFuncSlow(init func(e Entity, v *T)) Entity {
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	w.leave()
 	w.lock++
@@ -297,8 +297,8 @@ func (m *Map[T]) Set(e Entity, v T) {
 	}
 	r := m.w.checkAlive("Set", e, m.info)
 	if m.sparse == nil {
-		if c := r.table.column(m.id); c >= 0 {
-			p := r.table.columns[c].at(r.row)
+		if c := w.tableOf(r).column(m.id); c >= 0 {
+			p := w.tableOf(r).columns[c].at(r.row)
 			// SAFETY: as in Get.
 			*(*T)(p) = v
 			m.w.overwritten(m.info, e, p)

@@ -55,7 +55,7 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -150,7 +150,7 @@ func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -179,7 +179,7 @@ func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -262,11 +262,11 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		if c0 != nil && c1 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size))
 		}
@@ -290,7 +290,7 @@ func (m *Map2[A, B]) getSlow(e Entity) (*A, *B) {
 // [Map2.Get]. Complexity: O(number of types).
 func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		if c0 != nil && c1 != nil {
@@ -324,7 +324,7 @@ func (m *Map2[A, B]) tryGetSlow(e Entity) (*A, *B, bool) {
 // Complexity: O(number of types).
 func (m *Map2[A, B]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil {
 			return true
 		}
@@ -371,7 +371,7 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map2", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -419,7 +419,7 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -438,7 +438,7 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 func (m *Map2[A, B]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -659,7 +659,7 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -772,7 +772,7 @@ func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Enti
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -802,7 +802,7 @@ func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -896,12 +896,12 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size))
 		}
@@ -925,7 +925,7 @@ func (m *Map3[A, B, C]) getSlow(e Entity) (*A, *B, *C) {
 // [Map3.Get]. Complexity: O(number of types).
 func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -960,7 +960,7 @@ func (m *Map3[A, B, C]) tryGetSlow(e Entity) (*A, *B, *C, bool) {
 // Complexity: O(number of types).
 func (m *Map3[A, B, C]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil {
 			return true
 		}
@@ -1007,7 +1007,7 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map3", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -1056,7 +1056,7 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -1075,7 +1075,7 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 func (m *Map3[A, B, C]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -1301,7 +1301,7 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -1432,7 +1432,7 @@ func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -1463,7 +1463,7 @@ func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -1568,13 +1568,13 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
 		c3 := m.infos[3].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size))
 		}
@@ -1598,7 +1598,7 @@ func (m *Map4[A, B, C, D]) getSlow(e Entity) (*A, *B, *C, *D) {
 // [Map4.Get]. Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -1634,7 +1634,7 @@ func (m *Map4[A, B, C, D]) tryGetSlow(e Entity) (*A, *B, *C, *D, bool) {
 // Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil {
 			return true
 		}
@@ -1681,7 +1681,7 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map4", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -1731,7 +1731,7 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -1750,7 +1750,7 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 func (m *Map4[A, B, C, D]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -1981,7 +1981,7 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -2130,7 +2130,7 @@ func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C,
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -2162,7 +2162,7 @@ func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -2278,14 +2278,14 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
 		c3 := m.infos[3].cols[s]
 		c4 := m.infos[4].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size))
 		}
@@ -2309,7 +2309,7 @@ func (m *Map5[A, B, C, D, E]) getSlow(e Entity) (*A, *B, *C, *D, *E) {
 // [Map5.Get]. Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -2346,7 +2346,7 @@ func (m *Map5[A, B, C, D, E]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, bool) {
 // Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil {
 			return true
 		}
@@ -2393,7 +2393,7 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map5", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -2444,7 +2444,7 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -2463,7 +2463,7 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 func (m *Map5[A, B, C, D, E]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -2699,7 +2699,7 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -2866,7 +2866,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -2899,7 +2899,7 @@ func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B,
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -3026,7 +3026,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -3034,7 +3034,7 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 		c4 := m.infos[4].cols[s]
 		c5 := m.infos[5].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size))
 		}
@@ -3058,7 +3058,7 @@ func (m *Map6[A, B, C, D, E, F]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F) {
 // [Map6.Get]. Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -3096,7 +3096,7 @@ func (m *Map6[A, B, C, D, E, F]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, b
 // Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil {
 			return true
 		}
@@ -3143,7 +3143,7 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map6", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -3195,7 +3195,7 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -3214,7 +3214,7 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 func (m *Map6[A, B, C, D, E, F]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -3455,7 +3455,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -3640,7 +3640,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -3674,7 +3674,7 @@ func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -3812,7 +3812,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -3821,7 +3821,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 		c5 := m.infos[5].cols[s]
 		c6 := m.infos[6].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size))
 		}
@@ -3845,7 +3845,7 @@ func (m *Map7[A, B, C, D, E, F, G]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *
 // [Map7.Get]. Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -3884,7 +3884,7 @@ func (m *Map7[A, B, C, D, E, F, G]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F
 // Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil {
 			return true
 		}
@@ -3931,7 +3931,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map7", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -3984,7 +3984,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -4003,7 +4003,7 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 func (m *Map7[A, B, C, D, E, F, G]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -4249,7 +4249,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -4452,7 +4452,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -4487,7 +4487,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -4636,7 +4636,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -4646,7 +4646,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 		c6 := m.infos[6].cols[s]
 		c7 := m.infos[7].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size))
 		}
@@ -4670,7 +4670,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F
 // [Map8.Get]. Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -4710,7 +4710,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E,
 // Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil {
 			return true
 		}
@@ -4757,7 +4757,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map8", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -4811,7 +4811,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -4830,7 +4830,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 func (m *Map8[A, B, C, D, E, F, G, H]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -5081,7 +5081,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -5302,7 +5302,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, v
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -5338,7 +5338,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -5498,7 +5498,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -5509,7 +5509,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 		c7 := m.infos[7].cols[s]
 		c8 := m.infos[8].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size))
 		}
@@ -5533,7 +5533,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) getSlow(e Entity) (*A, *B, *C, *D, *E,
 // [Map9.Get]. Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -5574,7 +5574,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) tryGetSlow(e Entity) (*A, *B, *C, *D, 
 // Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil {
 			return true
 		}
@@ -5621,7 +5621,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map9", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -5676,7 +5676,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -5695,7 +5695,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 func (m *Map9[A, B, C, D, E, F, G, H, I]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -5951,7 +5951,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -6190,7 +6190,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -6227,7 +6227,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, 
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -6398,7 +6398,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -6410,7 +6410,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 		c8 := m.infos[8].cols[s]
 		c9 := m.infos[9].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size))
 		}
@@ -6434,7 +6434,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) getSlow(e Entity) (*A, *B, *C, *D,
 // [Map10.Get]. Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -6476,7 +6476,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) tryGetSlow(e Entity) (*A, *B, *C, 
 // Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil {
 			return true
 		}
@@ -6523,7 +6523,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map10", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -6579,7 +6579,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -6598,7 +6598,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -6859,7 +6859,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -7116,7 +7116,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, v
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -7154,7 +7154,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entit
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -7336,7 +7336,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -7349,7 +7349,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 		c9 := m.infos[9].cols[s]
 		c10 := m.infos[10].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size))
 		}
@@ -7373,7 +7373,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) getSlow(e Entity) (*A, *B, *C, 
 // [Map11.Get]. Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -7416,7 +7416,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) tryGetSlow(e Entity) (*A, *B, *
 // Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil {
 			return true
 		}
@@ -7463,7 +7463,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map11", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -7520,7 +7520,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -7539,7 +7539,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.
@@ -7805,7 +7805,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if m.sparse {
 		// SAFETY: spawnSlot returns a slot that stores values of type i.
 		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
@@ -8080,7 +8080,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	if row < t.dirty {
 		t.clearRow(row)
 	}
@@ -8119,7 +8119,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e En
 	w.enter("SpawnFunc")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
-	r.table, r.row = t, row
+	r.slot, r.row = t.slot, row
 	t.cleanRows(row, 1)
 	// SAFETY: spawnSlot returns a slot that stores values of type i; a
 	// sparse slot may hold a removed value, so it is zeroed.
@@ -8312,7 +8312,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -8326,7 +8326,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 		c10 := m.infos[10].cols[s]
 		c11 := m.infos[11].cols[s]
 		if c0 != nil && c1 != nil && c2 != nil && c3 != nil && c4 != nil && c5 != nil && c6 != nil && c7 != nil && c8 != nil && c9 != nil && c10 != nil && c11 != nil {
-			// SAFETY: column i of r.table stores values of type i and r.row
+			// SAFETY: column i of r's table stores values of type i and r.row
 			// is a live row.
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), (*L)(unsafe.Add(c11, uintptr(r.row)*m.infos[11].size))
 		}
@@ -8350,7 +8350,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) getSlow(e Entity) (*A, *B, *
 // [Map12.Get]. Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
 		c2 := m.infos[2].cols[s]
@@ -8394,7 +8394,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) tryGetSlow(e Entity) (*A, *B
 // Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
 	if r := m.w.entities.lookup(e); r != nil {
-		s := r.table.slot
+		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil && m.infos[11].cols[s] != nil {
 			return true
 		}
@@ -8441,7 +8441,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map12", m.infos[:], "Add"), e, info.typ))
 		}
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, id := range m.ids {
 		if m.infos[i].sparse == nil {
 			dst = w.withComponent(dst, id)
@@ -8499,7 +8499,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 		return
 	}
 	var had uint16 // bit i: e has the i-th type
-	dst := r.table
+	dst := w.tableOf(r)
 	for i, info := range m.infos {
 		if w.hasComponent(e, r, info) {
 			had |= 1 << i
@@ -8518,7 +8518,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	w := m.w
 	row := r.row
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		row = w.move(e, r, dst)
 	}
 	// SAFETY: putSlot returns a slot that stores values of type i.

@@ -30,8 +30,8 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 	// registry, and every table of the world, deadTable included, has a
 	// slot below that (addColumnSlot grows every list when a table is made,
 	// and a new type's list starts at the registry's slots).
-	if base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))); r.gen == e.gen && base != nil {
-		// SAFETY: base is the column of this type in r.table, whose row
+	if base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))); r.gen == e.gen && base != nil {
+		// SAFETY: base is the column of this type in r's table, whose row
 		// r.row is live, so the address lies inside the column's array.
 		return unsafe.Add(base, uintptr(r.row)*info.size)
 	}
@@ -43,7 +43,7 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
 	r := &info.index.recs[e.index&info.index.mask]
 	// SAFETY: as in valueAt.
-	if r.gen == e.gen && *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.table.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))) != nil {
+	if r.gen == e.gen && *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))) != nil {
 		return true
 	}
 	return slow(e, info) != nil
@@ -94,13 +94,15 @@ func lookupValue(e Entity, info *componentInfo) unsafe.Pointer {
 	if info.sparse != nil {
 		return info.sparse.get(e)
 	}
-	r := info.w.entities.lookup(e)
+	w := info.w
+	r := w.entities.lookup(e)
 	if r == nil {
 		return nil
 	}
-	c := r.table.column(info.id)
+	t := w.tableOf(r)
+	c := t.column(info.id)
 	if c < 0 {
 		return nil
 	}
-	return r.table.columns[c].at(r.row)
+	return t.columns[c].at(r.row)
 }

@@ -47,7 +47,7 @@ func TestCapacityHint(t *testing.T) {
 	}
 	e := w.Spawn()
 	NewMap[int](w).Add(e, 1)
-	if c := w.entities.lookup(e).table.capacity; c < 300 {
+	if c := w.tableOf(w.entities.lookup(e)).capacity; c < 300 {
 		t.Errorf("table capacity %d after a hint of 300", c)
 	}
 }

@@ -70,8 +70,9 @@ func (it *sparseIter) next() bool {
 		for it.row++; it.row < len(d.dense); it.row++ {
 			e := d.dense[it.row]
 			r := x.at(e.index)
-			if slot := c.slotOf[r.table.id]; slot >= 0 {
-				it.e, it.t, it.trow = e, r.table, r.row
+			// A live record's table has id slot-1 (table.slot).
+			if slot := c.slotOf[r.slot-1]; slot >= 0 {
+				it.e, it.t, it.trow = e, c.w.bySlot[r.slot], r.row
 				if it.fill(int(slot)) {
 					return true
 				}
@@ -195,7 +196,8 @@ func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
 // driverMatches reports whether the entity in dense slot i of the driving
 // set is in a table the query matches.
 func (it *sparseIter) driverMatches(i int) bool {
-	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).table.id] >= 0
+	// A live record's table has id slot-1 (table.slot).
+	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).slot-1] >= 0
 }
 
 // runEntities returns the entities of the run [lo, hi) of the driving set.

@@ -109,7 +109,8 @@ func (w *World) settleTouched() {
 
 // matchesEntity reports whether the live entity e (record r) matches c.
 func (c *queryCache) matchesEntity(e Entity, r *record) bool {
-	if int(r.table.id) >= len(c.slotOf) || c.slotOf[r.table.id] < 0 {
+	t := c.w.tableOf(r)
+	if t.id >= len(c.slotOf) || c.slotOf[t.id] < 0 {
 		return false
 	}
 	for i, sp := range c.sparseTerms {
@@ -127,7 +128,7 @@ func (c *queryCache) matchesEntity(e Entity, r *record) bool {
 			return false
 		}
 	}
-	return c.anyOfSparseMatch(e, r.table)
+	return c.anyOfSparseMatch(e, t)
 }
 
 // runawayObservers panics for observers that keep changing what they

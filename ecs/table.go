@@ -17,7 +17,7 @@ type table struct {
 	// slot is id + 1, this table's index in componentInfo.cols (slot 0 is
 	// deadTable's); a field rather than an addition, which would push
 	// Map.Get over the inliner's budget.
-	slot    int
+	slot    uint32
 	mask    bitset
 	ids     []componentID // sorted
 	columns []column      // parallel to ids
@@ -247,7 +247,7 @@ func (t *table) zeroTail() bool {
 // where t has one; a column that reallocates relinks it (table.relink).
 // Complexity: O(component types).
 func (w *World) addColumnSlot(t *table) {
-	w.reg.slots = t.slot + 1
+	w.reg.slots = int(t.slot) + 1
 	for _, info := range w.reg.infos {
 		info.cols = append(info.cols, nil)
 	}

@@ -37,10 +37,10 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 		w.leave()
 		return
 	}
-	if r.table.column(id) < 0 {
+	if w.tableOf(r).column(id) < 0 {
 		return
 	}
-	w.move(e, r, w.withoutComponent(r.table, id))
+	w.move(e, r, w.withoutComponent(w.tableOf(r), id))
 }
 
 // removeMany takes the types ids that the live entity e (record r) has
@@ -74,7 +74,7 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 		w.removingE = Entity{}
 		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	}
-	dst := r.table
+	dst := w.tableOf(r)
 	for _, id := range ids {
 		if s := w.reg.infos[id].sparse; s != nil {
 			s.remove(e)
@@ -82,7 +82,7 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
-	if dst != r.table {
+	if dst != w.tableOf(r) {
 		w.move(e, r, dst)
 	}
 	if hooked {
@@ -105,7 +105,7 @@ func (w *World) removeHooked(e Entity, r *record, info *componentInfo) {
 	if s := info.sparse; s != nil {
 		s.remove(e)
 	} else {
-		w.move(e, r, w.withoutComponent(r.table, info.id))
+		w.move(e, r, w.withoutComponent(w.tableOf(r), info.id))
 	}
 	if locked {
 		w.unlock()
@@ -152,7 +152,7 @@ func (w *World) spawnRows(t *table, n int) uint32 {
 	for i := range uint32(n) {
 		e, r := w.entities.alloc()
 		t.entities[start+i] = e
-		r.table, r.row = t, start+i
+		r.slot, r.row = t.slot, start+i
 		w.touch(e)
 	}
 	return start
@@ -176,7 +176,7 @@ func (w *World) addSlot(e Entity, r *record, info *componentInfo) unsafe.Pointer
 		w.leave()
 		return p
 	}
-	dst := w.withComponent(r.table, info.id)
+	dst := w.withComponent(w.tableOf(r), info.id)
 	row := w.move(e, r, dst)
 	return dst.columns[dst.colOf[info.id]].at(row)
 }
@@ -187,7 +187,7 @@ func (w *World) hasComponent(e Entity, r *record, info *componentInfo) bool {
 	if info.sparse != nil {
 		return info.sparse.has(e)
 	}
-	return r.table.column(info.id) >= 0
+	return w.tableOf(r).column(info.id) >= 0
 }
 
 // spawnSlot returns where to write the value of a component of a just
@@ -220,8 +220,8 @@ func (w *World) componentAt(op string, e Entity, r *record, info *componentInfo)
 		if p := info.sparse.get(e); p != nil {
 			return p
 		}
-	} else if c := r.table.column(info.id); c >= 0 {
-		return r.table.columns[c].at(r.row)
+	} else if c := w.tableOf(r).column(info.id); c >= 0 {
+		return w.tableOf(r).columns[c].at(r.row)
 	}
 	panic(missingComponent(w, op, e, info))
 }

@@ -16,6 +16,7 @@ type World struct {
 	reg      registry
 
 	tables     []*table
+	bySlot     []*table // bySlot[s] is the table of slot s: deadTable, then tables
 	tableByKey map[string]*table
 	empty      *table
 
@@ -72,6 +73,7 @@ func NewWorld() *World {
 		tableByKey: make(map[string]*table),
 		resources:  make(map[reflect.Type]any),
 		queueEpoch: 1,
+		bySlot:     []*table{deadTable},
 	}
 	w.reg.w = w
 	w.reg.slots = 1 // slot 0 is deadTable's
@@ -86,7 +88,7 @@ func (w *World) Spawn() Entity {
 	w.mustNotShare("Spawn", nil)
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
-	r.table = w.empty
+	r.slot = w.empty.slot
 	r.row = w.empty.pushEntity(e)
 	w.leave()
 	return e
@@ -122,7 +124,7 @@ func (w *World) despawn(e Entity, r *record) {
 	for _, s := range w.sparse {
 		s.remove(e)
 	}
-	t := r.table
+	t := w.tableOf(r)
 	if moved := t.removeRow(r.row); !moved.IsZero() {
 		w.entities.at(moved.index).row = r.row
 	}
@@ -195,7 +197,7 @@ func (w *World) tableFor(ids []componentID) *table {
 	if t, ok := w.tableByKey[key]; ok {
 		return t
 	}
-	t := &table{id: len(w.tables), slot: len(w.tables) + 1, mask: mask, ids: append([]componentID(nil), ids...)}
+	t := &table{id: len(w.tables), slot: uint32(len(w.tables) + 1), mask: mask, ids: append([]componentID(nil), ids...)}
 	maxID := -1
 	if len(ids) > 0 {
 		maxID = int(ids[len(ids)-1])
@@ -216,6 +218,7 @@ func (w *World) tableFor(ids []componentID) *table {
 		hint = max(hint, info.hint)
 	}
 	w.tables = append(w.tables, t)
+	w.bySlot = append(w.bySlot, t)
 	w.addColumnSlot(t)
 	t.reserve(uint32(hint)) // after the slot exists, so reserve relinks it
 	w.tableByKey[key] = t
@@ -224,6 +227,9 @@ func (w *World) tableFor(ids []componentID) *table {
 	}
 	return t
 }
+
+// tableOf returns the table of the record r: deadTable for a dead record.
+func (w *World) tableOf(r *record) *table { return w.bySlot[r.slot] }
 
 // withComponent returns the table t reaches by adding id (an edge of the
 // archetype graph, cached after the first use).
@@ -282,7 +288,7 @@ func setEdge(edges *[]*table, id componentID, t *table) {
 // are dropped; components src lacks are left for the caller to write.
 func (w *World) move(e Entity, r *record, dst *table) uint32 {
 	w.enter("a move between tables (Add or Remove)")
-	src := r.table
+	src := w.tableOf(r)
 	row := dst.pushEntity(e)
 	for i := range dst.columns {
 		col := &dst.columns[i]
@@ -296,7 +302,7 @@ func (w *World) move(e Entity, r *record, dst *table) uint32 {
 	if moved := src.removeRow(r.row); !moved.IsZero() {
 		w.entities.at(moved.index).row = r.row
 	}
-	r.table = dst
+	r.slot = dst.slot
 	r.row = row
 	w.leave()
 	if w.notify {
