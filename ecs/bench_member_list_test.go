@@ -53,7 +53,7 @@ func sumMemberList(c *queryCache, heat *sparseSet, list []Entity) float64 {
 	x := &c.w.entities
 	for _, e := range list {
 		r := x.at(e.index)
-		slot := c.slotOf[r.slot-1]
+		slot := c.slotOf[r.tableID()]
 		// SAFETY: e matches the query, so slot >= 0 and the table's column
 		// for term 0 stores mlPosition; heat stores mlHeat and holds e.
 		p := (*mlPosition)(c.w.tableOf(r).columns[c.cols[int(slot)*2]].at(r.row))
@@ -73,7 +73,7 @@ func sumDrivenDirect(c *queryCache, heat *sparseSet) float64 {
 	x := &c.w.entities
 	for i, e := range heat.dense {
 		r := x.at(e.index)
-		slot := c.slotOf[r.slot-1]
+		slot := c.slotOf[r.tableID()]
 		if slot < 0 {
 			continue
 		}

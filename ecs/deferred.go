@@ -324,7 +324,8 @@ func (w *World) spawnMany(b *commandBuffer, t *table, pairs []componentID) {
 // as Map2.Add and the like fire them.
 func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []componentID) {
 	var had uint16 // bit i: e has the i-th type already (at most 12 types)
-	dst := w.tableOf(r)
+	src := w.tableOf(r)
+	dst := src
 	for i := 0; i < len(pairs); i += 2 {
 		info := w.reg.infos[pairs[i]]
 		if w.hasComponent(e, r, info) {
@@ -333,7 +334,7 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 			dst = w.withComponent(dst, info.id)
 		}
 	}
-	if dst != w.tableOf(r) {
+	if dst != src {
 		w.move(e, r, dst)
 	}
 	for i := 0; i < len(pairs); i += 2 {

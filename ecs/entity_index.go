@@ -26,12 +26,16 @@ type record struct {
 // entity.
 const deadSlot = 0
 
+// tableID returns the id of the table of a live record: a table's slot is
+// its id + 1 (table.slot), so no table needs to be read.
+func (r *record) tableID() uint32 { return r.slot - 1 }
+
 // deadTable is the table of every record without a living entity: the
 // reserved index 0, indices never handed out, and despawned indices. It has
 // slot 0, where every type's column list (componentInfo.cols) holds nil, so
 // Map.Get's fast path turns a dead record away without a test of its own.
 // It has no columns and no rows and is never written.
-var deadTable = &table{id: -1, slot: 0}
+var deadTable = &table{id: -1, slot: deadSlot}
 
 // entityIndex maps an entity index to its record: one flat slice, as in Ark
 // and EnTT, whose length is a power of two so that a lookup masks the index

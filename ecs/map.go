@@ -297,8 +297,9 @@ func (m *Map[T]) Set(e Entity, v T) {
 	}
 	r := m.w.checkAlive("Set", e, m.info)
 	if m.sparse == nil {
-		if c := w.tableOf(r).column(m.id); c >= 0 {
-			p := w.tableOf(r).columns[c].at(r.row)
+		t := w.tableOf(r)
+		if c := t.column(m.id); c >= 0 {
+			p := t.columns[c].at(r.row)
 			// SAFETY: as in Get.
 			*(*T)(p) = v
 			m.w.overwritten(m.info, e, p)

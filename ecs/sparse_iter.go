@@ -70,9 +70,8 @@ func (it *sparseIter) next() bool {
 		for it.row++; it.row < len(d.dense); it.row++ {
 			e := d.dense[it.row]
 			r := x.at(e.index)
-			// A live record's table has id slot-1 (table.slot).
-			if slot := c.slotOf[r.slot-1]; slot >= 0 {
-				it.e, it.t, it.trow = e, c.w.bySlot[r.slot], r.row
+			if slot := c.slotOf[r.tableID()]; slot >= 0 {
+				it.e, it.t, it.trow = e, c.w.tableOf(r), r.row
 				if it.fill(int(slot)) {
 					return true
 				}
@@ -196,8 +195,7 @@ func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
 // driverMatches reports whether the entity in dense slot i of the driving
 // set is in a table the query matches.
 func (it *sparseIter) driverMatches(i int) bool {
-	// A live record's table has id slot-1 (table.slot).
-	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).slot-1] >= 0
+	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).tableID()] >= 0
 }
 
 // runEntities returns the entities of the run [lo, hi) of the driving set.

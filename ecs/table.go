@@ -14,9 +14,8 @@ import (
 // Consciousness engine).
 type table struct {
 	id int
-	// slot is id + 1, this table's index in componentInfo.cols (slot 0 is
-	// deadTable's); a field rather than an addition, which would push
-	// Map.Get over the inliner's budget.
+	// slot is id + 1: what an entity record stores (World.tableOf), and
+	// the table's index in componentInfo.cols (slot 0 is deadTable's).
 	slot    uint32
 	mask    bitset
 	ids     []componentID // sorted

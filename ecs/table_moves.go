@@ -37,10 +37,11 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 		w.leave()
 		return
 	}
-	if w.tableOf(r).column(id) < 0 {
+	src := w.tableOf(r)
+	if src.column(id) < 0 {
 		return
 	}
-	w.move(e, r, w.withoutComponent(w.tableOf(r), id))
+	w.move(e, r, w.withoutComponent(src, id))
 }
 
 // removeMany takes the types ids that the live entity e (record r) has
@@ -74,7 +75,8 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 		w.removingE = Entity{}
 		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	}
-	dst := w.tableOf(r)
+	src := w.tableOf(r)
+	dst := src
 	for _, id := range ids {
 		if s := w.reg.infos[id].sparse; s != nil {
 			s.remove(e)
@@ -82,7 +84,7 @@ func (w *World) removeMany(e Entity, r *record, ids []componentID) {
 			dst = w.withoutComponent(dst, id)
 		}
 	}
-	if dst != w.tableOf(r) {
+	if dst != src {
 		w.move(e, r, dst)
 	}
 	if hooked {
@@ -216,12 +218,13 @@ func putSlot(e Entity, t *table, row uint32, col int32, info *componentInfo, had
 // componentAt returns the address of the live entity e's component of the
 // type info describes, or panics naming op, the type and e.
 func (w *World) componentAt(op string, e Entity, r *record, info *componentInfo) unsafe.Pointer {
-	if info.sparse != nil {
-		if p := info.sparse.get(e); p != nil {
-			return p
+	if info.sparse == nil {
+		t := w.tableOf(r)
+		if c := t.column(info.id); c >= 0 {
+			return t.columns[c].at(r.row)
 		}
-	} else if c := w.tableOf(r).column(info.id); c >= 0 {
-		return w.tableOf(r).columns[c].at(r.row)
+	} else if p := info.sparse.get(e); p != nil {
+		return p
 	}
 	panic(missingComponent(w, op, e, info))
 }

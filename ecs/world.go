@@ -15,8 +15,8 @@ type World struct {
 	entities entityIndex
 	reg      registry
 
-	tables     []*table
-	bySlot     []*table // bySlot[s] is the table of slot s: deadTable, then tables
+	bySlot     []*table // bySlot[s] is the table of slot s: deadTable, then the tables
+	tables     []*table // bySlot[1:]: the world's tables, by id
 	tableByKey map[string]*table
 	empty      *table
 
@@ -217,8 +217,8 @@ func (w *World) tableFor(ids []componentID) *table {
 		}
 		hint = max(hint, info.hint)
 	}
-	w.tables = append(w.tables, t)
 	w.bySlot = append(w.bySlot, t)
+	w.tables = w.bySlot[1:]
 	w.addColumnSlot(t)
 	t.reserve(uint32(hint)) // after the slot exists, so reserve relinks it
 	w.tableByKey[key] = t
