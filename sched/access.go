@@ -152,6 +152,12 @@ func (d *decl) changesShape() bool {
 	return !d.atTickEnd && (d.structural || d.spawns || len(d.adds)+len(d.removes)+len(d.despawns) > 0)
 }
 
+// recordsCommands reports whether d records any structural change, applied
+// at the end of its stage or of the tick.
+func (d *decl) recordsCommands() bool {
+	return d.structural || d.spawns || len(d.adds)+len(d.removes)+len(d.despawns) > 0
+}
+
 // changesIDs reports whether d spawns or despawns: such changes hand out
 // and free entity ids, so their order decides the ids of later spawns.
 func (d *decl) changesIDs() bool {

@@ -15,6 +15,7 @@ type Context struct {
 	sys       *system
 	cmds      *ecs.Commands
 	splitting atomic.Int32 // ForEach calls of the system in progress (nested ones on other goroutines too)
+	home      int          // the worker running the system's Update: its ForEach starts on that worker's share
 }
 
 // World returns the scheduler's world. During Update it is in a parallel

@@ -108,6 +108,20 @@
 // parallel loops cannot deadlock: the caller works through the items itself
 // and only waits for items other workers have started.
 //
+// The items are cut into one contiguous share per worker, and each worker
+// runs its own share before it takes what is left of the others' (work
+// stealing at the end of a loop, as in Cilk and Rayon): a system that cuts
+// the same tables into the same items every tick finds its rows in the
+// cache of the core that last touched them. Idle workers poll for the next
+// loop for a while before they park ([SpinWait]), since waking a parked
+// goroutine takes as long as a whole loop over 100,000 entities; the
+// goroutine that calls Run runs the stage's systems that record structural
+// changes, because it applies them afterwards. BenchmarkForEach compares a
+// ForEach over 100,000 and 1,000,000 floats with the same loop on one
+// goroutine and hand-split over two: on two cores ForEach takes 0.56 and
+// 0.58 of the one-goroutine time, the hand split 0.52 and 0.54 (medians of
+// 6 runs).
+//
 // # Debugging and insight
 //
 // [Debug] runs one worker and checks the accesses the world reports against

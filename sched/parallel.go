@@ -28,7 +28,7 @@ func ForEach[C any](ctx *Context, items []C, fn func(item C)) {
 	name, labels := ctx.sys.name, ctx.sys.labels
 	ctx.splitting.Add(1)
 	defer ctx.splitting.Add(-1)
-	ctx.s.pool.do(len(items), func(i int) { fn(items[i]) },
+	ctx.s.pool.do(ctx.home, len(items), func(i, _ int) { fn(items[i]) },
 		func(i int) string { return "system " + strconv.Quote(name) + ", item " + strconv.Itoa(i) }, labels)
 	pprof.SetGoroutineLabels(labels) // the caller ran items too
 }

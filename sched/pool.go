@@ -2,97 +2,135 @@ package sched
 
 import (
 	"context"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // pool runs jobs on a fixed set of worker goroutines plus the calling one.
-// A job is n numbered items claimed through an atomic counter: the caller
-// claims items too and only waits for items others already started, so a
-// job started from inside another job (a system splitting its own work)
-// never waits for a worker that is busy, and cannot deadlock.
+//
+// A job's n items are cut into one contiguous range per participant, and a
+// participant runs its own range first, then takes the items left in the
+// others' (work stealing at the end of a job, as in Cilk and Rayon). The
+// caller runs range "home" (the worker index of the goroutine it runs on,
+// 0 outside the workers) and worker k range k, so a system that cuts the
+// same table into the same items every tick finds its share of the rows in
+// its own core's cache. While the caller waits for the last items of its
+// job, it runs the items of other jobs (a system of the same stage
+// splitting its work). Items are claimed through atomic counters: the
+// caller only waits for items others already started, so a job started from
+// inside another job (a system splitting its own work) never waits for a
+// busy worker, and cannot deadlock.
+//
+// An idle worker polls for a new job for up to spin before it parks, and
+// the caller polls for the end of its job for as long before it blocks
+// (see SpinWait). The polls never yield: runtime.Gosched would let the
+// caller and a worker swap processors, and with them caches.
 type pool struct {
 	workers int // including the calling goroutine
+	spin    time.Duration
 	tasks   chan *job
 }
 
 // job is one batch of items.
 type job struct {
 	n      int
-	next   atomic.Int64
-	wg     sync.WaitGroup
-	run    func(i int)
+	parts  []part
+	left   atomic.Int64  // items not finished
+	done   chan struct{} // closed when left reaches 0
+	run    func(i, who int)
 	label  func(i int) string // names item i in a panic report
 	labels context.Context    // pprof labels for the workers that take part, nil for none
 	fault  atomic.Pointer[Panic]
 }
 
-func newPool(workers int) *pool {
-	p := &pool{workers: workers}
+// part is one participant's share of a job's items: next is the first
+// unclaimed item, end the first item past the share. Padded to its own
+// cache line, so that two workers claiming items from their own shares do
+// not contend.
+type part struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
+}
+
+func newPool(workers int, spin time.Duration) *pool {
+	p := &pool{workers: workers, spin: spin}
 	if workers > 1 {
 		tasks := make(chan *job, 4*workers)
 		p.tasks = tasks
-		for range workers - 1 {
-			go worker(tasks)
+		for k := 1; k < workers; k++ {
+			go worker(tasks, k, spin)
 		}
 	}
 	return p
 }
 
-// spinPolls is how many times an idle worker polls for a job before it
-// blocks: the stages of a tick follow each other within microseconds, and
-// waking a parked goroutine costs tens of them on a virtual machine.
-const spinPolls = 2000
-
 // worker runs jobs from tasks until it is closed, polling for a while
-// after each job before it parks.
-func worker(tasks chan *job) {
+// after each job before it parks. who is its index, from 1.
+func worker(tasks chan *job, who int, spin time.Duration) {
 	for {
-		var j *job
-		for range spinPolls {
-			select {
-			case j = <-tasks:
-			default:
-				runtime.Gosched()
-				continue
-			}
-			break
+		j, ok := poll(tasks, spin)
+		if !ok {
+			return
 		}
-		if j == nil {
-			var ok bool
-			if j, ok = <-tasks; !ok {
-				return
-			}
-		}
-		j.work()
+		j.work(who)
 		pprof.SetGoroutineLabels(unlabelled)
 	}
 }
 
-// do runs run(0) to run(n-1), spread over the workers, and returns once all
-// have finished. If any panicked, the items not yet claimed still run (with
+// poll returns the next job of tasks, spinning for up to spin before it
+// blocks, and false once tasks is closed.
+func poll(tasks chan *job, spin time.Duration) (*job, bool) {
+	var start time.Time
+	for k := 1; spin > 0; k++ {
+		select {
+		case j, ok := <-tasks:
+			return j, ok
+		default:
+		}
+		if k%64 != 0 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+		} else if time.Since(start) > spin {
+			break
+		}
+	}
+	j, ok := <-tasks
+	return j, ok
+}
+
+// do runs run(0, who) to run(n-1, who), spread over the workers, and returns
+// once all have finished; who is the index of the goroutine that runs the
+// item. home is the index of the calling goroutine (0 if it is not a
+// worker). If any item panicked, the items not yet claimed still run (with
 // several workers), and do then panics with the first *Panic recorded.
-func (p *pool) do(n int, run func(i int), label func(i int) string, labels context.Context) {
+func (p *pool) do(home, n int, run func(i, who int), label func(i int) string, labels context.Context) {
 	if n <= 0 {
 		return
 	}
 	if p.tasks == nil || n == 1 {
-		p.serial(n, run, label)
+		p.serial(home, n, run, label)
 		return
 	}
-	j := &job{n: n, run: run, label: label, labels: labels}
-	j.wg.Add(n)
+	j := &job{n: n, run: run, label: label, labels: labels, done: make(chan struct{})}
+	j.parts = make([]part, p.workers)
+	for k := range j.parts {
+		j.parts[k].next.Store(int64(k * n / p.workers))
+		j.parts[k].end = int64((k + 1) * n / p.workers)
+	}
+	j.left.Store(int64(n))
 	for range min(p.workers-1, n-1) {
 		select {
 		case p.tasks <- j:
 		default: // every worker has work queued: the caller does it
 		}
 	}
-	j.work()
-	j.wg.Wait()
+	j.work(home)
+	j.wait(p, home)
 	if f := j.fault.Load(); f != nil {
 		panic(f)
 	}
@@ -100,7 +138,7 @@ func (p *pool) do(n int, run func(i int), label func(i int) string, labels conte
 
 // serial runs the items in order on the calling goroutine, with the same
 // panic report as a job.
-func (p *pool) serial(n int, run func(i int), label func(i int) string) {
+func (p *pool) serial(who, n int, run func(i, who int), label func(i int) string) {
 	i := 0
 	defer func() {
 		if r := recover(); r != nil {
@@ -111,26 +149,72 @@ func (p *pool) serial(n int, run func(i int), label func(i int) string) {
 		}
 	}()
 	for ; i < n; i++ {
-		run(i)
+		run(i, who)
 	}
 }
 
-// work claims and runs items until none is left.
-func (j *job) work() {
+// work runs the items of the caller's own share, then those left in the
+// others', until none is left.
+func (j *job) work(who int) {
 	if j.labels != nil {
 		pprof.SetGoroutineLabels(j.labels)
 	}
-	for {
-		i := int(j.next.Add(1) - 1)
-		if i >= j.n {
-			return
+	w := len(j.parts)
+	for r := range w {
+		p := &j.parts[(who+r)%w]
+		for {
+			i := p.next.Add(1) - 1
+			if i >= p.end {
+				break
+			}
+			j.item(int(i), who)
 		}
-		j.item(i)
 	}
 }
 
-func (j *job) item(i int) {
-	defer j.wg.Done()
+// wait returns once every item has finished. Meanwhile it runs the items of
+// jobs other goroutines started (a system of the same stage splitting its
+// work): it polls for up to spinTime after the last such item, then blocks.
+func (j *job) wait(p *pool, home int) {
+	var start time.Time
+	for k := 1; j.left.Load() > 0; k++ {
+		select {
+		case o := <-p.tasks:
+			if o != j {
+				o.work(home)
+				restoreLabels(j.labels)
+				start = time.Time{}
+			}
+			continue
+		default:
+		}
+		if k%64 != 0 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+		} else if time.Since(start) > p.spin {
+			<-j.done
+			return
+		}
+	}
+}
+
+// restoreLabels gives the calling goroutine back the pprof labels of the
+// job it waits for, after it ran another job's items.
+func restoreLabels(labels context.Context) {
+	if labels == nil {
+		labels = unlabelled
+	}
+	pprof.SetGoroutineLabels(labels)
+}
+
+func (j *job) item(i, who int) {
+	defer func() {
+		if j.left.Add(-1) == 0 {
+			close(j.done)
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			f, ok := r.(*Panic)
@@ -140,7 +224,7 @@ func (j *job) item(i int) {
 			j.fault.CompareAndSwap(nil, f)
 		}
 	}()
-	j.run(i)
+	j.run(i, who)
 }
 
 // close stops the worker goroutines.

@@ -28,6 +28,7 @@ import (
 type Scheduler struct {
 	w       *ecs.World
 	workers int
+	spin    time.Duration // how long idle workers poll before they park; < 0: not set
 	debug   bool
 
 	systems []*system
@@ -40,11 +41,12 @@ type Scheduler struct {
 	atTickEnd []*system   // the ApplyAtTickEnd systems, in the order of record
 	why       []string    // per system (by index): why it is in its stage
 
-	pool    *pool
-	checker *checker
-	stageFn []func(i int) // per stage: runs the i-th system of the stage
-	ticks   uint64
-	closed  bool
+	pool     *pool
+	checker  *checker
+	stageFn  []func(i, who int) // per stage: runs the i-th system of stageRun on worker who
+	stageRun [][]*system        // per stage: its systems in the order the pool hands them out (runOrder)
+	ticks    uint64
+	closed   bool
 }
 
 // SchedulerOption configures a [Scheduler].
@@ -56,6 +58,27 @@ type SchedulerOption func(*Scheduler)
 // single-threaded switch of a student game engine's parallel lock-free ECS,
 // the Run/Sync design).
 func Workers(n int) SchedulerOption { return func(s *Scheduler) { s.workers = n } }
+
+// SpinWait sets how long an idle worker polls for the next parallel job
+// before it parks, and how long the goroutine that runs a job polls for
+// its last items before it blocks (d <= 0: park and block at once). Waking
+// a parked goroutine takes tens of microseconds, as long as a whole
+// parallel loop over 100,000 entities, so polling through the serial parts
+// of a tick (structural changes, merges, single-system stages) is what lets
+// ForEach scale; the price is a busy core for up to d after each job. The
+// default is [DefaultSpinWait] when the workers are no more than GOMAXPROCS,
+// and 0 otherwise (a polling worker would hold a processor another one
+// needs). (Spin-then-park idling: the worker threads of Rayon, Cilk and
+// Go's own scheduler.)
+func SpinWait(d time.Duration) SchedulerOption {
+	return func(s *Scheduler) { s.spin = max(d, 0) }
+}
+
+// DefaultSpinWait is the default of [SpinWait]: longer than the serial
+// part of a tick of the particle scenario with 100,000 entities (about
+// 100 µs of structural changes and a spawning system), so that its workers
+// never park between ticks of a loop that runs flat out.
+const DefaultSpinWait = 500 * time.Microsecond
 
 // Debug turns on access checking: a system that touches a component type
 // or resource it did not declare, writes with Set a type it declared
@@ -69,18 +92,24 @@ func Debug() SchedulerOption { return func(s *Scheduler) { s.debug = true } }
 
 // New returns a scheduler for w with no systems.
 func New(w *ecs.World, opts ...SchedulerOption) *Scheduler {
-	s := &Scheduler{w: w, byName: make(map[string]*system)}
+	s := &Scheduler{w: w, byName: make(map[string]*system), spin: -1}
 	for _, o := range opts {
 		o(s)
 	}
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
+	if s.spin < 0 {
+		s.spin = 0
+		if s.workers <= runtime.GOMAXPROCS(0) {
+			s.spin = DefaultSpinWait
+		}
+	}
 	if s.debug {
 		s.workers = 1
 		s.checker = &checker{}
 	}
-	s.pool = newPool(s.workers)
+	s.pool = newPool(s.workers, s.spin)
 	return s
 }
 
@@ -266,13 +295,48 @@ func (s *Scheduler) Build() error {
 	for _, o := range s.outputs {
 		o.resize(n)
 	}
-	s.stageFn = make([]func(int), nstages)
+	s.stageFn = make([]func(i, who int), nstages)
+	s.stageRun = make([][]*system, nstages)
 	for k := range stages {
-		st := stages[k]
-		s.stageFn[k] = func(i int) { st[i].run() }
+		run := stages[k]
+		if s.workers > 1 {
+			run = runOrder(run)
+		}
+		s.stageRun[k] = run
+		s.stageFn[k] = func(i, who int) {
+			if x := run[i]; x.enabled {
+				x.ctx.home = who
+				x.run()
+			}
+		}
 	}
 	s.built = true
 	return nil
+}
+
+// runOrder returns the systems of a stage in the order a pool of several
+// workers hands them out: those that record structural changes first, in the order of record,
+// then the others. The calling goroutine takes the first share of a
+// stage's systems and applies the stage's command buffers afterwards, so the
+// systems whose commands read and write the entity index run on its core,
+// where the index already is; moving them to another core costs a cache
+// miss per entity they touch (measured: the 100,000-particle scenario's
+// tick is about 1.9 times slower on 2 workers when its despawning system
+// runs on the second one). Only the goroutine, never the outcome, depends
+// on this order.
+func runOrder(st []*system) []*system {
+	run := make([]*system, 0, len(st))
+	for _, x := range st {
+		if x.decl.recordsCommands() {
+			run = append(run, x)
+		}
+	}
+	for _, x := range st {
+		if !x.decl.recordsCommands() {
+			run = append(run, x)
+		}
+	}
+	return run
 }
 
 // Plan returns the stage plan as text: one line per stage, listing its
@@ -408,9 +472,9 @@ func (s *Scheduler) runStage(k int, st []*system) {
 			o.discard(st)
 		}
 	}()
-	label := func(i int) string { return "system " + strconv.Quote(st[i].name) }
-	switch {
-	case s.debug:
+	run := s.stageRun[k]
+	label := func(i int) string { return "system " + strconv.Quote(run[i].name) }
+	if s.debug {
 		w.SetAccessChecker(s.checker)
 		for _, x := range st {
 			if x.enabled {
@@ -420,14 +484,8 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 		s.checker.cur = nil
 		w.SetAccessChecker(nil)
-	case s.allEnabled(st):
-		s.pool.do(len(st), s.stageFn[k], label, nil)
-	default:
-		s.pool.do(len(st), func(i int) {
-			if st[i].enabled {
-				st[i].run()
-			}
-		}, label, nil)
+	} else {
+		s.pool.do(0, len(st), s.stageFn[k], label, nil)
 	}
 	w.EndParallel()
 	open = false
@@ -440,15 +498,6 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 	}
 	ok = true
-}
-
-func (s *Scheduler) allEnabled(st []*system) bool {
-	for _, x := range st {
-		if !x.enabled {
-			return false
-		}
-	}
-	return true
 }
 
 // Close runs the Finalize of every initialised system, in the order of

@@ -48,10 +48,7 @@ type Particle struct {
 	emits []ecs.Entity
 
 	emitters *ecs.Map[Emitter]
-	pos      *ecs.Map[Position]
-	vel      *ecs.Map[Velocity]
-	col      *ecs.Map[Color]
-	life     *ecs.Map[Lifetime]
+	particle *ecs.Map4[Position, Velocity, Color, Lifetime]
 	movers   *ecs.Query2[Position, Velocity]
 	aging    *ecs.Query1[Lifetime]
 	colored  *ecs.Query1[Color]
@@ -59,9 +56,11 @@ type Particle struct {
 	died     int            // particles despawned in the last tick
 	perColor [Colors]int    // live particles per colour, from Stats
 	dead     [][]ecs.Entity // Age's finds, per chunk, in chunk order
+	counts   [][Colors]int  // Stats' counts, per chunk
 	vchunks  []ecs.Chunk1[Velocity]
 	mchunks  []ecs.Chunk2[Position, Velocity]
 	lchunks  []ecs.Chunk1[Lifetime]
+	cchunks  []ecs.Chunk1[Color]
 	idx      []int // 0, 1, 2, ...: chunk numbers for ForEach
 }
 
@@ -77,8 +76,7 @@ func NewParticle(cfg Config) (*Particle, error) {
 		ecs.Register[Lifetime](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
 	}
 	p := &Particle{cfg: cfg, w: w, rng: rand.New(rand.NewPCG(cfg.Seed, 0x9a27c1e5)),
-		emitters: ecs.NewMap[Emitter](w), pos: ecs.NewMap[Position](w), vel: ecs.NewMap[Velocity](w),
-		col: ecs.NewMap[Color](w), life: ecs.NewMap[Lifetime](w)}
+		emitters: ecs.NewMap[Emitter](w), particle: ecs.NewMap4[Position, Velocity, Color, Lifetime](w)}
 	p.movers = ecs.NewQuery2[Position, Velocity](w)
 	p.aging = ecs.NewQuery1[Lifetime](w)
 	p.colored = ecs.NewQuery1[Color](w)
@@ -88,28 +86,22 @@ func NewParticle(cfg Config) (*Particle, error) {
 	}
 	w.Reserve(cfg.N)
 	for i := range cfg.N {
-		e := w.Spawn()
-		p.born(e, i%Colors, func(e ecs.Entity, pos Position, vel Velocity, c Color, l Lifetime) {
-			p.pos.Add(e, pos)
-			p.vel.Add(e, vel)
-			p.col.Add(e, c)
-			p.life.Add(e, l)
-		})
+		p.particle.Spawn(p.born(i % Colors))
 	}
 	p.s = sched.New(w, sched.Workers(cfg.Workers))
 	p.addSystems()
 	return p, nil
 }
 
-// born draws a new particle of emitter k and hands its components to put.
-func (p *Particle) born(e ecs.Entity, k int, put func(ecs.Entity, Position, Velocity, Color, Lifetime)) {
+// born draws the components of a new particle of emitter k.
+func (p *Particle) born(k int) (Position, Velocity, Color, Lifetime) {
 	em := p.emitters.Get(p.emits[k])
 	speed := 1 + 4*p.rng.Float32()
 	angle := math.Pi * p.rng.Float64()          // the upper half plane
 	left := maxLifetime * (1 - p.rng.Float32()) // in (0, maxLifetime]
-	put(e, Position{em.X, em.Y},
-		Velocity{speed * float32(math.Cos(angle)), speed * float32(math.Sin(angle))},
-		Color{em.Color}, Lifetime{left})
+	sin, cos := math.Sincos(angle)
+	return Position{em.X, em.Y}, Velocity{speed * float32(cos), speed * float32(sin)},
+		Color{em.Color}, Lifetime{left}
 }
 
 func (p *Particle) addSystems() {
@@ -118,12 +110,8 @@ func (p *Particle) addSystems() {
 	s.AddFunc("emit", func(ctx *sched.Context) {
 		c := ctx.Commands()
 		for range p.died {
-			p.born(c.Spawn(), next, func(e ecs.Entity, pos Position, vel Velocity, col Color, l Lifetime) {
-				p.pos.AddCmd(c, e, pos)
-				p.vel.AddCmd(c, e, vel)
-				p.col.AddCmd(c, e, col)
-				p.life.AddCmd(c, e, l)
-			})
+			pos, vel, col, life := p.born(next)
+			p.particle.SpawnCmd(c, pos, vel, col, life) // made in its table, with no move
 			next = (next + 1) % Colors
 		}
 	}, sched.Structural(), sched.Reads[Emitter](),
@@ -132,20 +120,11 @@ func (p *Particle) addSystems() {
 	gravityQ := ecs.NewQuery1[Velocity](p.w)
 	s.AddFunc("gravity", func(ctx *sched.Context) {
 		p.vchunks = gravityQ.AppendChunks(p.vchunks[:0], chunkRows)
-		sched.ForEach(ctx, p.vchunks, func(c ecs.Chunk1[Velocity]) {
-			for i := range c.A {
-				c.A[i].Y -= 9.81 * DT
-			}
-		})
+		sched.ForEach(ctx, p.vchunks, func(c ecs.Chunk1[Velocity]) { gravity(c.A) })
 	}, sched.Writes[Velocity]())
 	s.AddFunc("move", func(ctx *sched.Context) {
 		p.mchunks = p.movers.AppendChunks(p.mchunks[:0], chunkRows)
-		sched.ForEach(ctx, p.mchunks, func(c ecs.Chunk2[Position, Velocity]) {
-			for i := range c.A {
-				c.A[i].X += c.B[i].X * DT
-				c.A[i].Y += c.B[i].Y * DT
-			}
-		})
+		sched.ForEach(ctx, p.mchunks, func(c ecs.Chunk2[Position, Velocity]) { move(c.A, c.B) })
 	}, sched.Reads[Velocity](), sched.Writes[Position]())
 
 	s.AddFunc("age", func(ctx *sched.Context) {
@@ -153,18 +132,10 @@ func (p *Particle) addSystems() {
 		for len(p.dead) < len(p.lchunks) {
 			p.dead = append(p.dead, nil)
 		}
-		for len(p.idx) < len(p.lchunks) {
-			p.idx = append(p.idx, len(p.idx))
-		}
+		p.idx = chunkNumbers(p.idx, len(p.lchunks))
 		sched.ForEach(ctx, p.idx[:len(p.lchunks)], func(k int) {
 			c := p.lchunks[k]
-			dead := p.dead[k][:0]
-			for i := range c.A {
-				if c.A[i].Left -= DT; c.A[i].Left <= 0 {
-					dead = append(dead, c.Entities[i])
-				}
-			}
-			p.dead[k] = dead
+			p.dead[k] = age(c.A, c.Entities, p.dead[k][:0])
 		})
 		cmds := ctx.Commands()
 		p.died = 0
@@ -177,13 +148,64 @@ func (p *Particle) addSystems() {
 	}, sched.Structural(), sched.Writes[Lifetime]())
 
 	s.AddFunc("stats", func(ctx *sched.Context) {
+		p.cchunks = p.colored.AppendChunks(p.cchunks[:0], chunkRows)
+		p.idx = chunkNumbers(p.idx, len(p.cchunks))
+		for len(p.counts) < len(p.cchunks) {
+			p.counts = append(p.counts, [Colors]int{})
+		}
+		sched.ForEach(ctx, p.idx[:len(p.cchunks)], func(k int) {
+			var n [Colors]int
+			for _, c := range p.cchunks[k].A {
+				n[c.C%Colors]++
+			}
+			p.counts[k] = n
+		})
 		p.perColor = [Colors]int{}
-		for ch := range p.colored.Chunks() {
-			for _, c := range ch.A {
-				p.perColor[c.C]++
+		for _, n := range p.counts[:len(p.cchunks)] {
+			for c := range n {
+				p.perColor[c] += n[c]
 			}
 		}
 	}, sched.Reads[Color]())
+}
+
+// gravity accelerates every velocity of v downwards for one tick.
+func gravity(v []Velocity) {
+	for i := range v {
+		v[i].Y -= 9.81 * DT
+	}
+}
+
+// move advances every position of p by its velocity in v for one tick.
+func move(p []Position, v []Velocity) {
+	v = v[:len(p)] // one bounds check for the loop
+	for i := range p {
+		p[i].X += v[i].X * DT
+		p[i].Y += v[i].Y * DT
+	}
+}
+
+// age shortens every lifetime of l by one tick and appends to dead the
+// entities (of es, row for row) whose lifetime ran out.
+func age(l []Lifetime, es []ecs.Entity, dead []ecs.Entity) []ecs.Entity {
+	es = es[:len(l)] // one bounds check for the loop
+	for i := range l {
+		left := l[i].Left - DT
+		l[i].Left = left
+		if left <= 0 {
+			dead = append(dead, es[i])
+		}
+	}
+	return dead
+}
+
+// chunkNumbers returns idx grown to hold at least 0, 1, ..., n-1: the item
+// numbers of a ForEach whose items are chunks.
+func chunkNumbers(idx []int, n int) []int {
+	for len(idx) < n {
+		idx = append(idx, len(idx))
+	}
+	return idx
 }
 
 // Tick runs one tick.

@@ -1,0 +1,97 @@
+package sched
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestPoolRunsEveryItemOnce: whatever the number of items, workers and
+// spin, every item of a job runs exactly once, also when items start jobs
+// of their own (which the waiting goroutines help with), and do returns
+// only after all of them.
+func TestPoolRunsEveryItemOnce(t *testing.T) {
+	for _, workers := range []int{1, 2, 3, 5, 8} {
+		for _, spin := range []time.Duration{0, 50 * time.Microsecond} {
+			p := newPool(workers, spin)
+			for n := 0; n <= 40; n++ {
+				t.Run(fmt.Sprintf("workers=%d/spin=%v/n=%d", workers, spin, n), func(t *testing.T) {
+					outer := make([]atomic.Int32, n)
+					inner := make([]atomic.Int32, n*7)
+					p.do(0, n, func(i, who int) {
+						if who < 0 || who >= workers {
+							t.Errorf("item %d ran on worker %d of %d", i, who, workers)
+						}
+						outer[i].Add(1)
+						p.do(who, 7, func(k, _ int) { inner[i*7+k].Add(1) }, itemLabel, nil)
+					}, itemLabel, nil)
+					for i := range outer {
+						if got := outer[i].Load(); got != 1 {
+							t.Fatalf("item %d ran %d times", i, got)
+						}
+					}
+					for i := range inner {
+						if got := inner[i].Load(); got != 1 {
+							t.Fatalf("nested item %d of item %d ran %d times", i%7, i/7, got)
+						}
+					}
+				})
+			}
+			p.close()
+		}
+	}
+}
+
+func itemLabel(i int) string { return fmt.Sprint("item ", i) }
+
+// TestPoolSharesAreContiguous: a worker that is free from the start runs a
+// contiguous share of the items, its own, before it steals.
+func TestPoolSharesAreContiguous(t *testing.T) {
+	p := newPool(2, time.Millisecond)
+	defer p.close()
+	const n = 64
+	who := make([]int, n)
+	var started atomic.Int32
+	p.do(0, n, func(i, w int) {
+		if started.Add(1) == 1 {
+			// Hold the first item until the other worker has started, so
+			// both take part.
+			for deadline := time.Now().Add(5 * time.Second); started.Load() < 2 && time.Now().Before(deadline); {
+			}
+		}
+		who[i] = w
+		time.Sleep(20 * time.Microsecond)
+	}, itemLabel, nil)
+	if who[0] != 0 {
+		t.Errorf("item 0 ran on worker %d, want the caller (0)", who[0])
+	}
+	if started.Load() != n {
+		t.Fatalf("%d items started, want %d", started.Load(), n)
+	}
+	if who[n/2] != 1 {
+		t.Errorf("item %d (the first of worker 1's share) ran on worker %d; items by worker: %v", n/2, who[n/2], who)
+	}
+}
+
+// TestRunOrderPutsRecordingSystemsFirst: within a stage, the systems that
+// record structural changes come first (for the caller's share), each group
+// in the order of record.
+func TestRunOrderPutsRecordingSystemsFirst(t *testing.T) {
+	mk := func(name string, d decl) *system { return &system{name: name, decl: d} }
+	st := []*system{
+		mk("read", decl{}),
+		mk("spawn", decl{spawns: true}),
+		mk("write", decl{}),
+		mk("structural", decl{structural: true}),
+		mk("late", decl{atTickEnd: true, spawns: true}),
+	}
+	var got []string
+	for _, x := range runOrder(st) {
+		got = append(got, x.name)
+	}
+	want := []string{"spawn", "structural", "late", "read", "write"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("runOrder = %v, want %v", got, want)
+	}
+}
