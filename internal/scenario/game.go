@@ -136,88 +136,60 @@ func NewGame(cfg Config) (*Game, error) {
 func (g *Game) addSystems() {
 	w, s := g.w, g.s
 	moving := ecs.NewQuery2[GamePosition, GameVelocity](w)
-	s.AddFunc("movement", func(*sched.Context) {
-		for c := range moving.Chunks() {
-			for i := range c.A {
-				c.A[i].X += c.B[i].X * DT
-				c.A[i].Y += c.B[i].Y * DT
-			}
-		}
+	var mchunks []ecs.Chunk2[GamePosition, GameVelocity]
+	s.AddFunc("movement", func(ctx *sched.Context) {
+		mchunks = moving.AppendChunks(mchunks[:0], chunkRows)
+		sched.ForEach(ctx, mchunks, func(c ecs.Chunk2[GamePosition, GameVelocity]) { moveGame(c.A, c.B) })
 	}, sched.Writes[GamePosition](), sched.Reads[GameVelocity]())
 
 	datas := ecs.NewQuery1[Data](w)
-	s.AddFunc("data", func(*sched.Context) {
-		for c := range datas.Chunks() {
-			for i := range c.A {
-				d := &c.A[i]
-				d.Thingy = (d.Thingy + 1) % 1000000
-				d.Dingy += 0.0001 * float64(DT)
-				d.Mingy = !d.Mingy
-				d.Numgy = d.Rng.Next()
-			}
-		}
+	var dchunks []ecs.Chunk1[Data]
+	s.AddFunc("data", func(ctx *sched.Context) {
+		dchunks = datas.AppendChunks(dchunks[:0], chunkRows)
+		sched.ForEach(ctx, dchunks, func(c ecs.Chunk1[Data]) { updateData(c.A) })
 	}, sched.Writes[Data]())
 
 	complexQ := ecs.NewQuery3[GamePosition, GameVelocity, Data](w)
-	s.AddFunc("more-complex", func(*sched.Context) {
-		for c := range complexQ.Chunks() {
-			for i := range c.A {
-				d := &c.C[i]
-				if d.Thingy%10 != 0 {
-					continue
-				}
-				p, v := &c.A[i], &c.B[i]
-				a, b := float32(d.Rng.Range(3, 19)-10), float32(d.Rng.Range(0, 5))
-				if p.X > p.Y {
-					v.X, v.Y = a, b
-				} else {
-					v.X, v.Y = b, a
-				}
-			}
-		}
+	var xchunks []ecs.Chunk3[GamePosition, GameVelocity, Data]
+	s.AddFunc("more-complex", func(ctx *sched.Context) {
+		xchunks = complexQ.AppendChunks(xchunks[:0], chunkRows)
+		sched.ForEach(ctx, xchunks, func(c ecs.Chunk3[GamePosition, GameVelocity, Data]) { moreComplex(c.A, c.B, c.C) })
 		// Data's generator advances: a write of Data.
 	}, sched.Reads[GamePosition](), sched.Writes[GameVelocity](), sched.Writes[Data]())
 
 	healths := ecs.NewQuery1[Health](w)
-	s.AddFunc("health", func(*sched.Context) {
-		for c := range healths.Chunks() {
-			for i := range c.A {
-				h := &c.A[i]
-				switch {
-				case h.HP <= 0 && h.Status != Dead:
-					h.HP, h.Status = 0, Dead
-				case h.Status == Dead && h.HP == 0:
-					h.HP, h.Status = h.MaxHP, Spawn
-				case h.HP >= h.MaxHP && h.Status != Alive:
-					h.HP, h.Status = h.MaxHP, Alive
-				default:
-					h.Status = Alive
-				}
-			}
-		}
+	var hchunks []ecs.Chunk1[Health]
+	s.AddFunc("health", func(ctx *sched.Context) {
+		hchunks = healths.AppendChunks(hchunks[:0], chunkRows)
+		sched.ForEach(ctx, hchunks, func(c ecs.Chunk1[Health]) { updateHealth(c.A) })
 	}, sched.Writes[Health]())
 
 	damages := ecs.NewQuery2[Health, Damage](w)
-	s.AddFunc("damage", func(*sched.Context) {
-		for r := range damages.All() {
-			if d := r.B.Atk - r.B.Def; r.A.HP > 0 && d > 0 {
-				r.A.HP = max(r.A.HP-d, 0)
+	var achunks []ecs.Chunk2[Health, Damage]
+	s.AddFunc("damage", func(ctx *sched.Context) {
+		if g.cfg.sparse() { // one-entity chunks: not worth a parallel loop
+			for r := range damages.All() {
+				if d := r.B.Atk - r.B.Def; r.A.HP > 0 && d > 0 {
+					r.A.HP = max(r.A.HP-d, 0)
+				}
 			}
+			return
 		}
+		achunks = damages.AppendChunks(achunks[:0], chunkRows)
+		sched.ForEach(ctx, achunks, func(c ecs.Chunk2[Health, Damage]) { applyDamage(c.A, c.B) })
 	}, sched.Writes[Health](), sched.Reads[Damage]())
 
 	sprites := ecs.NewQuery3[Sprite, Player, Health](w)
-	s.AddFunc("sprite", func(*sched.Context) {
-		for r := range sprites.All() {
-			switch r.C.Status {
-			case Alive:
-				r.A.Char = [...]byte{NPC: 'h', Monster: 'k', Hero: '@'}[r.B.Type]
-			case Dead:
-				r.A.Char = '|'
-			case Spawn:
-				r.A.Char = '_'
+	var schunks []ecs.Chunk3[Sprite, Player, Health]
+	s.AddFunc("sprite", func(ctx *sched.Context) {
+		if g.cfg.sparse() {
+			for r := range sprites.All() {
+				r.A.Char = spriteChar(r.A.Char, r.B.Type, r.C.Status)
 			}
+			return
 		}
+		schunks = sprites.AppendChunks(schunks[:0], chunkRows)
+		sched.ForEach(ctx, schunks, func(c ecs.Chunk3[Sprite, Player, Health]) { pickSprite(c.A, c.B, c.C) })
 	}, sched.Writes[Sprite](), sched.Reads[Player](), sched.Reads[Health]())
 
 	drawn := ecs.NewQuery2[GamePosition, Sprite](w)
@@ -235,6 +207,93 @@ func (g *Game) addSystems() {
 			}
 		}
 	}, sched.Reads[GamePosition](), sched.Reads[Sprite](), sched.WritesResource[Frame]())
+}
+
+// moveGame advances every position of p by its velocity in v.
+func moveGame(p []GamePosition, v []GameVelocity) {
+	v = v[:len(p)] // one bounds check for the loop
+	for i := range p {
+		p[i].X += v[i].X * DT
+		p[i].Y += v[i].Y * DT
+	}
+}
+
+// updateData steps every Data of ds.
+func updateData(ds []Data) {
+	for i := range ds {
+		d := &ds[i]
+		d.Thingy = (d.Thingy + 1) % 1000000
+		d.Dingy += 0.0001 * float64(DT)
+		d.Mingy = !d.Mingy
+		d.Numgy = d.Rng.Next()
+	}
+}
+
+// moreComplex gives every tenth Thingy a new random velocity, row for row
+// over p, v and ds.
+func moreComplex(p []GamePosition, v []GameVelocity, ds []Data) {
+	v, ds = v[:len(p)], ds[:len(p)]
+	for i := range p {
+		d := &ds[i]
+		if d.Thingy%10 != 0 {
+			continue
+		}
+		a, b := float32(d.Rng.Range(3, 19)-10), float32(d.Rng.Range(0, 5))
+		if p[i].X > p[i].Y {
+			v[i].X, v[i].Y = a, b
+		} else {
+			v[i].X, v[i].Y = b, a
+		}
+	}
+}
+
+// updateHealth moves every Health of hs through its states.
+func updateHealth(hs []Health) {
+	for i := range hs {
+		h := &hs[i]
+		switch {
+		case h.HP <= 0 && h.Status != Dead:
+			h.HP, h.Status = 0, Dead
+		case h.Status == Dead && h.HP == 0:
+			h.HP, h.Status = h.MaxHP, Spawn
+		case h.HP >= h.MaxHP && h.Status != Alive:
+			h.HP, h.Status = h.MaxHP, Alive
+		default:
+			h.Status = Alive
+		}
+	}
+}
+
+// applyDamage takes each row's attack minus defence (ds) off its health (hs).
+func applyDamage(hs []Health, ds []Damage) {
+	ds = ds[:len(hs)]
+	for i := range hs {
+		if d := ds[i].Atk - ds[i].Def; hs[i].HP > 0 && d > 0 {
+			hs[i].HP = max(hs[i].HP-d, 0)
+		}
+	}
+}
+
+// pickSprite draws each row's character from its player type and health.
+func pickSprite(ss []Sprite, ps []Player, hs []Health) {
+	ps, hs = ps[:len(ss)], hs[:len(ss)]
+	for i := range ss {
+		ss[i].Char = spriteChar(ss[i].Char, ps[i].Type, hs[i].Status)
+	}
+}
+
+// spriteChar returns the character of a player of type t in state st; old
+// for a state with none.
+func spriteChar(old byte, t PlayerType, st Status) byte {
+	switch st {
+	case Alive:
+		return [...]byte{NPC: 'h', Monster: 'k', Hero: '@'}[t]
+	case Dead:
+		return '|'
+	case Spawn:
+		return '_'
+	}
+	return old
 }
 
 // Tick runs one tick.
