@@ -158,3 +158,30 @@ func TestRatioLeavesOutAsides(t *testing.T) {
 		t.Errorf("bestRatio = %v (%s vs %s), want 2 (table vs peer)", ratio, tForm, peer)
 	}
 }
+
+// TestGrowthNamesCheapestAndLargestSizes: the "how cost grows" line of a
+// workload gives Tessera's and the best peer's cheapest size and the
+// largest, and one figure when they are the same size.
+func TestGrowthNamesCheapestAndLargestSizes(t *testing.T) {
+	cands := []*suite.Candidate{{Name: "tessera"}, {Name: "ark"}, {Name: "arche"}}
+	nan := math.NaN()
+	r := &result{specs: []suite.Spec{{Name: "query2"}}, nsPerE: [][][]float64{{
+		{4, 1, 2},   // tessera: cheapest at N=16, 2 at N=1M
+		{nan, 3, 5}, // ark
+		{6, 4, 2.5}, // arche: the best peer falls to 2.5 at 1M, its cheapest
+	}}}
+	var b strings.Builder
+	writeGrowth(&b, r, cands, []int{1, 16, 1_000_000})
+	got := b.String()
+	for _, want := range []string{
+		"(Tessera 1.00 ns at N=16, 2.00 at N=1M; best peer 2.50 ns at N=1M)",
+		"leave L2", // the reason for query2
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("growth section lacks %q:\n%s", want, got)
+		}
+	}
+	if sizeText("1024K") != "1 MiB" || sizeText("48K") != "48 KiB" || sizeText("odd") != "odd" {
+		t.Errorf("sizeText: %q %q %q", sizeText("1024K"), sizeText("48K"), sizeText("odd"))
+	}
+}

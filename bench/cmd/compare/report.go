@@ -62,6 +62,7 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 		}
 		fmt.Fprintf(&b, "- %s: %s.\n", label(c), c.Aside)
 	}
+	writeGrowth(&b, r, cands, sizes)
 	for wi, s := range r.specs {
 		fmt.Fprintf(&b, "\n## %s\n\n", s.Name)
 		header(&b, "candidate", sizes)
@@ -128,8 +129,18 @@ func header(b *strings.Builder, first string, sizes []int) {
 // bestRatio returns Tessera's best time over the best peer's at size si,
 // with the names of the two forms. Aside candidates take no part.
 func bestRatio(r *result, wi, si int, cands []*suite.Candidate) (float64, string, string) {
-	bestT, bestP := math.Inf(1), math.Inf(1)
-	var nameT, nameP string
+	bestT, nameT, bestP, nameP := bests(r, wi, si, cands)
+	if math.IsInf(bestT, 1) || math.IsInf(bestP, 1) {
+		return math.NaN(), "", ""
+	}
+	return bestT / bestP, nameT, nameP
+}
+
+// bests returns Tessera's best time at size si and its form, and the best
+// peer's and its name; +Inf where there is none. Aside candidates and the
+// floor take no part.
+func bests(r *result, wi, si int, cands []*suite.Candidate) (bestT float64, nameT string, bestP float64, nameP string) {
+	bestT, bestP = math.Inf(1), math.Inf(1)
 	for ci, c := range cands {
 		v := r.nsPerE[wi][ci][si]
 		if math.IsNaN(v) || c.Name == "floor" || c.Aside != "" {
@@ -143,10 +154,7 @@ func bestRatio(r *result, wi, si int, cands []*suite.Candidate) (float64, string
 			bestP, nameP = v, c.Name
 		}
 	}
-	if math.IsInf(bestT, 1) || math.IsInf(bestP, 1) {
-		return math.NaN(), "", ""
-	}
-	return bestT / bestP, nameT, nameP
+	return bestT, nameT, bestP, nameP
 }
 
 func allNaN(row []float64) bool {
@@ -224,23 +232,34 @@ func plotName(workload string) string {
 // plotWorkload draws ns per entity against N, both on log scales, one line
 // per candidate.
 func plotWorkload(path, workload string, rows [][]float64, cands []*suite.Candidate, sizes []int) error {
+	names := make([]string, len(cands))
+	for ci, c := range cands {
+		names[ci] = label(c)
+	}
+	return plotCurves(path, workload, "ns per entity", sizes, names, rows)
+}
+
+// plotCurves draws rows[i] (one value per size, NaN or <= 0 for none)
+// against sizes, both on log scales, one line per name; it writes nothing
+// when no row has a value.
+func plotCurves(path, title, ylabel string, sizes []int, names []string, rows [][]float64) error {
 	p := plot.New()
-	p.Title.Text = workload
+	p.Title.Text = title
 	p.X.Label.Text = "entities (N)"
-	p.Y.Label.Text = "ns per entity"
+	p.Y.Label.Text = ylabel
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	p.Legend.Top = true
 	var lines []any
-	for ci, c := range cands {
+	for i, row := range rows {
 		var pts plotter.XYs
-		for si, v := range rows[ci] {
+		for si, v := range row {
 			if !math.IsNaN(v) && v > 0 {
 				pts = append(pts, plotter.XY{X: float64(sizes[si]), Y: v})
 			}
 		}
 		if len(pts) > 0 {
-			lines = append(lines, label(c), pts)
+			lines = append(lines, names[i], pts)
 		}
 	}
 	if len(lines) == 0 {
