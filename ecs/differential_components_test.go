@@ -124,6 +124,8 @@ type diffComp interface {
 	set(h *diffHarness, p diffPair, x int)
 	writeGet(h *diffHarness, p diffPair, x int)
 	remove(h *diffHarness, p diffPair)
+	addEntities(h *diffHarness, ps []diffPair, x int)
+	removeEntities(h *diffHarness, ps []diffPair)
 	addAll(h *diffHarness, q *diffQuery, x int)
 	removeAll(h *diffHarness, q *diffQuery)
 	check(h *diffHarness, p diffPair)
@@ -290,6 +292,49 @@ func (c *diffKind[T]) remove(h *diffHarness, p diffPair) {
 	c.covNested(h)
 	c.tm.Remove(p.e)
 	c.ms.Remove(p.id)
+}
+
+// addEntities gives x to the entities ps with Map.AddEntities; the model
+// adds them one by one, and where it refuses one, Tessera must panic
+// having added the ones before it.
+func (c *diffKind[T]) addEntities(h *diffHarness, ps []diffPair, x int) {
+	h.note(fmt.Sprintf("AddEntities[%s] of %d", c.name, len(ps)), ps[0], x)
+	c.covNested(h)
+	es := diffEntities(ps)
+	for i, p := range ps {
+		if err := c.ms.CheckAdd(p.id); err != nil {
+			h.expectPanic(fmt.Sprintf("Tessera Map.AddEntities[%s] where the model says of entity %d of %d: %v", c.name, i, len(ps), err),
+				func() { c.tm.AddEntities(es, c.mk(x)) })
+			return
+		}
+		c.ms.Add(p.id, c.mk(x))
+	}
+	c.tm.AddEntities(es, c.mk(x))
+}
+
+// removeEntities takes the kind from the entities ps with
+// Map.RemoveEntities, as addEntities adds.
+func (c *diffKind[T]) removeEntities(h *diffHarness, ps []diffPair) {
+	h.note(fmt.Sprintf("RemoveEntities[%s] of %d", c.name, len(ps)), ps[0], 0)
+	c.covNested(h)
+	es := diffEntities(ps)
+	for i, p := range ps {
+		if !h.m.Alive(p.id) {
+			h.expectPanic(fmt.Sprintf("Tessera Map.RemoveEntities[%s] of a list whose entity %d of %d the model has despawned", c.name, i, len(ps)),
+				func() { c.tm.RemoveEntities(es) })
+			return
+		}
+		c.ms.Remove(p.id)
+	}
+	c.tm.RemoveEntities(es)
+}
+
+func diffEntities(ps []diffPair) []ecs.Entity {
+	es := make([]ecs.Entity, len(ps))
+	for i, p := range ps {
+		es[i] = p.e
+	}
+	return es
 }
 
 func (c *diffKind[T]) addAll(h *diffHarness, q *diffQuery, x int) {

@@ -499,6 +499,21 @@ func (h *diffHarness) target(cur *diffPair) diffPair {
 	return h.pickLive()
 }
 
+// targets picks one to six targets (see target) for the operations on a
+// list of entities; a quarter of the picks repeat an earlier one, so the
+// same entity comes twice in one list.
+func (h *diffHarness) targets(cur *diffPair) []diffPair {
+	ps := []diffPair{h.target(cur)}
+	for n := h.src.intn(6); n > 0; n-- {
+		if h.src.intn(4) == 0 {
+			ps = append(ps, ps[h.src.intn(len(ps))])
+		} else {
+			ps = append(ps, h.target(cur))
+		}
+	}
+	return ps
+}
+
 func (h *diffHarness) pair(id refmodel.EntityID, e ecs.Entity) {
 	if e.IsZero() {
 		h.failf("Tessera returned the zero Entity from a spawn")

@@ -169,6 +169,12 @@ var diffChanges = []diffChange{
 	{"Map.Remove", func(s diffScale) int { return 6 * s.one }, func(h *diffHarness, cur *diffPair) {
 		h.kinds[h.src.intn(numKinds)].remove(h, h.target(cur))
 	}},
+	{"Map.AddEntities", func(s diffScale) int { return 2 * s.one }, func(h *diffHarness, cur *diffPair) {
+		h.kinds[h.src.intn(numKinds)].addEntities(h, h.targets(cur), h.val())
+	}},
+	{"Map.RemoveEntities", func(s diffScale) int { return 2 * s.one }, func(h *diffHarness, cur *diffPair) {
+		h.kinds[h.src.intn(numKinds)].removeEntities(h, h.targets(cur))
+	}},
 	{"MapN.Add", func(s diffScale) int { return 3 * s.one }, func(h *diffHarness, cur *diffPair) {
 		h.maps[h.src.intn(len(h.maps))].add(h, h.target(cur))
 	}},

@@ -295,6 +295,19 @@
 // iteration they are deferred like single changes, as one change each, and
 // select their entities when applied.
 //
+// [Map.AddEntities] and [Map.RemoveEntities] act on a list of entities
+// instead (EnTT's registry.insert and remove over a range): the same changes,
+// panics and final state, row order included, as calling Add or Remove for
+// each in turn, made in one tight loop when the type is table-stored and
+// nothing hooks or observes it. Once the entity index outgrows a core's
+// caches (64Ki records), that loop reads the records and rows of the next 16
+// entities before it moves them; those reads do not depend on one another, so
+// their cache misses overlap. Changing a tenth of a million entities scattered
+// at random costs about a third of the time of one call per entity (the
+// dissertation's add/remove workload, bench/results/SEEDS.md). The trade-off:
+// a list must be built first, and a panic at one entity leaves the ones
+// before it changed, as a loop of single calls would.
+//
 // # Resources
 //
 // A resource is a value that exists once per world rather than once per

@@ -483,6 +483,27 @@ func (m *Map2[A, B]) Remove(e Entity) {
 	w.removeMany(e, r, m.ids[:])
 }
 
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map2.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map2[A, B]) AddEntities(es []Entity, vA A, vB B) {
+	for _, e := range es {
+		m.Add(e, vA, vB)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map2.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map2[A, B]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
+}
+
 // AddAll gives all the components at once to every entity q matches: each
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map2.Set] (hooks and observers included). The
@@ -1120,6 +1141,27 @@ func (m *Map3[A, B, C]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map3.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map3[A, B, C]) AddEntities(es []Entity, vA A, vB B, vC C) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map3.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -1797,6 +1839,27 @@ func (m *Map4[A, B, C, D]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map4.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map4[A, B, C, D]) AddEntities(es []Entity, vA A, vB B, vC C, vD D) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map4.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -2512,6 +2575,27 @@ func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map5.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map5[A, B, C, D, E]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map5.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -3265,6 +3349,27 @@ func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map6.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map6[A, B, C, D, E, F]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map6.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -4056,6 +4161,27 @@ func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map7.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map7[A, B, C, D, E, F, G]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map7.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -4885,6 +5011,27 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map8.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map8[A, B, C, D, E, F, G, H]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map8.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -5752,6 +5899,27 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map9.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map9.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -6657,6 +6825,27 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map10.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map10.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -7600,6 +7789,27 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map11.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map11.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each
@@ -8581,6 +8791,27 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
 		return
 	}
 	w.removeMany(e, r, m.ids[:])
+}
+
+// AddEntities gives each entity of es all the components at once, in
+// order, as [Map12.Add] would one by one: the same panics (at the
+// failing entity's turn, the ones before it changed), hooks, observers,
+// deferral and final state. (The list form of [Map.AddEntities], without its
+// read-ahead loop.) Complexity: O(len(es) x components).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	for _, e := range es {
+		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	}
+}
+
+// RemoveEntities takes all the types away from each entity of es, in
+// order, as [Map12.Remove] would one by one (an entity listed twice
+// loses nothing the second time; a dead one panics at its turn).
+// Complexity: O(len(es) x components).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) {
+	for _, e := range es {
+		m.Remove(e)
+	}
 }
 
 // AddAll gives all the components at once to every entity q matches: each

@@ -178,6 +178,23 @@ func TestMap2Generated(t *testing.T) {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
 
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
+
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
 			var late []ecs.Entity
@@ -690,6 +707,23 @@ func TestMap3Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -1232,6 +1266,23 @@ func TestMap4Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -1803,6 +1854,23 @@ func TestMap5Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -2403,6 +2471,23 @@ func TestMap6Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -3032,6 +3117,23 @@ func TestMap7Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -3690,6 +3792,23 @@ func TestMap8Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35}, gH{7 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() { m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -4377,6 +4496,25 @@ func TestMap9Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35}, gH{7 + 35}, gI{8 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() {
+				m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
+			}, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -5097,6 +5235,25 @@ func TestMap10Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35}, gH{7 + 35}, gI{8 + 35}, gJ{9 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() {
+				m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
+			}, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -5846,6 +6003,25 @@ func TestMap11Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35}, gH{7 + 35}, gI{8 + 35}, gJ{9 + 35}, gK{10 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() {
+				m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+			}, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity
@@ -6626,6 +6802,25 @@ func TestMap12Generated(t *testing.T) {
 			if m.Has(x) || !w.Alive(x) || first.Count() != 7 {
 				t.Fatalf("after Remove: has %v, alive %v", m.Has(x), w.Alive(x))
 			}
+
+			// Lists: each entity changes as by Add and Remove.
+			list := []ecs.Entity{w.Spawn(), w.Spawn()}
+			m.AddEntities(list, gA{0 + 35}, gB{1 + 35}, gC{2 + 35}, gD{3 + 35}, gE{4 + 35}, gF{5 + 35}, gG{6 + 35}, gH{7 + 35}, gI{8 + 35}, gJ{9 + 35}, gK{10 + 35}, gL{11 + 35})
+			check(list[0], 35)
+			check(list[1], 35)
+			m.RemoveEntities(append(list, list[0]))
+			if m.Has(list[0]) || m.Has(list[1]) || !w.Alive(list[1]) {
+				t.Fatal("RemoveEntities left a listed entity with the types")
+			}
+			gone := w.Spawn()
+			w.Despawn(gone)
+			testhelp.MustPanic(t, func() {
+				m.AddEntities([]ecs.Entity{list[0], gone}, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			}, gone.String())
+			if !m.Has(list[0]) {
+				t.Fatal("AddEntities panicked before adding to the entity ahead of the dead one")
+			}
+			m.RemoveEntities(list[:1])
 
 			// Inside a loop the changes are deferred, and land when it ends.
 			var y, z ecs.Entity

@@ -29,7 +29,8 @@ type World struct {
 	epoch uint32 // bumped by Recover, which ends every open iteration
 	cmds  commandBuffer
 
-	scratch []Entity // reused by batch operations that go entity by entity
+	scratch  []Entity // reused by batch operations that go entity by entity
+	readSink uintptr  // keeps readEntities' reads from being optimised away
 
 	shared   bool          // a parallel section is open (BeginParallel)
 	checker  AccessChecker // told of accesses, nil unless set

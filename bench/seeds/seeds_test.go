@@ -12,7 +12,7 @@ func TestSeed004Runs(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"iteration/table", "iteration/sparse", "iteration/naive", "add_remove/table",
-		"add_remove/sparse", "add_remove/naive", "particle/table", "particle/sparse", "particle/naive"} {
+		"add_remove/table (batch)", "add_remove/sparse", "add_remove/naive", "particle/table", "particle/sparse", "particle/naive"} {
 		if !seen[want] {
 			t.Errorf("no result for %s", want)
 		}

@@ -1,0 +1,144 @@
+package ecs
+
+import "unsafe"
+
+// AddEntities gives each entity of es the component v, in order, as
+// [Map.Add] would one by one: the same panics (an entity that is dead,
+// of another world, or that already has a T, at its turn, the entities
+// before it being changed already), hooks, observers and deferral inside
+// an iteration, and the same final state, row order included. When T is
+// table-stored, has no hooks and nothing observes the world, the entities
+// move in one tight loop that reads ahead of itself, so the cache misses of
+// entities scattered over a large world overlap instead of adding up (as
+// EnTT's registry.insert over a range of entities). Complexity: O(len(es)).
+func (m *Map[T]) AddEntities(es []Entity, v T) {
+	w := m.w
+	if m.sparse != nil || w.lock > 0 || w.notify || w.checker != nil {
+		for _, e := range es {
+			m.Add(e, v)
+		}
+		return
+	}
+	w.moveEntities("AddEntities", es, m.info, true, unsafe.Pointer(&v))
+}
+
+// RemoveEntities takes T away from each entity of es, in order, as
+// [Map.Remove] would one by one (an entity without a T is left alone; a
+// dead one panics at its turn), with the same final state, row order
+// included, and the fast path of [Map.AddEntities]. Complexity: O(len(es)).
+func (m *Map[T]) RemoveEntities(es []Entity) {
+	w := m.w
+	if m.sparse != nil || w.lock > 0 || w.notify || w.checker != nil || m.info.hooks != nil {
+		for _, e := range es {
+			m.Remove(e)
+		}
+		return
+	}
+	w.moveEntities("RemoveEntities", es, m.info, false, nil)
+}
+
+// readAhead is how many entities moveEntities reads ahead of the one it
+// moves.
+const readAhead = 16
+
+// readAheadRecords is the entity index length from which moveEntities
+// reads ahead.
+const readAheadRecords = 1 << 16
+
+// moveEntities moves each entity of es to the table with (add) or without
+// the table-stored type info, writing *v into the added column; see
+// Map.AddEntities.
+func (w *World) moveEntities(op string, es []Entity, info *componentInfo, add bool, v unsafe.Pointer) {
+	w.enter(op)
+	// Reading ahead pays once the entity index outgrows a core's caches
+	// (64Ki records, 768 KiB); below that it only adds work.
+	ahead := len(w.entities.recs) >= readAheadRecords
+	var (
+		from, dst *table
+		pairs     []int32 // for the cached from: dst column, source column, ...
+		vcol      int32   // dst's column of info when add
+	)
+	for i, e := range es {
+		if i%readAhead == 0 && ahead {
+			w.readEntities(es[i:min(i+readAhead, len(es))])
+		}
+		r := w.entities.lookup(e)
+		if r == nil {
+			w.leave()
+			panic(w.deadMessage(op, e, info))
+		}
+		src := w.bySlot[r.slot]
+		if src != from {
+			has := src.column(info.id) >= 0
+			if has == add {
+				if !add {
+					continue // nothing to remove
+				}
+				w.leave()
+				panic(presentMessage(e, info, ""))
+			}
+			from = src
+			if add {
+				dst = w.withComponent(src, info.id)
+				vcol = dst.colOf[info.id]
+			} else {
+				dst = w.withoutComponent(src, info.id)
+			}
+			pairs = pairs[:0]
+			for j := range dst.columns {
+				if dst.columns[j].size == 0 {
+					continue
+				}
+				if k := src.column(dst.columns[j].id); k >= 0 {
+					pairs = append(pairs, int32(j), k)
+				}
+			}
+		}
+		row := dst.pushEntity(e)
+		for j := 0; j < len(pairs); j += 2 {
+			col := &dst.columns[pairs[j]]
+			col.copyValue(col.at(row), src.columns[pairs[j+1]].at(r.row))
+		}
+		if add {
+			col := &dst.columns[vcol]
+			if col.size != 0 {
+				col.copyValue(col.at(row), v)
+			}
+		}
+		if moved := src.removeRow(r.row); !moved.IsZero() {
+			w.entities.at(moved.index).row = r.row
+		}
+		r.slot, r.row = dst.slot, row
+	}
+	w.leave()
+}
+
+// readEntities reads the record of each entity of es and a byte of its row
+// in every column of its table, changing nothing. The reads of different
+// entities do not depend on one another, so the processor overlaps their
+// cache misses, and the moves that follow find their data in cache.
+func (w *World) readEntities(es []Entity) {
+	var sink uintptr
+	recs := w.entities.recs
+	for _, e := range es {
+		if uint64(e.index) >= uint64(len(recs)) {
+			continue
+		}
+		r := recs[e.index]
+		if r.gen != e.gen || int(r.slot) >= len(w.bySlot) {
+			continue
+		}
+		t := w.bySlot[r.slot]
+		if r.row >= uint32(len(t.entities)) {
+			continue
+		}
+		for j := range t.columns {
+			col := &t.columns[j]
+			if col.size != 0 {
+				// SAFETY: r.row is a row of t, so the byte lies inside the column.
+				sink += uintptr(*(*byte)(col.at(r.row)))
+			}
+		}
+	}
+	w.readSink += sink
+}
