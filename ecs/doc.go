@@ -194,8 +194,9 @@
 //
 //	// Per table: plain slice loops, the fastest form.
 //	for c := range q.Chunks() {
-//		for i := range c.A {
-//			c.A[i].X += c.B[i].X
+//		ps, vs := c.A, c.B[:len(c.A)] // locals: see below
+//		for i := range ps {
+//			ps[i].X += vs[i].X
 //		}
 //	}
 //
@@ -215,7 +216,13 @@
 // slice loop because the compiler inlines the iterator and the loop body
 // (keep the body in the same function). Chunks when the work suits whole
 // columns (SIMD-friendly loops, copying, sorting a column) or when a panic in
-// the body must leave the world consistent by itself. The cursor when the
+// the body must leave the world consistent by itself; copy the chunk's
+// slices into local variables before the row loop, as above. Indexing c.A[i]
+// inside it makes the compiler load c.A again after every store through it
+// (Go has no type-based alias analysis, so the store might have changed c),
+// which costs the loop its speed: 1.05 against 0.67 ns per entity for
+// Position += Velocity at 1,000 entities, measured on the same world. The
+// cursor when the
 // loop cannot be a range statement; it is the slowest of the three per
 // entity, and it needs Close when left early.
 //

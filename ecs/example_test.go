@@ -90,9 +90,10 @@ func ExampleQuery2_Chunks() {
 
 	q := ecs.NewQuery2[Position, Velocity](w)
 	for c := range q.Chunks() { // one chunk per table
-		for i := range c.Entities {
-			c.A[i].X += c.B[i].X
-			c.A[i].Y += c.B[i].Y
+		ps, vs := c.A, c.B[:len(c.A)] // locals keep the row loop a plain slice loop
+		for i := range ps {
+			ps[i].X += vs[i].X
+			ps[i].Y += vs[i].Y
 		}
 		fmt.Println(len(c.Entities), c.A)
 	}

@@ -72,9 +72,10 @@ func (s *Sim) Moving() int { return s.moving.Count() }
 // that has both, one plain slice loop per table.
 func (s *Sim) Step(dt float64) {
 	for c := range s.moving.Chunks() {
+		ps := c.A[:len(c.B)] // a local: indexing c.A would reload it after every store
 		for i, v := range c.B {
-			c.A[i].X += v.X * dt
-			c.A[i].Y += v.Y * dt
+			ps[i].X += v.X * dt
+			ps[i].Y += v.Y * dt
 		}
 	}
 }
