@@ -177,9 +177,22 @@ func (it *sparseIter) runs() bool {
 // nextRun advances over the next run of at most limit consecutive dense
 // slots of the driving set whose entities are all in tables the query
 // matches, and returns its bounds [lo, hi), or ok false at the end. Call it
-// only when runs reports true. Complexity: one entity-index read per slot.
+// only when runs reports true. Complexity: one entity-index read per slot,
+// none when the query matches every table.
 func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
 	n := len(it.driver.dense)
+	if len(it.c.tables) == len(it.c.w.tables) {
+		// The query matches every table (no table terms or filters), so
+		// every holder of the set matches: no entity-index reads, which
+		// are cache misses in dense order once the index is large.
+		if lo = it.row + 1; lo >= n {
+			it.row = n
+			return 0, 0, false
+		}
+		hi = min(lo+limit, n)
+		it.row = hi - 1
+		return lo, hi, true
+	}
 	for lo = it.row + 1; lo < n && !it.driverMatches(lo); lo++ {
 	}
 	if lo >= n {
