@@ -157,7 +157,7 @@ func BenchmarkGet(b *testing.B) {
 // million entities each Get misses the caches twice (the entity's record,
 // then its value).
 func BenchmarkGetRandom(b *testing.B) {
-	for _, n := range []int{1 << 10, 1 << 20} {
+	for _, n := range []int{64, 1 << 10, 1 << 20} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			o := newOpsWorld()
 			o.es = make([]ecs.Entity, n)
