@@ -30,7 +30,14 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 	// registry, and every table of the world, deadTable included, has a
 	// slot below that (addColumnSlot grows every list when a table is made,
 	// and a new type's list starts at the registry's slots).
-	if base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))); r.gen == e.gen && base != nil {
+	base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil))))
+	if r.gen != e.gen {
+		// One branch to the slow path instead of two: with a single way
+		// in, the compiler saves the caller's loop registers there, not
+		// on the fast path (two stores per Get in a loop of Gets).
+		base = nil
+	}
+	if base != nil {
 		// SAFETY: base is the column of this type in r's table, whose row
 		// r.row is live, so the address lies inside the column's array.
 		return unsafe.Add(base, uintptr(r.row)*info.size)
@@ -43,7 +50,11 @@ func (info *componentInfo) valueAt(e Entity, slow lookupSlow) unsafe.Pointer {
 func (info *componentInfo) hasValue(e Entity, slow lookupSlow) bool {
 	r := &info.index.recs[e.index&info.index.mask]
 	// SAFETY: as in valueAt.
-	if r.gen == e.gen && *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil)))) != nil {
+	base := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(info.cols)), uintptr(r.slot)*unsafe.Sizeof(unsafe.Pointer(nil))))
+	if r.gen != e.gen {
+		base = nil // as in valueAt: one branch to the slow path
+	}
+	if base != nil {
 		return true
 	}
 	return slow(e, info) != nil
