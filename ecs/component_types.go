@@ -36,6 +36,8 @@ type componentInfo struct {
 	sparse *sparseSet
 	// hint is the capacity hint of Register's CapacityHint option.
 	hint int
+	// hash is the type's hash plan for World.Checksum, built on first use.
+	hash *hashPlan
 	// hooks are the type's OnAdd, OnSet and OnRemove hooks, nil when none.
 	hooks *componentHooks
 	// cols holds, per table slot (table.slot), the base address of the

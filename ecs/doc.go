@@ -351,6 +351,20 @@
 //	w.Apply(c)
 //	real, ok := c.Resolve(e)
 //
+// # Checksums
+//
+// [World.Checksum] hashes the whole observable state of a world (the entity
+// index with its free list, every non-empty table's rows in iteration order,
+// the sparse sets, the resources) into 64 bits, so that two simulations that
+// must agree, a lockstep peer and its twin or a world before a save and after
+// the load, can be compared in one number (the desync check of GGPO and
+// GGRS). Equal worlds give equal checksums however they were built: the
+// order in which types were first used, tables made and emptied on the way
+// and the worlds' tags do not count, and padding bytes are never read.
+// Floats count by their bits, except that every NaN is one NaN; strings by
+// content; pointer, slice, map and interface fields not at all, unless the
+// type implements [Checksummer].
+//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every

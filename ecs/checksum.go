@@ -1,0 +1,162 @@
+package ecs
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// Checksum returns a 64-bit hash of w's whole observable state: the entity
+// index (every index's generation, the free list in order, so the ids the
+// next spawns return), the rows of every non-empty table in iteration order
+// (each entity with its generation and each component value), the sparse
+// sets (their entities in dense order and values) and the resources. Equal
+// worlds give equal checksums however they were built, in any process and on
+// any machine of the same byte order, and in any two worlds of one
+// process: the world's tag is left out of every entity, also of entities held
+// in component values. Use it to check that two simulations agree (a
+// lockstep or rollback game compares its peers' checksums every tick, as
+// GGPO's and GGRS' desync detection does) and that a restore or a load gave
+// back the world that was saved.
+//
+// What counts, precisely:
+//   - Component types are named by their package path and type name, and a
+//     table's columns are taken in the order of those names, so the order in
+//     which types were first used does not matter. Empty tables are left out,
+//     so neither does the order of tables that history made and emptied. The
+//     order of non-empty tables does: it is the iteration order.
+//   - Values are read field by field in declaration order; padding bytes
+//     are never read. A float's bits count as they are, so -0.0 and +0.0
+//     differ (they behave differently: 1/x, math.Signbit); every NaN counts
+//     as the same NaN, whatever its payload.
+//   - Strings count by content. Fields of pointer, slice, map, channel,
+//     function and interface kinds are skipped: what they reference is not
+//     hashed, unless the type implements [Checksummer], whose method then
+//     hashes the whole value.
+//   - Storage counts: a type held in tables and the same type held in a
+//     sparse set give different checksums.
+//   - Deferred changes not yet applied do not count: inside an iteration the
+//     checksum is the state the loop sees.
+//
+// Panics inside a parallel section, where systems may be writing.
+// Complexity: O(entities x their components + index length + tables + types
+// log types); it allocates a little per table and per type, and nothing per
+// entity. (A world checksum: GGPO's and GGRS' per-frame desync checks, and
+// the checksums lockstep strategy games compare.)
+func (w *World) Checksum() uint64 {
+	if w.shared {
+		panic("ecs: Checksum: called inside a parallel section, where systems may be writing; take it between stages or ticks")
+	}
+	var h stateHash
+	w.hashIndex(&h)
+	names := make([]string, len(w.reg.infos))
+	for i, info := range w.reg.infos {
+		names[i] = typeName(info.typ)
+	}
+	var cols []int
+	for _, t := range w.tables {
+		if len(t.entities) == 0 {
+			continue
+		}
+		cols = cols[:0]
+		for i := range t.columns {
+			cols = append(cols, i)
+		}
+		slices.SortFunc(cols, func(a, b int) int { return strings.Compare(names[t.columns[a].id], names[t.columns[b].id]) })
+		h.word(uint64(len(cols)))
+		for _, i := range cols {
+			h.str(names[t.columns[i].id])
+		}
+		h.word(uint64(len(t.entities)))
+		for _, e := range t.entities {
+			h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
+		}
+		for _, i := range cols {
+			col := &t.columns[i]
+			plan := w.hashPlanOf(col.info)
+			for row := range uint32(len(t.entities)) {
+				h.value(plan, col.at(row))
+			}
+		}
+	}
+	sparse := slices.Clone(w.sparse)
+	slices.SortFunc(sparse, func(a, b *sparseSet) int { return strings.Compare(names[a.info.id], names[b.info.id]) })
+	for _, s := range sparse {
+		if len(s.dense) == 0 {
+			continue
+		}
+		h.str(names[s.info.id])
+		h.word(uint64(len(s.dense)))
+		plan := w.hashPlanOf(s.info)
+		for i, e := range s.dense {
+			h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
+			h.value(plan, s.values.at(uint32(i)))
+		}
+	}
+	w.hashResources(&h)
+	return h.sum()
+}
+
+// hashIndex hashes the entity index: how many indices were handed out, the
+// generation of each (living or not: a dead index's generation is the one
+// its next entity gets), and the free list in the order it is reused.
+func (w *World) hashIndex(h *stateHash) {
+	x := &w.entities
+	h.word(uint64(x.next))
+	h.word(uint64(x.alive))
+	for i := uint32(1); i < x.next; i++ {
+		r := &x.recs[i]
+		live := uint64(0)
+		if r.slot != deadSlot {
+			live = 1
+		}
+		h.word(uint64(r.gen&genMask) | live<<32)
+	}
+	h.word(uint64(len(x.free)))
+	for _, i := range x.free {
+		h.word(uint64(i))
+	}
+}
+
+// hashResources hashes the resources that are present, in the order of
+// their type names.
+func (w *World) hashResources(h *stateHash) {
+	type res struct {
+		name string
+		typ  reflect.Type
+		v    unsafe.Pointer
+	}
+	var rs []res
+	for t, slot := range w.resources {
+		// Every slot is a *resourceSlot[T] whose one field is the *T.
+		p := reflect.ValueOf(slot).Elem().Field(0)
+		if p.IsNil() {
+			continue
+		}
+		rs = append(rs, res{typeName(t), t, p.UnsafePointer()})
+	}
+	slices.SortFunc(rs, func(a, b res) int { return strings.Compare(a.name, b.name) })
+	h.word(uint64(len(rs)))
+	for _, r := range rs {
+		h.str(r.name)
+		h.value(newHashPlan(r.typ), r.v)
+	}
+}
+
+// hashPlanOf returns the hash plan of info's type, built on first use.
+func (w *World) hashPlanOf(info *componentInfo) *hashPlan {
+	if info.hash == nil {
+		info.hash = newHashPlan(info.typ)
+	}
+	return info.hash
+}
+
+// typeName is the name a type is known by in checksums: its package path
+// and name, or its description for unnamed types.
+func typeName(t reflect.Type) string {
+	if t.PkgPath() != "" && t.Name() != "" {
+		return t.PkgPath() + "." + t.Name()
+	}
+	return t.String()
+}
