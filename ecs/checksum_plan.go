@@ -41,9 +41,8 @@ type hashStep struct {
 // leaves unspecified, never change a checksum) and fields of pointer kinds
 // skipped. A type that implements Checksummer is hashed by its method.
 type hashPlan struct {
-	steps    []hashStep
-	method   func(p unsafe.Pointer) uint64 // the Checksummer method, or nil
-	skipping bool                          // some field is skipped (pointer kinds)
+	steps  []hashStep
+	method func(p unsafe.Pointer) uint64 // the Checksummer method, or nil
 }
 
 var (
@@ -99,9 +98,8 @@ func (p *hashPlan) add(t reflect.Type, off uintptr) {
 			f := t.Field(i)
 			p.add(f.Type, off+f.Offset)
 		}
-	default: // pointers, slices, maps, channels, functions, interfaces
-		p.skipping = true
 	}
+	// Pointers, slices, maps, channels, functions and interfaces add nothing.
 }
 
 // bytes appends a run of n plain bytes at off, joining it to the previous

@@ -47,70 +47,42 @@ const readAheadRecords = 1 << 16
 
 // moveEntities moves each entity of es to the table with (add) or without
 // the table-stored type info, writing *v into the added column; see
-// Map.AddEntities.
+// Map.AddEntities. The checks and the table pair are worked out once per
+// source table, not once per entity; each move is World.move's.
 func (w *World) moveEntities(op string, es []Entity, info *componentInfo, add bool, v unsafe.Pointer) {
-	w.enter(op)
 	// Reading ahead pays once the entity index outgrows a core's caches
 	// (64Ki records, 768 KiB); below that it only adds work.
 	ahead := len(w.entities.recs) >= readAheadRecords
-	var (
-		from, dst *table
-		pairs     []int32 // for the cached from: dst column, source column, ...
-		vcol      int32   // dst's column of info when add
-	)
+	var from, dst *table // the last source table that needed a move, and its target
 	for i, e := range es {
-		if i%readAhead == 0 && ahead {
+		if ahead && i%readAhead == 0 {
 			w.readEntities(es[i:min(i+readAhead, len(es))])
 		}
 		r := w.entities.lookup(e)
 		if r == nil {
-			w.leave()
 			panic(w.deadMessage(op, e, info))
 		}
-		src := w.bySlot[r.slot]
-		if src != from {
-			has := src.column(info.id) >= 0
-			if has == add {
+		if src := w.bySlot[r.slot]; src != from {
+			if has := src.column(info.id) >= 0; has == add {
 				if !add {
 					continue // nothing to remove
 				}
-				w.leave()
 				panic(presentMessage(e, info, ""))
 			}
 			from = src
 			if add {
 				dst = w.withComponent(src, info.id)
-				vcol = dst.colOf[info.id]
 			} else {
 				dst = w.withoutComponent(src, info.id)
 			}
-			pairs = pairs[:0]
-			for j := range dst.columns {
-				if dst.columns[j].size == 0 {
-					continue
-				}
-				if k := src.column(dst.columns[j].id); k >= 0 {
-					pairs = append(pairs, int32(j), k)
-				}
-			}
 		}
-		row := dst.pushEntity(e)
-		for j := 0; j < len(pairs); j += 2 {
-			col := &dst.columns[pairs[j]]
-			col.copyValue(col.at(row), src.columns[pairs[j+1]].at(r.row))
-		}
+		row := w.move(e, r, dst)
 		if add {
-			col := &dst.columns[vcol]
-			if col.size != 0 {
+			if col := &dst.columns[dst.colOf[info.id]]; col.size != 0 {
 				col.copyValue(col.at(row), v)
 			}
 		}
-		if moved := src.removeRow(r.row); !moved.IsZero() {
-			w.entities.at(moved.index).row = r.row
-		}
-		r.slot, r.row = dst.slot, row
 	}
-	w.leave()
 }
 
 // readEntities reads the record of each entity of es and a byte of its row
