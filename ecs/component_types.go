@@ -31,6 +31,11 @@ type componentInfo struct {
 	// clearN zeroes n values at p.
 	clearN func(p unsafe.Pointer, n int)
 
+	// snap says how snapshots copy the type's values; cloneN copies n
+	// values deeply when snap is cloneValues (see snapshotPolicyOf).
+	snap   snapshotPolicy
+	cloneN func(dst, src unsafe.Pointer, n int)
+
 	// sparse is the type's sparse set when it uses sparse storage, nil for
 	// table storage.
 	sparse *sparseSet
@@ -105,6 +110,7 @@ func idOf[T any](r *registry) componentID {
 			clear(unsafe.Slice((*T)(p), n))
 		},
 	}
+	info.snap, info.cloneN = snapshotPolicyOf[T]()
 	info.w, info.index = r.w, &r.w.entities
 	info.cols = make([]unsafe.Pointer, r.slots)
 	info.words = copyPlan(info.pointerFree, info.size, unsafe.Alignof(zero))

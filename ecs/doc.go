@@ -365,6 +365,28 @@
 // content; pointer, slice, map and interface fields not at all, unless the
 // type implements [Checksummer].
 //
+// # Snapshots and rollback
+//
+// [World.Snapshot] copies a world's whole state into a [Snapshot] and
+// [World.Restore] puts it back: afterwards the world is the one of the
+// snapshot in every observable way (alive handles, the ids the next spawns
+// return, iteration order, values, sparse sets, resources, observer
+// membership), and no hook or observer fired on the way. A snapshot keeps
+// its buffers, so saving into the same few snapshots every tick, as a
+// rollback netcode loop does (GGPO, GGRS), allocates nothing once warm:
+//
+//	var save ecs.Snapshot
+//	w.Snapshot(&save)  // before a predicted tick
+//	...                // the tick runs; the remote input disagrees
+//	w.Restore(&save)   // back, then re-simulate with the right input
+//
+// Values are copied as memory; strings are shared, since Go never mutates
+// them. A type that holds pointers, slices, maps or interfaces needs a
+// Clone method ([Cloner]) or a declaration that sharing is safe ([Shallow],
+// [ShallowResource]); otherwise Snapshot panics naming the type, and
+// [World.CanSnapshot] says so beforehand. Keep the simulation's random
+// source in a resource, so a restore rewinds it too.
+//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every

@@ -9,7 +9,10 @@ import (
 // A slot, once made, stays in the world's map for the world's life, so a
 // Resource handle keeps a pointer to it and sees every AddResource and
 // RemoveResource without a lookup.
-type resourceSlot[T any] struct{ v *T }
+type resourceSlot[T any] struct {
+	v      *T
+	policy snapshotPolicy // how snapshots copy the value (snapshotPolicyOf)
+}
 
 // slotOf returns w's slot for T, making it if create is set (nil otherwise
 // when there is none).
@@ -22,6 +25,7 @@ func slotOf[T any](w *World, create bool) *resourceSlot[T] {
 		return nil
 	}
 	s := &resourceSlot[T]{}
+	s.policy, _ = snapshotPolicyOf[T]()
 	w.resources[t] = s
 	return s
 }

@@ -94,20 +94,7 @@ func (s *sparseSet) add(e Entity) unsafe.Pointer {
 // stale: the caller writes it) when it has none, and reports whether it
 // added one. One walk of the pages serves the test and the insertion.
 func (s *sparseSet) insert(e Entity) (unsafe.Pointer, bool) {
-	p := int(e.index >> sparsePageBits)
-	for len(s.pages) <= p {
-		s.pages = append(s.pages, nil)
-	}
-	page := s.pages[p]
-	if page == nil {
-		if n := len(s.pool); n > 0 {
-			page = s.pool[n-1]
-			s.pool = s.pool[:n-1]
-		} else {
-			page = new(sparsePage)
-		}
-		s.pages[p] = page
-	}
+	page := s.page(e.index)
 	entry := &page.slot[e.index&(sparsePageSize-1)]
 	if *entry != 0 {
 		// Entries exist only for living entities (despawn removes them),
@@ -123,6 +110,26 @@ func (s *sparseSet) insert(e Entity) (unsafe.Pointer, bool) {
 	page.used++
 	s.w.touch(e)
 	return s.values.at(i), true
+}
+
+// page returns the page of entity index i, taking one from the pool (or a
+// new one) when there is none.
+func (s *sparseSet) page(i uint32) *sparsePage {
+	p := int(i >> sparsePageBits)
+	for len(s.pages) <= p {
+		s.pages = append(s.pages, nil)
+	}
+	page := s.pages[p]
+	if page == nil {
+		if n := len(s.pool); n > 0 {
+			page = s.pool[n-1]
+			s.pool = s.pool[:n-1]
+		} else {
+			page = new(sparsePage)
+		}
+		s.pages[p] = page
+	}
+	return page
 }
 
 // remove drops e's value, if any, by moving the last value into its slot,

@@ -31,6 +31,7 @@ type ComponentOption func(*componentOptions)
 type componentOptions struct {
 	storage Storage
 	hint    int
+	shallow bool
 }
 
 // Sparse selects [SparseStorage] for the type.
@@ -60,6 +61,9 @@ func Register[T any](w *World, opts ...ComponentOption) {
 		panic(fmt.Sprintf("ecs: Register[%v]: the type is already in use in this world; register it before its first use", info.typ))
 	}
 	info.hint = max(o.hint, 0)
+	if o.shallow && info.snap == refuseValues {
+		info.snap = copyValues
+	}
 	if o.storage == SparseStorage {
 		info.sparse = newSparseSet(w, info, info.hint)
 		w.sparse = append(w.sparse, info.sparse)

@@ -1,0 +1,40 @@
+package ecs_test
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// Inventory holds a slice, so snapshots need it to copy itself.
+type Inventory struct{ Items []string }
+
+// Clone makes Inventory a Cloner: snapshots and the world never share Items.
+func (i Inventory) Clone() Inventory { return Inventory{Items: slices.Clone(i.Items)} }
+
+// A rollback: save, run a tick that turns out wrong, restore, run it again.
+// The restore rewinds everything, the entity ids the tick spawned included.
+func ExampleWorld_Snapshot() {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[Position](w)
+	inv := ecs.NewMap[Inventory](w)
+	hero := pos.Spawn(Position{X: 1})
+	inv.Add(hero, Inventory{Items: []string{"sword"}})
+
+	var save ecs.Snapshot
+	w.Snapshot(&save)
+
+	tick := func(dx float64, loot string) ecs.Entity {
+		pos.Get(hero).X += dx
+		bag := inv.Get(hero)
+		bag.Items = append(bag.Items, loot)
+		return pos.Spawn(Position{}) // a projectile
+	}
+	first := tick(5, "shield") // predicted with the wrong input
+	w.Restore(&save)
+	second := tick(2, "potion") // re-simulated with the right one
+
+	fmt.Println(pos.Get(hero).X, inv.Get(hero).Items, second == first, w.Len())
+	// Output: 3 [sword potion] true 2
+}

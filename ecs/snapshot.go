@@ -1,0 +1,185 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Snapshot holds a copy of one world's state, taken by [World.Snapshot] and
+// put back by [World.Restore]: the entity index (generations, free list,
+// the next new index), every table's rows, every sparse set and every
+// resource. The zero value is an empty snapshot, ready to be taken into. A
+// snapshot keeps its buffers from one Snapshot call to the next, so a
+// rollback loop that saves into the same few snapshots every tick
+// allocates nothing once they have grown to the world's size.
+//
+// A Snapshot belongs to the world it was taken from; taking one of another
+// world into it drops its buffers and starts over. It is not safe for
+// concurrent use. Its memory is about the world's live data: the rows, the
+// sparse values and 12 bytes per entity index handed out, not the
+// capacity the world keeps for growth. (The in-memory save states of
+// rollback netcode: GGPO's save_game_state and load_game_state callbacks
+// and GGRS' GgrsRequest::SaveGameState, which Bevy users assemble from
+// bevy_ggrs' snapshot plugins.)
+type Snapshot struct {
+	w      *World
+	recs   []record // the entity index up to next
+	next   uint32
+	alive  int
+	free   []uint32
+	tables []tableState  // per table id, the tables the world had
+	sparse []sparseState // per sparse set, in World.sparse order
+	res    map[reflect.Type]*resourceState
+}
+
+// tableState is a snapshot's copy of one table.
+type tableState struct {
+	entities []Entity
+	cols     []savedValues // parallel to table.columns
+}
+
+// sparseState is a snapshot's copy of one sparse set.
+type sparseState struct {
+	dense  []Entity
+	values savedValues
+}
+
+// savedValues is a typed array of a snapshot's own for one column.
+type savedValues struct {
+	base unsafe.Pointer // a []T's first element, made by info.alloc
+	cap  int
+	n    int // values in use
+}
+
+// save copies the n values at src into v, growing v when needed.
+func (v *savedValues) save(info *componentInfo, src unsafe.Pointer, n int) {
+	if info.size == 0 {
+		v.n = n
+		return
+	}
+	if n > v.cap {
+		v.cap = max(n, v.cap+v.cap/4) // room for a world that keeps growing
+		v.base = info.alloc(v.cap)
+	} else if !info.pointerFree && v.n > n {
+		// SAFETY: rows [n, v.n) lie inside the array of v.cap values.
+		info.clearN(unsafe.Add(v.base, uintptr(n)*info.size), v.n-n)
+	}
+	copyForSnapshot(info, v.base, src, n)
+	v.n = n
+}
+
+// copyForSnapshot copies n values of info's type from src to dst, deeply
+// for a Cloner.
+func copyForSnapshot(info *componentInfo, dst, src unsafe.Pointer, n int) {
+	if n == 0 || info.size == 0 {
+		return
+	}
+	if info.snap == cloneValues {
+		info.cloneN(dst, src, n)
+		return
+	}
+	info.copyN(dst, src, n)
+}
+
+// Snapshot copies w's whole state into dst, reusing dst's buffers: after
+// the first few calls it allocates nothing unless the world has grown.
+// [World.Restore] puts the state back.
+//
+// Values are copied as memory, except for types that implement [Cloner],
+// which are cloned value by value. Strings are copied as they are (Go never
+// mutates a string's bytes). A component type stored in the world (with a
+// column in a table, even an empty one, or a sparse set) or a resource that
+// holds pointers, slices, maps or interfaces and has no Clone method makes
+// Snapshot panic, naming the type and the two ways out: a Clone method, or
+// a declaration that a plain copy is safe ([Shallow] for components,
+// [ShallowResource] for resources). It panics rather than returning an
+// error because the cause is in the program, not in its input, and is the
+// same on every call; [World.CanSnapshot] is the checking twin.
+//
+// Panics inside an iteration, a hook, an observer or a parallel section,
+// where the state is in the middle of a change. Complexity: O(live rows
+// and sparse values + entity indices handed out + tables + resources).
+func (w *World) Snapshot(dst *Snapshot) {
+	w.mustBeSettled("Snapshot")
+	if err := w.CanSnapshot(); err != nil {
+		panic(err.Error())
+	}
+	if dst.w != w {
+		*dst = Snapshot{w: w}
+	}
+	x := &w.entities
+	dst.recs = append(dst.recs[:0], x.recs[:x.next]...)
+	dst.next, dst.alive = x.next, x.alive
+	dst.free = append(dst.free[:0], x.free...)
+	for len(dst.tables) < len(w.tables) {
+		dst.tables = append(dst.tables, tableState{})
+	}
+	for _, t := range w.tables {
+		ts := &dst.tables[t.id]
+		ts.entities = append(ts.entities[:0], t.entities...)
+		if len(ts.cols) != len(t.columns) {
+			ts.cols = make([]savedValues, len(t.columns))
+		}
+		for i := range t.columns {
+			col := &t.columns[i]
+			ts.cols[i].save(col.info, col.base, len(t.entities))
+		}
+	}
+	for len(dst.sparse) < len(w.sparse) {
+		dst.sparse = append(dst.sparse, sparseState{})
+	}
+	for i, s := range w.sparse {
+		ss := &dst.sparse[i]
+		ss.dense = append(ss.dense[:0], s.dense...)
+		ss.values.save(s.info, s.values.base, len(s.dense))
+	}
+	w.snapshotResources(dst)
+}
+
+// CanSnapshot reports whether [World.Snapshot] would accept w's component
+// and resource types: nil, or an error naming the first type it would
+// refuse (by type name) and the two ways to make it acceptable.
+// Complexity: O(component types + resources).
+func (w *World) CanSnapshot() error {
+	var refused *componentInfo
+	for _, info := range w.reg.infos {
+		if info.snap == refuseValues && w.stores(info) && (refused == nil || info.typ.String() < refused.typ.String()) {
+			refused = info
+		}
+	}
+	if refused != nil {
+		return fmt.Errorf("%s", refusedMessage("Snapshot", "component", refused.typ))
+	}
+	if t := w.refusedResource(); t != nil {
+		return fmt.Errorf("%s", refusedMessage("Snapshot", "resource", t))
+	}
+	return nil
+}
+
+// stores reports whether w has storage for info's type: a sparse set, or a
+// column in some table.
+func (w *World) stores(info *componentInfo) bool {
+	if info.sparse != nil {
+		return true
+	}
+	for _, t := range w.tables {
+		if t.column(info.id) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// mustBeSettled panics unless w is between changes: no iteration, hook,
+// observer, deferred flush or parallel section is running.
+func (w *World) mustBeSettled(op string) {
+	switch {
+	case w.shared:
+		panic(fmt.Sprintf("ecs: %s: called inside a parallel section, where systems may be writing; call it between stages or ticks", op))
+	case len(w.frames) > 0 || w.settling || w.flushing || w.mutating:
+		panic(fmt.Sprintf("ecs: %s: called inside a hook, an observer or the application of deferred changes; call it between changes", op))
+	case w.lock > 0:
+		panic(fmt.Sprintf("ecs: %s: called inside an iteration%s; call it after the loop", op, w.openLoopNote()))
+	}
+}

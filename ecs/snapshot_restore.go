@@ -1,0 +1,151 @@
+package ecs
+
+// Restore puts w back in the state s holds, which [World.Snapshot] took of
+// w. Afterwards w is the world it was then in every way a program can
+// observe: which handles are alive, Len, the ids the next spawns return
+// (generations and free list included), the iteration order of every query,
+// component values, sparse sets, resources (the pointer [GetResource]
+// returns and the value it points to; a resource added since is gone, one
+// removed since is back) and the entity counts of [World.Stats]. Enter and
+// leave observers count as members exactly the entities that matched then,
+// so the next change fires the observers it would have fired then.
+//
+// Restore fires no hook and no observer, and keeps what the world learned
+// since: component types, tables, queries, observers and capacity (so Stats
+// may list more tables, empty ones, and larger capacities). Pointers to
+// components taken before the restore must not be used after it. A
+// snapshot may be restored any number of times; values of [Cloner] types
+// are cloned again each time, so the world never shares them with s.
+//
+// Panics if s is empty or was taken of another world, and inside an
+// iteration, a hook, an observer or a parallel section. Complexity:
+// O(live rows and sparse values now and in s + entity indices handed out +
+// tables), plus a pass over each observed query's entities.
+func (w *World) Restore(s *Snapshot) {
+	w.mustBeSettled("Restore")
+	switch {
+	case s == nil || s.w == nil:
+		panic("ecs: Restore: the snapshot is empty; fill it with World.Snapshot first")
+	case s.w != w:
+		panic("ecs: Restore: the snapshot was taken of another world; a snapshot restores only the world it came from")
+	}
+	w.restoreIndex(s)
+	for _, t := range w.tables {
+		if t.id < len(s.tables) {
+			t.restore(&s.tables[t.id])
+		} else {
+			t.restore(nil) // made since the snapshot: empty then
+		}
+	}
+	for i, sp := range w.sparse {
+		if i < len(s.sparse) {
+			sp.restore(&s.sparse[i])
+		} else {
+			sp.restore(nil)
+		}
+	}
+	w.restoreResources(s)
+	w.touched = w.touched[:0]
+	for _, c := range w.observed {
+		c.sub.members.clearAll()
+		var it sparseIter
+		it.start(c)
+		for it.next() {
+			c.sub.members.set(componentID(it.e.index))
+		}
+	}
+}
+
+// restoreIndex puts back the entity index s saved. Indices handed out since
+// become never-used ones again (zero records).
+func (w *World) restoreIndex(s *Snapshot) {
+	x := &w.entities
+	if x.next > s.next {
+		clear(x.recs[s.next:x.next])
+	}
+	copy(x.recs, s.recs)
+	x.next, x.alive = s.next, s.alive
+	x.free = append(x.free[:0], s.free...)
+}
+
+// restore makes t's rows those st saved, or no rows when st is nil.
+func (t *table) restore(st *tableState) {
+	old := len(t.entities)
+	var n int
+	if st != nil {
+		n = len(st.entities)
+	}
+	t.entities = t.entities[:0]
+	if uint32(n) > t.capacity {
+		t.reserve(uint32(n)) // fresh zero columns: nothing stale is left
+	} else {
+		for _, i := range t.pointerCols {
+			col := &t.columns[i]
+			if old > n {
+				// Let the collector have what the dropped rows referenced.
+				col.info.clearN(col.at(uint32(n)), old-n)
+			}
+		}
+		t.dirty = max(t.dirty, uint32(old))
+	}
+	if st == nil {
+		return
+	}
+	for i := range t.columns {
+		col := &t.columns[i]
+		copyForSnapshot(col.info, col.base, st.cols[i].base, n)
+	}
+	t.entities = append(t.entities, st.entities...)
+}
+
+// restore makes s's entities and values those st saved, or none when st
+// is nil. The page entries of the entities it holds now are cleared first,
+// then set for the saved ones.
+func (s *sparseSet) restore(st *sparseState) {
+	for _, e := range s.dense {
+		s.setEntry(e.index, 0)
+	}
+	old := len(s.dense)
+	s.dense = s.dense[:0]
+	var n int
+	if st != nil {
+		n = len(st.dense)
+	}
+	s.grow(uint32(n))
+	if !s.info.pointerFree && old > n {
+		s.info.clearN(s.values.at(uint32(n)), old-n)
+	}
+	if st == nil {
+		return
+	}
+	copyForSnapshot(s.info, s.values.base, st.values.base, n)
+	s.dense = append(s.dense, st.dense...)
+	for i, e := range s.dense {
+		s.setEntry(e.index, uint32(i)+1)
+	}
+}
+
+// setEntry sets the page entry of entity index i to v (a dense slot + 1, or
+// 0 for none), giving a page back to the pool once no entry uses it.
+func (s *sparseSet) setEntry(i uint32, v uint32) {
+	p := int(i >> sparsePageBits)
+	if v == 0 && (p >= len(s.pages) || s.pages[p] == nil) {
+		return
+	}
+	page := s.page(i)
+	entry := &page.slot[i&(sparsePageSize-1)]
+	switch {
+	case *entry == 0 && v != 0:
+		page.used++
+	case *entry != 0 && v == 0:
+		page.used--
+	}
+	*entry = v
+	if page.used == 0 {
+		s.pages[p] = nil
+		s.pool = append(s.pool, page)
+	}
+}
+
+// clearAll unsets every bit, keeping the memory.
+func (b bitset) clearAll() { clear(b) }
