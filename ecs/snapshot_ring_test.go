@@ -1,0 +1,95 @@
+package ecs_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
+)
+
+// tickOf runs tick t of a simulation whose every choice comes from a
+// generator seeded with t, so the same tick replays the same way.
+func (s *snapWorld) tickOf(t uint64, live *[]ecs.Entity) {
+	r := rand.New(rand.NewPCG(t, 7))
+	for range 1 + r.IntN(12) {
+		s.step(r, live)
+	}
+}
+
+// TestSnapshotRingWorstCase is GGPO's worst case: after every tick, roll
+// back k ticks and simulate them again. The world must end as the straight
+// run does, whatever k.
+func TestSnapshotRingWorstCase(t *testing.T) {
+	const ticks = 120
+	straight := newSnapWorld()
+	var live []ecs.Entity
+	for tick := uint64(1); tick <= ticks; tick++ {
+		straight.tickOf(tick, &live)
+	}
+	want, wantDump := straight.w.Checksum(), straight.dump()
+	for _, k := range []int{1, 3, 8} {
+		s := newSnapWorld()
+		ring := ecs.NewSnapshotRing(k + 1)
+		var live []ecs.Entity
+		lives := map[uint64][]ecs.Entity{0: nil} // the harness's own list, per tick
+		ring.Save(s.w, 0)
+		for tick := uint64(1); tick <= ticks; tick++ {
+			s.tickOf(tick, &live)
+			ring.Save(s.w, tick)
+			lives[tick] = append([]ecs.Entity(nil), live...)
+			if tick < uint64(k) {
+				continue
+			}
+			back := tick - uint64(k)
+			if err := ring.Rollback(s.w, back); err != nil {
+				t.Fatalf("k=%d tick %d: %v", k, tick, err)
+			}
+			live = append(live[:0], lives[back]...)
+			for again := back + 1; again <= tick; again++ {
+				s.tickOf(again, &live)
+				ring.Save(s.w, again)
+			}
+		}
+		if got := s.w.Checksum(); got != want || s.dump() != wantDump {
+			t.Fatalf("k=%d: rolling back after every tick ended in checksum %x, the straight run in %x\n%s\nwant\n%s", k, got, want, s.dump(), wantDump)
+		}
+	}
+}
+
+func TestSnapshotRingHolds(t *testing.T) {
+	s := newSnapWorld()
+	ring := ecs.NewSnapshotRing(4)
+	if _, ok := ring.Newest(); ok || ring.Rollback(s.w, 0) == nil {
+		t.Fatal("an empty ring claims a tick")
+	}
+	for tick := uint64(0); tick <= 10; tick++ {
+		s.pos.Spawn(snapPos{X: float64(tick)})
+		ring.Save(s.w, tick)
+	}
+	oldest, _ := ring.Oldest()
+	newest, _ := ring.Newest()
+	if oldest != 7 || newest != 10 || ring.Len() != 4 || ring.Depth() != 4 {
+		t.Fatalf("ring of depth 4 after ticks 0..10 holds %d..%d (%d of %d)", oldest, newest, ring.Len(), ring.Depth())
+	}
+	err := ring.Rollback(s.w, 6)
+	if err == nil || !strings.Contains(err.Error(), "holds ticks 7 to 10") {
+		t.Fatalf("rollback to a tick too old: %v", err)
+	}
+	if s.w.Len() != 11 {
+		t.Fatalf("a refused rollback changed the world: %d entities", s.w.Len())
+	}
+	if err := ring.Rollback(s.w, 8); err != nil {
+		t.Fatal(err)
+	}
+	if s.w.Len() != 9 {
+		t.Fatalf("after rolling back to tick 8 the world has %d entities, want 9", s.w.Len())
+	}
+	if newest, _ := ring.Newest(); newest != 8 || ring.Len() != 2 {
+		t.Fatalf("after rolling back to 8 the newest tick is %d, %d held", newest, ring.Len())
+	}
+	testhelp.MustPanic(t, func() { ring.Save(s.w, 8) }, "tick 8 is not after the newest tick held, 8")
+	ring.Save(s.w, 9)
+	testhelp.MustPanic(t, func() { ecs.NewSnapshotRing(0) }, "depth 0")
+}
