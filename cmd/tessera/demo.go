@@ -21,6 +21,7 @@ import (
 // demoOptions are the demo's flags.
 type demoOptions struct {
 	n, ticks, workers int
+	rollback          int
 	scenario, storage string
 	seed              uint64
 	plot              string
@@ -41,6 +42,8 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.StringVar(&o.scenario, "scenario", "particle", "particle, game or predator")
 	fs.StringVar(&o.storage, "storage", "table", "table or sparse: where the short-lived components live")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
+	fs.IntVar(&o.rollback, "rollback", 0, fmt.Sprintf("particle and game: after every tick, roll the world back `K` ticks and simulate\n"+
+		"them again (rollback netcode's worst case); 0 to %d, 0 for none. The final checksum must equal the straight run's", maxRollback))
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it is drawn only when standard error is a terminal)")
@@ -71,9 +74,13 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-workers %d out of range: want 1 to %d, or 0 for GOMAXPROCS", o.workers, maxWorkers)
 	case o.show && o.scenario != "game":
 		return bad("-show needs -scenario game")
+	case o.rollback < 0 || o.rollback > maxRollback:
+		return bad("-rollback %d out of range: want 0 to %d", o.rollback, maxRollback)
+	case o.rollback > 0 && o.scenario == "predator":
+		return bad("-rollback needs -scenario particle or game: the predator scenario keeps counters outside its world, which a snapshot does not cover")
 	}
-	if limit, _ := entityLimit(o.scenario, o.storage); o.n > limit {
-		return bad("%s", entityLimitError(o.n, o.scenario, o.storage))
+	if limit, _ := entityLimit(o.scenario, o.storage, o.rollback); o.n > limit {
+		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, o.rollback))
 	} else if o.n < 1 {
 		return bad("-n %d out of range: want 1 to %d", o.n, limit)
 	}
@@ -186,11 +193,18 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 			progressbar.OptionClearOnFinish())
 	}
 	log := newTickLog()
+	var rb *rollbackRun
+	if o.rollback > 0 {
+		rb = newRollbackRun(sc, o.rollback)
+	}
 	start := time.Now()
-	for range o.ticks {
+	for tick := range o.ticks {
 		t0 := time.Now()
 		sc.Tick()
 		log.add(time.Since(t0))
+		if rb != nil {
+			rb.afterTick(uint64(tick + 1))
+		}
 		if bar != nil {
 			bar.Add(1)
 		}
@@ -204,6 +218,9 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 		return 1
 	}
 	printSummary(stdout, sc, log, wall)
+	if rb != nil {
+		rb.print(stdout, o.ticks)
+	}
 	if o.show {
 		g := sc.(*scenario.Game)
 		fmt.Fprintln(stdout)
@@ -236,6 +253,7 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 		fmt.Fprintf(w, "heap per entity:  %.1f bytes (%.1f MiB live heap)\n", float64(ms.HeapAlloc)/float64(alive), float64(ms.HeapAlloc)/(1<<20))
 	}
 	fmt.Fprintf(w, "world state hash: %016x\n", sc.Hash())
+	fmt.Fprintf(w, "world checksum:   %016x\n", sc.World().Checksum())
 	stats := sc.Scheduler().Stats()
 	var sum time.Duration
 	for _, st := range stats {

@@ -27,6 +27,9 @@ func TestDemoRejectsBadInput(t *testing.T) {
 		{[]string{"demo", "-plot", filepath.Join(dir, "missing", "t.svg")}, "cannot write there"},
 		{[]string{"demo", "-plot", filepath.Join(dir, "t.txt")}, "must end in .svg or .png"},
 		{[]string{"demo", "-show"}, "-show needs -scenario game"},
+		{[]string{"demo", "-rollback", "-1"}, "-rollback -1 out of range: want 0 to 64"},
+		{[]string{"demo", "-rollback", "65"}, "-rollback 65 out of range"},
+		{[]string{"demo", "-rollback", "2", "-scenario", "predator"}, "-rollback needs -scenario particle or game"},
 		{[]string{"demo", "extra"}, `unexpected argument "extra"`},
 		{[]string{"demo", "-bogus"}, "flag provided but not defined"},
 		{[]string{"demo", "-n", "ten"}, "invalid value"},
@@ -137,6 +140,37 @@ func TestDemoHashesAreReproducible(t *testing.T) {
 		}
 		if d := demoHash(t, "-scenario", sc, "-n", "2000", "-ticks", "40", "-seed", "6"); d == a {
 			t.Errorf("%s: seeds 5 and 6 gave the same hash", sc)
+		}
+	}
+}
+
+var checksumLine = regexp.MustCompile(`world checksum:   ([0-9a-f]{16})`)
+
+// TestDemoRollbackMatchesStraightRun: rolling back K ticks after every tick
+// and simulating them again ends in the straight run's world, in both
+// scenarios and storages, on 1 and 2 workers.
+func TestDemoRollbackMatchesStraightRun(t *testing.T) {
+	for _, sc := range []string{"particle", "game"} {
+		for _, storage := range []string{"table", "sparse"} {
+			args := []string{"demo", "-quiet", "-scenario", sc, "-storage", storage, "-n", "3000", "-ticks", "40", "-seed", "3"}
+			sums := map[string]string{}
+			for _, extra := range [][]string{{"-workers", "1"}, {"-rollback", "8", "-workers", "1"}, {"-rollback", "3", "-workers", "2"}} {
+				code, out, errOut := runCmd(append(args, extra...)...)
+				if code != 0 {
+					t.Fatalf("%s %s %q: exit %d: %s", sc, storage, extra, code, errOut)
+				}
+				m := checksumLine.FindStringSubmatch(out)
+				if m == nil {
+					t.Fatalf("%s %s %q: no checksum in %q", sc, storage, extra, out)
+				}
+				sums[strings.Join(extra, " ")] = m[1]
+				if len(extra) > 2 && (!strings.Contains(out, "ticks simulated again") || !strings.Contains(out, "snapshot save:") || !strings.Contains(out, "snapshot restore:")) {
+					t.Errorf("%s %s %q: the summary lacks the rollback lines:\n%s", sc, storage, extra, out)
+				}
+			}
+			if len(sums) != 3 || sums["-workers 1"] != sums["-rollback 8 -workers 1"] || sums["-workers 1"] != sums["-rollback 3 -workers 2"] {
+				t.Errorf("%s %s: checksums differ: %v", sc, storage, sums)
+			}
 		}
 	}
 }

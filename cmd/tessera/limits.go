@@ -29,6 +29,11 @@ const (
 	// is far above the core count of the machines the demo runs on and keeps
 	// the pool's goroutine stacks and queue to a few megabytes.
 	maxWorkers = 1024
+
+	// maxRollback caps -rollback: GGRS' sessions predict at most 8 ticks by
+	// default and a few dozen at the very most; each tick back costs one
+	// more snapshot of the world in memory and one more tick per tick.
+	maxRollback = 64
 )
 
 // peakBytesPerEntity estimates the demo's peak resident memory per entity,
@@ -36,7 +41,31 @@ const (
 // measured on linux/amd64 with 1 and 4 million entities (and 8 million for
 // the particle system; 1 and 3 million for the predator-prey world), rounded
 // up by about 15%.
-func peakBytesPerEntity(scenario, storage string) uint64 {
+func peakBytesPerEntity(scenario, storage string, rollback int) uint64 {
+	snaps := uint64(0)
+	if rollback > 0 {
+		// A -rollback run keeps rollback+1 snapshots: the live values, the
+		// entity's row handle and its 12-byte index record, rounded up.
+		snaps = uint64(rollback+1) * snapshotBytesPerEntity(scenario, storage)
+	}
+	return snaps + basePeakBytesPerEntity(scenario, storage)
+}
+
+// snapshotBytesPerEntity is the size of one entity in a snapshot: its
+// component values, its handle (8 bytes per table row or sparse value) and
+// its index record (12 bytes), rounded up.
+func snapshotBytesPerEntity(scenario, storage string) uint64 {
+	if scenario == "game" {
+		return 128 // about 90 bytes of values
+	}
+	if storage == "sparse" {
+		return 64 // 21 bytes of values, two more handles
+	}
+	return 48 // 21 bytes of values
+}
+
+// basePeakBytesPerEntity is peakBytesPerEntity without snapshots.
+func basePeakBytesPerEntity(scenario, storage string) uint64 {
 	switch {
 	case scenario == "predator":
 		return 336 // measured 262 to 294, either storage
@@ -54,18 +83,18 @@ func peakBytesPerEntity(scenario, storage string) uint64 {
 // storage: maxEntities, or fewer if the estimated peak memory of that many
 // entities would not fit in the machine's memory. mem is that memory, if
 // it is what bounds the limit, or else 0.
-func entityLimit(scenario, storage string) (limit int, mem uint64) {
+func entityLimit(scenario, storage string, rollback int) (limit int, mem uint64) {
 	m, ok := machineMemory()
-	if n := m / peakBytesPerEntity(scenario, storage); ok && n < maxEntities {
+	if n := m / peakBytesPerEntity(scenario, storage, rollback); ok && n < maxEntities {
 		return int(n), m
 	}
 	return maxEntities, 0
 }
 
 // entityLimitError explains why n entities are too many.
-func entityLimitError(n int, scenario, storage string) string {
-	limit, mem := entityLimit(scenario, storage)
-	per := peakBytesPerEntity(scenario, storage)
+func entityLimitError(n int, scenario, storage string, rollback int) string {
+	limit, mem := entityLimit(scenario, storage, rollback)
+	per := peakBytesPerEntity(scenario, storage, rollback)
 	need := gib(float64(n) * float64(per))
 	if mem == 0 {
 		return fmt.Sprintf("-n %d out of range: want 1 to %d (the demo's cap; %d entities of the %s scenario with %s storage would need about %s)",

@@ -21,6 +21,17 @@ type (
 	Lifetime struct{ Left float32 }
 )
 
+// ParticleState is the particle scenario's state outside its entities, a
+// world resource so that a snapshot, and so a rollback, covers it: the
+// emitters' random source, whose turn it is to emit, and how many particles
+// died last tick (as many are born this tick). It holds no pointers, so
+// snapshots copy it as memory.
+type ParticleState struct {
+	RNG  rand.PCG
+	Next int // the emitter whose turn it is
+	Died int // particles despawned in the last tick
+}
+
 // Colors is the number of emitters, one per colour.
 const Colors = 8
 
@@ -44,7 +55,8 @@ type Particle struct {
 	cfg   Config
 	w     *ecs.World
 	s     *sched.Scheduler
-	rng   *rand.Rand
+	state *ParticleState // a resource of w
+	rng   *rand.Rand     // draws from state.RNG
 	emits []ecs.Entity
 
 	emitters *ecs.Map[Emitter]
@@ -53,7 +65,6 @@ type Particle struct {
 	aging    *ecs.Query1[Lifetime]
 	colored  *ecs.Query1[Color]
 
-	died     int            // particles despawned in the last tick
 	perColor [Colors]int    // live particles per colour, from Stats
 	dead     [][]ecs.Entity // Age's finds, per chunk, in chunk order
 	counts   [][Colors]int  // Stats' counts, per chunk
@@ -75,8 +86,10 @@ func NewParticle(cfg Config) (*Particle, error) {
 		ecs.Register[Color](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
 		ecs.Register[Lifetime](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
 	}
-	p := &Particle{cfg: cfg, w: w, rng: rand.New(rand.NewPCG(cfg.Seed, 0x9a27c1e5)),
+	p := &Particle{cfg: cfg, w: w, state: &ParticleState{RNG: *rand.NewPCG(cfg.Seed, 0x9a27c1e5)},
 		emitters: ecs.NewMap[Emitter](w), particle: ecs.NewMap4[Position, Velocity, Color, Lifetime](w)}
+	p.rng = rand.New(&p.state.RNG)
+	ecs.AddResource(w, p.state)
 	p.movers = ecs.NewQuery2[Position, Velocity](w)
 	p.aging = ecs.NewQuery1[Lifetime](w)
 	p.colored = ecs.NewQuery1[Color](w)
@@ -105,16 +118,15 @@ func (p *Particle) born(k int) (Position, Velocity, Color, Lifetime) {
 }
 
 func (p *Particle) addSystems() {
-	s := p.s
-	next := 0 // the emitter whose turn it is
+	s, st := p.s, p.state
 	s.AddFunc("emit", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		for range p.died {
-			pos, vel, col, life := p.born(next)
+		for range st.Died {
+			pos, vel, col, life := p.born(st.Next)
 			p.particle.SpawnCmd(c, pos, vel, col, life) // made in its table, with no move
-			next = (next + 1) % Colors
+			st.Next = (st.Next + 1) % Colors
 		}
-	}, sched.Structural(), sched.Reads[Emitter](),
+	}, sched.Structural(), sched.Reads[Emitter](), sched.WritesResource[ParticleState](),
 		sched.Writes[Position](), sched.Writes[Velocity](), sched.Writes[Color](), sched.Writes[Lifetime]())
 
 	gravityQ := ecs.NewQuery1[Velocity](p.w)
@@ -138,14 +150,14 @@ func (p *Particle) addSystems() {
 			p.dead[k] = age(c.A, c.Entities, p.dead[k][:0])
 		})
 		cmds := ctx.Commands()
-		p.died = 0
+		st.Died = 0
 		for _, dead := range p.dead[:len(p.lchunks)] {
 			for _, e := range dead {
 				cmds.Despawn(e)
 			}
-			p.died += len(dead)
+			st.Died += len(dead)
 		}
-	}, sched.Structural(), sched.Writes[Lifetime]())
+	}, sched.Structural(), sched.Writes[Lifetime](), sched.WritesResource[ParticleState]())
 
 	s.AddFunc("stats", func(ctx *sched.Context) {
 		p.cchunks = p.colored.AppendChunks(p.cchunks[:0], chunkRows)
@@ -221,7 +233,7 @@ func (p *Particle) Particles() int { return p.w.Len() - Colors }
 func (p *Particle) PerColor() [Colors]int { return p.perColor }
 
 // Died returns the number of particles that died in the last tick.
-func (p *Particle) Died() int { return p.died }
+func (p *Particle) Died() int { return p.state.Died }
 
 // Scheduler returns the scheduler running the systems.
 func (p *Particle) Scheduler() *sched.Scheduler { return p.s }
