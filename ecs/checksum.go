@@ -21,9 +21,10 @@ import (
 // back the world that was saved.
 //
 // What counts, precisely:
-//   - Component types are named by their package path and type name, and a
-//     table's columns are taken in the order of those names, so the order in
-//     which types were first used does not matter. Empty tables are left out,
+//   - Component types are named by their stable name ([Name], by default
+//     their package path and type name), and a table's columns are taken in
+//     the order of those names, so the order in which types were first used
+//     does not matter. Empty tables are left out,
 //     so neither does the order of tables that history made and emptied. The
 //     order of non-empty tables does: it is the iteration order.
 //   - Values are read field by field in declaration order; padding bytes
@@ -52,7 +53,7 @@ func (w *World) Checksum() uint64 {
 	w.hashIndex(&h)
 	names := make([]string, len(w.reg.infos))
 	for i, info := range w.reg.infos {
-		names[i] = typeName(info.typ)
+		names[i] = info.name
 	}
 	var cols []int
 	for _, t := range w.tables {

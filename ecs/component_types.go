@@ -33,6 +33,10 @@ type componentInfo struct {
 
 	// snap says how snapshots copy the type's values; cloneN copies n
 	// values deeply when snap is cloneValues (see snapshotPolicyOf).
+	// name is the type's stable name in save files and checksums: the
+	// Name option of Register, or its package path and type name.
+	name string
+
 	snap   snapshotPolicy
 	cloneN func(dst, src unsafe.Pointer, n int)
 
@@ -111,6 +115,7 @@ func idOf[T any](r *registry) componentID {
 		},
 	}
 	info.snap, info.cloneN = snapshotPolicyOf[T]()
+	info.name = typeName(t)
 	info.w, info.index = r.w, &r.w.entities
 	info.cols = make([]unsafe.Pointer, r.slots)
 	info.words = copyPlan(info.pointerFree, info.size, unsafe.Alignof(zero))

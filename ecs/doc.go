@@ -387,6 +387,19 @@
 // [World.CanSnapshot] says so beforehand. Keep the simulation's random
 // source in a resource, so a restore rewinds it too.
 //
+// # Save files
+//
+// [World.Save] writes a world to an io.Writer in a versioned binary format
+// and [World.Load] reads it into a new world: the same entity ids and
+// generations, free list, rows in order, sparse sets and resources, so the
+// checksum after the load is the one before the save. Component types are
+// named by a stable name ([Name], by default the Go package path and type
+// name) and described by a schema of their fields, so a file still loads
+// after a type was renamed (keep its Name) or gained, lost or reordered
+// fields; a field whose kind changed is an error naming it. Load checks the
+// whole file before it changes anything: any bytes give an error or a
+// world, never a panic or half a world.
+//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every

@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -37,4 +38,33 @@ func ExampleWorld_Snapshot() {
 
 	fmt.Println(pos.Get(hero).X, inv.Get(hero).Items, second == first, w.Len())
 	// Output: 3 [sword potion] true 2
+}
+
+// Save a world and load it into a new one made by the same code: the
+// entities keep their ids, and the checksums agree.
+func ExampleWorld_Save() {
+	build := func() (*ecs.World, *ecs.Map[Position]) {
+		w := ecs.NewWorld()
+		return w, ecs.NewMap[Position](w)
+	}
+	w, pos := build()
+	a := pos.Spawn(Position{X: 1, Y: 2})
+	pos.Spawn(Position{X: 3, Y: 4})
+	w.Despawn(a)
+
+	var file bytes.Buffer
+	if err := w.Save(&file); err != nil {
+		panic(err)
+	}
+	loaded, lpos := build()
+	if err := loaded.Load(&file); err != nil {
+		panic(err)
+	}
+	for r := range ecs.NewQuery1[Position](loaded).All() {
+		fmt.Println(r.Entity, *r.A, lpos.Has(r.Entity))
+	}
+	fmt.Println(loaded.Checksum() == w.Checksum(), loaded.Spawn().Index() == w.Spawn().Index())
+	// Output:
+	// 2v0 {3 4} true
+	// true true
 }

@@ -1,6 +1,9 @@
 package ecs
 
-import "reflect"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // resourceState is a snapshot's copy of one resource type.
 type resourceState struct {
@@ -17,6 +20,19 @@ type resourceHolder interface {
 	// restoreFrom puts back what st saved; a nil st means the resource did
 	// not exist then.
 	restoreFrom(st *resourceState)
+	// pointer returns the resource's address, nil when there is none;
+	// ensure returns it, making a zero value first when there is none.
+	pointer() unsafe.Pointer
+	ensure() unsafe.Pointer
+}
+
+func (s *resourceSlot[T]) pointer() unsafe.Pointer { return unsafe.Pointer(s.v) }
+
+func (s *resourceSlot[T]) ensure() unsafe.Pointer {
+	if s.v == nil {
+		s.v = new(T)
+	}
+	return unsafe.Pointer(s.v)
 }
 
 func (s *resourceSlot[T]) refused() bool { return s.v != nil && s.policy == refuseValues }

@@ -46,6 +46,13 @@ func (w *World) Restore(s *Snapshot) {
 	}
 	w.restoreResources(s)
 	w.touched = w.touched[:0]
+	w.recountMembers()
+}
+
+// recountMembers makes each observed query's members the entities that
+// match it now, without firing its observers: after a restore or a load,
+// whose changes no observer sees.
+func (w *World) recountMembers() {
 	for _, c := range w.observed {
 		c.sub.members.clearAll()
 		var it sparseIter

@@ -32,6 +32,7 @@ type componentOptions struct {
 	storage Storage
 	hint    int
 	shallow bool
+	name    string
 }
 
 // Sparse selects [SparseStorage] for the type.
@@ -43,6 +44,14 @@ func Sparse() ComponentOption { return func(o *componentOptions) { o.storage = S
 // lock-free ECS (the Run/Sync design) learned that memory has to be planned
 // per component type. Values below 1 mean no hint.
 func CapacityHint(n int) ComponentOption { return func(o *componentOptions) { o.hint = n } }
+
+// Name gives the type a stable name in save files ([World.Save]) and
+// checksums, in place of its package path and type name, so files written
+// before a type was renamed or moved still load. Names must be unique in a
+// world; Register panics when one is taken. (The stable type names of
+// serialisers such as Bevy's reflect-based scenes, which key components by
+// type path, and of EnTT's snapshots, which key them by id.)
+func Name(name string) ComponentOption { return func(o *componentOptions) { o.name = name } }
 
 // Register configures component type T in w. It is optional: types need no
 // registration unless they want non-default options. It must come before
@@ -61,6 +70,14 @@ func Register[T any](w *World, opts ...ComponentOption) {
 		panic(fmt.Sprintf("ecs: Register[%v]: the type is already in use in this world; register it before its first use", info.typ))
 	}
 	info.hint = max(o.hint, 0)
+	if o.name != "" {
+		for _, other := range w.reg.infos {
+			if other != info && other.name == o.name {
+				panic(fmt.Sprintf("ecs: Register[%v]: the name %q is taken by %v", info.typ, o.name, other.typ))
+			}
+		}
+		info.name = o.name
+	}
 	if o.shallow && info.snap == refuseValues {
 		info.snap = copyValues
 	}

@@ -1,0 +1,340 @@
+package ecs
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// Load reads a file written by [World.Save] into w, which must be new: no
+// entity spawned yet. Afterwards w holds the saved world exactly: the same
+// entity ids and generations, free list (so the next spawns return the
+// same ids), rows in the same order, sparse sets and resources, and its
+// checksum is the saved world's when w makes its tables in the same order
+// as the saved world did (the same program does).
+//
+// The component types in the file must be known to w, by their stable
+// names ([Name]): use their Maps or Register them before Load, with the
+// storage they were saved with. A resource in the file must have a slot in
+// w ([AddResource], or [NewResource]); its value is written in place.
+// Fields are matched by name: a field the type gained since the save is
+// zero, one it lost is skipped, and one whose kind changed is an error
+// naming type and field. Entities inside component values get w's tag.
+//
+// Load fires no hook and no observer; enter and leave observers count the
+// loaded entities that match as members. It returns an error, and leaves w
+// exactly as it was, for any file it cannot load: another format or
+// version, truncated or corrupt bytes, unknown types or resources, changed
+// kinds; it never panics on bad input. It panics inside an iteration, a
+// hook, an observer or a parallel section. Complexity: O(file size), plus
+// the file's size in memory while it loads.
+func (w *World) Load(in io.Reader) error {
+	w.mustBeSettled("Load")
+	if w.entities.next != 1 {
+		return fmt.Errorf("ecs: Load: the world has spawned entities (%d alive); load into a new world", w.Len())
+	}
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("ecs: Load: %w", err)
+	}
+	img, err := w.decodeImage(data)
+	if err != nil {
+		return err
+	}
+	w.applyImage(img)
+	return nil
+}
+
+// loadImage is a decoded save file, checked and ready to apply.
+type loadImage struct {
+	gens      []uint32 // per index from 1, without the tag
+	free      []uint32
+	alive     int
+	tables    []loadTable
+	sparse    []loadSparse
+	resources []loadResource
+}
+
+type loadTable struct {
+	infos []*componentInfo // sorted by id
+	ents  []uint32
+	cols  []unsafe.Pointer // parallel to infos: n values each
+}
+
+type loadSparse struct {
+	info   *componentInfo
+	ents   []uint32
+	values unsafe.Pointer
+}
+
+type loadResource struct {
+	slot resourceHolder
+	typ  reflect.Type
+	val  unsafe.Pointer
+}
+
+// loadType is a component type of the file, matched to w's.
+type loadType struct {
+	info  *componentInfo
+	codec *loadCodec
+}
+
+// decodeImage reads and checks a whole save file without changing w.
+func (w *World) decodeImage(data []byte) (*loadImage, error) {
+	d := &decoder{data: data}
+	if string(d.bytes(len(saveMagic))) != saveMagic {
+		return nil, fmt.Errorf("ecs: Load: not a Tessera save file")
+	}
+	if v := d.uvarint(); d.err == nil && v != saveVersion {
+		return nil, fmt.Errorf("ecs: Load: save format version %d; this Tessera reads version %d", v, saveVersion)
+	}
+	img := &loadImage{}
+	next := d.uvarint()
+	if d.err == nil && (next < 1 || next-1 > uint64(d.left())) {
+		d.fail("an entity index of %d entries, more than the file holds", next)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	img.gens = make([]uint32, 0, next-1)
+	for range int(next) - 1 {
+		g := d.uvarint()
+		if g > genMask {
+			d.fail("a generation of %d, above the largest, %d", g, genMask)
+		}
+		img.gens = append(img.gens, uint32(g))
+	}
+	n := uint32(len(img.gens))
+	state := make([]byte, n+1) // per index: 0 never placed, 1 free, 2 alive
+	for range d.count(1) {
+		i := d.uvarint()
+		if d.err != nil {
+			break
+		}
+		if i < 1 || i > uint64(n) || state[i] != 0 {
+			d.fail("free index %d is out of range or listed twice", i)
+			break
+		}
+		state[i] = 1
+		img.free = append(img.free, uint32(i))
+	}
+	types := w.decodeTypes(d)
+	entity := func(what string) uint32 {
+		i := d.uvarint()
+		if d.err == nil && (i < 1 || i > uint64(n)) {
+			d.fail("%s entity index %d out of range 1 to %d", what, i, n)
+		}
+		return uint32(i)
+	}
+	for range d.count(2) {
+		if d.err != nil {
+			break
+		}
+		var lt loadTable
+		var codecs []*loadCodec
+		for range d.count(1) {
+			ref := d.uvarint()
+			if d.err != nil || ref >= uint64(len(types)) || types[ref].info.sparse != nil || slices.Contains(lt.infos, types[ref].info) {
+				d.fail("a table column of type %d, unknown, sparse or listed twice", ref)
+				break
+			}
+			lt.infos = append(lt.infos, types[ref].info)
+			codecs = append(codecs, types[ref].codec)
+		}
+		for range d.count(1) {
+			i := entity("a table row's")
+			if d.err != nil {
+				break
+			}
+			if state[i] != 0 {
+				d.fail("entity index %d is in two tables, or both alive and free", i)
+				break
+			}
+			state[i] = 2
+			lt.ents = append(lt.ents, i)
+		}
+		for k, info := range lt.infos {
+			if d.err != nil {
+				break
+			}
+			p := info.alloc(len(lt.ents))
+			codecs[k].values(d, w, p, len(lt.ents))
+			lt.cols = append(lt.cols, p)
+		}
+		img.alive += len(lt.ents)
+		img.tables = append(img.tables, lt)
+	}
+	for range d.count(2) {
+		if d.err != nil {
+			break
+		}
+		ref := d.uvarint()
+		if d.err != nil || ref >= uint64(len(types)) || types[ref].info.sparse == nil {
+			d.fail("a sparse set of type %d, unknown or not sparse", ref)
+			break
+		}
+		ls := loadSparse{info: types[ref].info}
+		for _, other := range img.sparse {
+			if other.info == ls.info {
+				d.fail("type %q has two sparse sets", ls.info.name)
+			}
+		}
+		seen := map[uint32]bool{}
+		for range d.count(1) {
+			i := entity("a sparse value's")
+			if d.err == nil && (state[i] != 2 || seen[i]) {
+				d.fail("sparse value of %q for entity index %d, which is not alive or has two", ls.info.name, i)
+			}
+			if d.err != nil {
+				break
+			}
+			seen[i] = true
+			ls.ents = append(ls.ents, i)
+		}
+		if d.err == nil {
+			ls.values = ls.info.alloc(len(ls.ents))
+			types[ref].codec.values(d, w, ls.values, len(ls.ents))
+		}
+		img.sparse = append(img.sparse, ls)
+	}
+	img.resources = w.decodeResources(d)
+	if d.err == nil && d.left() != 0 {
+		d.fail("%d bytes after the end of the save", d.left())
+	}
+	for i := uint32(1); d.err == nil && i <= n; i++ {
+		if state[i] == 0 && img.gens[i-1] != genMask {
+			d.fail("entity index %d is neither alive nor free (nor retired)", i)
+		}
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	for k := range img.tables {
+		t := &img.tables[k]
+		order := make([]int, len(t.infos))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return int(t.infos[a].id) - int(t.infos[b].id) })
+		infos, cols := slices.Clone(t.infos), slices.Clone(t.cols)
+		for i, j := range order {
+			t.infos[i], t.cols[i] = infos[j], cols[j]
+		}
+	}
+	return img, nil
+}
+
+// decodeTypes reads the file's component types and matches them to w's by
+// stable name.
+func (w *World) decodeTypes(d *decoder) []loadType {
+	byName := map[string]*componentInfo{}
+	for _, info := range w.reg.infos {
+		byName[info.name] = info
+	}
+	var types []loadType
+	for range d.count(3) {
+		name := d.str()
+		b := d.bytes(1)
+		s := d.schema(0)
+		if d.err != nil {
+			return nil
+		}
+		storage := Storage(b[0])
+		info := byName[name]
+		switch {
+		case info == nil:
+			d.fail("component type %q is not known to this world; use its Map or Register it before Load", name)
+		case storage > SparseStorage:
+			d.fail("component type %q has an unknown storage %d", name, storage)
+		case (storage == SparseStorage) != (info.sparse != nil):
+			d.fail("component type %q was saved with %v storage, and this world has %v", name, storage, 1-storage)
+		}
+		if d.err != nil {
+			return nil
+		}
+		c, err := newLoadCodec(s, info.typ, info.typ.String())
+		if err != nil {
+			d.fail("component type %q: %v", name, err)
+			return nil
+		}
+		types = append(types, loadType{info, c})
+	}
+	return types
+}
+
+// decodeResources reads the file's resources into new values, matched to
+// w's resource slots by type name.
+func (w *World) decodeResources(d *decoder) []loadResource {
+	byName := map[string]reflect.Type{}
+	for t := range w.resources {
+		byName[typeName(t)] = t
+	}
+	var out []loadResource
+	for range d.count(2) {
+		name := d.str()
+		s := d.schema(0)
+		if d.err != nil {
+			return nil
+		}
+		t := byName[name]
+		if t == nil {
+			d.fail("resource %q is not in this world; add it (or make a NewResource handle) before Load", name)
+			return nil
+		}
+		c, err := newLoadCodec(s, t, t.String())
+		if err != nil {
+			d.fail("resource %q: %v", name, err)
+			return nil
+		}
+		v := reflect.New(t)
+		c.value(d, w, v.UnsafePointer())
+		out = append(out, loadResource{w.resources[t].(resourceHolder), t, v.UnsafePointer()})
+	}
+	return out
+}
+
+// applyImage puts a checked image into w, which has no entities.
+func (w *World) applyImage(img *loadImage) {
+	x := &w.entities
+	next := uint32(len(img.gens)) + 1
+	x.grow(uint64(next))
+	for i, g := range img.gens {
+		x.recs[i+1] = record{gen: g | x.tag}
+	}
+	x.next, x.alive = next, img.alive
+	x.free = append(x.free[:0], img.free...)
+	for _, lt := range img.tables {
+		ids := make([]componentID, len(lt.infos))
+		for i, info := range lt.infos {
+			ids[i] = info.id
+		}
+		t := w.tableFor(ids)
+		n := len(lt.ents)
+		t.reserve(uint32(n))
+		for i := range t.columns {
+			col := &t.columns[i]
+			col.info.copyN(col.base, lt.cols[i], n)
+		}
+		for row, i := range lt.ents {
+			r := &x.recs[i]
+			r.slot, r.row = t.slot, uint32(row)
+			t.entities = append(t.entities, Entity{i, r.gen})
+		}
+	}
+	for _, ls := range img.sparse {
+		s := ls.info.sparse
+		n := len(ls.ents)
+		s.grow(uint32(n))
+		s.info.copyN(s.values.base, ls.values, n)
+		for k, i := range ls.ents {
+			s.dense = append(s.dense, Entity{i, x.recs[i].gen})
+			s.setEntry(i, uint32(k)+1)
+		}
+	}
+	for _, r := range img.resources {
+		reflect.NewAt(r.typ, r.slot.ensure()).Elem().Set(reflect.NewAt(r.typ, r.val).Elem())
+	}
+	w.recountMembers()
+}

@@ -1,0 +1,229 @@
+package ecs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// loadCodec reads values saved with schema fs into a Go type whose schema
+// may differ: struct fields are matched by name, a saved field the type no
+// longer has is skipped, a field the file lacks stays zero, and a field
+// whose kind changed is an error. With no Go type (typ nil) it skips the
+// value.
+type loadCodec struct {
+	fs     *schema
+	typ    reflect.Type // nil: skip
+	size   uintptr      // typ's size
+	fixed  int          // fs.fixedSize(): the saved size, or -1
+	bulk   bool         // the saved bytes are the value's memory (see packedLayout)
+	word   uintptr
+	fields []loadField // sStruct: one per saved field
+	elem   *loadCodec  // sArray, sSlice
+}
+
+type loadField struct {
+	off uintptr
+	c   *loadCodec
+}
+
+// maxZeroSizeElems bounds a saved slice of zero-size values, which take no
+// bytes of the file, so a corrupt count cannot loop for long.
+const maxZeroSizeElems = 1 << 16
+
+// newLoadCodec returns the codec that reads fs into t (nil to skip); path
+// names the value in errors.
+func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
+	c := &loadCodec{fs: fs, typ: t, fixed: fs.fixedSize()}
+	var gs *schema
+	if t != nil {
+		var err error
+		if gs, err = schemaOf(t); err != nil {
+			return nil, err
+		}
+		if gs.kind != fs.kind || gs.n != fs.n {
+			return nil, fmt.Errorf("%s was saved as %s and is now %s", path, describeSchema(fs), describeSchema(gs))
+		}
+		c.size = t.Size()
+		if sameSchema(fs, gs) {
+			c.bulk, c.word = packedLayout(t, gs)
+		} else {
+			c.word = numberSize(gs)
+		}
+	}
+	switch fs.kind {
+	case sArray, sSlice:
+		var et reflect.Type
+		if t != nil {
+			et = t.Elem()
+		}
+		elem, err := newLoadCodec(fs.elem, et, path+"[]")
+		if err != nil {
+			return nil, err
+		}
+		c.elem = elem
+	case sStruct:
+		for _, f := range fs.fields {
+			var ft reflect.Type
+			var off uintptr
+			if t != nil {
+				if sf, ok := t.FieldByName(f.name); ok && len(sf.Index) == 1 {
+					ft, off = sf.Type, sf.Offset
+				}
+			}
+			fc, err := newLoadCodec(f.s, ft, path+"."+f.name)
+			if err != nil {
+				return nil, err
+			}
+			c.fields = append(c.fields, loadField{off, fc})
+		}
+	}
+	return c, nil
+}
+
+// describeSchema names a schema's kind for messages: int32, [4]float32,
+// []string, struct.
+func describeSchema(s *schema) string {
+	switch s.kind {
+	case sArray:
+		return fmt.Sprintf("[%d]%s", s.n, describeSchema(s.elem))
+	case sSlice:
+		return "[]" + describeSchema(s.elem)
+	}
+	return s.kind.String()
+}
+
+// values reads n values into p (zeroed memory for n values of typ).
+func (c *loadCodec) values(d *decoder, w *World, p unsafe.Pointer, n int) {
+	if c.typ == nil {
+		c.skipN(d, n)
+		return
+	}
+	if c.bulk {
+		b := d.bytes(n * int(c.size))
+		if d.err == nil {
+			copyLittleEndian(p, b, c.word)
+		}
+		return
+	}
+	for i := range n {
+		if d.err != nil {
+			return
+		}
+		c.value(d, w, unsafe.Add(p, uintptr(i)*c.size))
+	}
+}
+
+// value reads one value into p.
+func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
+	switch c.fs.kind {
+	case sBool:
+		b := d.bytes(1)
+		if d.err == nil {
+			if b[0] > 1 {
+				d.fail("a bool of value %d", b[0])
+				return
+			}
+			*(*bool)(p) = b[0] == 1
+		}
+	case sString:
+		*(*string)(p) = d.str()
+	case sEntity:
+		b := d.bytes(8)
+		if d.err != nil {
+			return
+		}
+		index, gen := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
+		if gen > genMask {
+			d.fail("an entity generation of %d, above the largest, %d", gen, genMask)
+			return
+		}
+		if index != 0 || gen != 0 { // the zero Entity stays zero
+			gen |= w.entities.tag
+		}
+		*(*Entity)(p) = Entity{index, gen}
+	case sArray:
+		c.elem.values(d, w, p, c.fs.n)
+	case sSlice:
+		n := c.elemCount(d)
+		if d.err != nil || n == 0 {
+			return
+		}
+		v := reflect.MakeSlice(c.typ, n, n)
+		c.elem.values(d, w, v.UnsafePointer(), n)
+		reflect.NewAt(c.typ, p).Elem().Set(v)
+	case sStruct:
+		for _, f := range c.fields {
+			if f.c.typ == nil {
+				f.c.skipN(d, 1)
+			} else {
+				f.c.value(d, w, unsafe.Add(p, f.off))
+			}
+		}
+	default: // a number
+		b := d.bytes(int(c.size))
+		if d.err == nil {
+			copyLittleEndian(p, b, c.word)
+		}
+	}
+}
+
+// elemCount reads the length of a saved slice.
+func (c *loadCodec) elemCount(d *decoder) int {
+	minBytes := c.elem.fixed
+	if minBytes < 0 {
+		minBytes = 1 // a string or slice takes at least its length's byte
+	}
+	n := d.count(minBytes)
+	if minBytes == 0 && n > maxZeroSizeElems {
+		d.fail("a slice of %d zero-size values, more than %d", n, maxZeroSizeElems)
+		return 0
+	}
+	return n
+}
+
+// skipN reads past n saved values.
+func (c *loadCodec) skipN(d *decoder, n int) {
+	if c.fixed >= 0 {
+		if c.fixed > 0 && n > d.left()/c.fixed {
+			d.fail("truncated: %d values of %d bytes do not fit", n, c.fixed)
+			return
+		}
+		d.bytes(n * c.fixed)
+		return
+	}
+	for range n {
+		if d.err != nil {
+			return
+		}
+		switch c.fs.kind {
+		case sString:
+			d.bytes(d.count(1))
+		case sSlice:
+			c.elem.skipN(d, c.elemCount(d))
+		case sArray:
+			c.elem.skipN(d, c.fs.n)
+		case sStruct:
+			for _, f := range c.fields {
+				f.c.skipN(d, 1)
+			}
+		}
+	}
+}
+
+// copyLittleEndian copies the little-endian numbers of b, each word bytes
+// long, into memory at p.
+func copyLittleEndian(p unsafe.Pointer, b []byte, word uintptr) {
+	// SAFETY: p points to len(b) writable bytes of plain numbers.
+	dst := unsafe.Slice((*byte)(p), len(b))
+	if littleEndianHost || word <= 1 {
+		copy(dst, b)
+		return
+	}
+	for i := 0; i < len(b); i += int(word) {
+		for j := range int(word) {
+			dst[i+j] = b[i+int(word)-1-j]
+		}
+	}
+}

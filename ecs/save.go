@@ -1,0 +1,194 @@
+package ecs
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// saveMagic opens every save file; saveVersion is the format's version.
+const (
+	saveMagic   = "tessera\x00"
+	saveVersion = 1
+)
+
+// Save writes w's whole state to out in Tessera's binary save format,
+// version 1: the entity index (every index's generation and the free list,
+// so a load gives back the same ids), every non-empty table's rows in
+// iteration order, the sparse sets and the resources, each type named by
+// its stable name ([Name]) and described by a schema of its fields, so the
+// file still loads after a type gains, loses or reorders fields. Numbers
+// are little-endian whatever the machine; runs of plain numbers are
+// written as memory, the rest field by field. [World.Load] reads it back.
+//
+// Components and resources may hold numbers, bools, strings, entities
+// (saved without the world's tag), arrays, slices and structs of those. A
+// stored type or a resource with a pointer, map, channel, function or
+// interface makes Save return an error naming the type and field, before
+// anything is written. Other errors are out's. Save reads the world only;
+// it panics inside a parallel section, where systems may be writing.
+// Complexity: O(entities x their components + index length + types).
+// (The whole-registry snapshots of EnTT's snapshot class and flecs'
+// world serialisation, in a versioned binary format of Tessera's own.)
+func (w *World) Save(out io.Writer) error {
+	if w.shared {
+		panic("ecs: Save: called inside a parallel section, where systems may be writing; save between stages or ticks")
+	}
+	p, err := w.savePlan()
+	if err != nil {
+		return err
+	}
+	e := &encoder{buf: make([]byte, 0, 1<<16)}
+	e.buf = append(e.buf, saveMagic...)
+	e.uvarint(saveVersion)
+	w.saveIndex(e)
+	e.uvarint(uint64(len(p.types)))
+	for _, st := range p.types {
+		e.str(st.name)
+		e.buf = append(e.buf, byte(st.storage))
+		e.schema(st.schema)
+	}
+	var tables []*table
+	for _, t := range w.tables {
+		if len(t.entities) > 0 {
+			tables = append(tables, t)
+		}
+	}
+	e.uvarint(uint64(len(tables)))
+	for _, t := range tables {
+		e.uvarint(uint64(len(t.columns)))
+		for _, col := range t.columns {
+			e.uvarint(uint64(p.ref[col.id]))
+		}
+		e.uvarint(uint64(len(t.entities)))
+		for _, ent := range t.entities {
+			e.uvarint(uint64(ent.index))
+		}
+		for _, col := range t.columns {
+			p.codec[col.id].values(e, col.base, len(t.entities))
+		}
+		if err := e.flush(out); err != nil {
+			return err
+		}
+	}
+	var sets []*sparseSet
+	for _, s := range w.sparse {
+		if len(s.dense) > 0 {
+			sets = append(sets, s)
+		}
+	}
+	e.uvarint(uint64(len(sets)))
+	for _, s := range sets {
+		e.uvarint(uint64(p.ref[s.info.id]))
+		e.uvarint(uint64(len(s.dense)))
+		for _, ent := range s.dense {
+			e.uvarint(uint64(ent.index))
+		}
+		p.codec[s.info.id].values(e, s.values.base, len(s.dense))
+	}
+	e.uvarint(uint64(len(p.resources)))
+	for _, r := range p.resources {
+		e.str(r.name)
+		e.schema(r.codec.s)
+		r.codec.value(e, r.ptr)
+	}
+	return e.flush(out)
+}
+
+// flush writes what e holds to out and empties it.
+func (e *encoder) flush(out io.Writer) error {
+	_, err := out.Write(e.buf)
+	e.buf = e.buf[:0]
+	return err
+}
+
+// savePlan is what Save works out before it writes: the types it names,
+// in name order, and the codec of each.
+type savePlan struct {
+	types     []savedType
+	ref       map[componentID]int // component id -> position in types
+	codec     map[componentID]*valueCodec
+	resources []savedResource
+}
+
+type savedType struct {
+	name    string
+	storage Storage
+	schema  *schema
+}
+
+type savedResource struct {
+	name  string
+	ptr   unsafe.Pointer
+	codec *valueCodec
+}
+
+// savePlan lists the component types w stores (a non-empty table column or
+// sparse set) and the resources it has, with their codecs, or returns the
+// error of the first type a save cannot hold.
+func (w *World) savePlan() (*savePlan, error) {
+	p := &savePlan{ref: map[componentID]int{}, codec: map[componentID]*valueCodec{}}
+	var infos []*componentInfo
+	seen := map[componentID]bool{}
+	note := func(info *componentInfo) {
+		if !seen[info.id] {
+			seen[info.id] = true
+			infos = append(infos, info)
+		}
+	}
+	for _, t := range w.tables {
+		if len(t.entities) > 0 {
+			for _, col := range t.columns {
+				note(col.info)
+			}
+		}
+	}
+	for _, s := range w.sparse {
+		if len(s.dense) > 0 {
+			note(s.info)
+		}
+	}
+	slices.SortFunc(infos, func(a, b *componentInfo) int { return strings.Compare(a.name, b.name) })
+	for i, info := range infos {
+		s, err := schemaOf(info.typ)
+		if err != nil {
+			return nil, fmt.Errorf("ecs: Save: component type %v: %v", info.typ, err)
+		}
+		storage := TableStorage
+		if info.sparse != nil {
+			storage = SparseStorage
+		}
+		p.types = append(p.types, savedType{info.name, storage, s})
+		p.ref[info.id] = i
+		p.codec[info.id] = newValueCodec(info.typ, s)
+	}
+	for t, slot := range w.resources {
+		ptr := slot.(resourceHolder).pointer()
+		if ptr == nil {
+			continue
+		}
+		s, err := schemaOf(t)
+		if err != nil {
+			return nil, fmt.Errorf("ecs: Save: resource type %v: %v", t, err)
+		}
+		p.resources = append(p.resources, savedResource{typeName(t), ptr, newValueCodec(t, s)})
+	}
+	slices.SortFunc(p.resources, func(a, b savedResource) int { return strings.Compare(a.name, b.name) })
+	return p, nil
+}
+
+// saveIndex writes the entity index: how many indices were handed out, the
+// generation of each (without the tag), and the free list in order.
+func (w *World) saveIndex(e *encoder) {
+	x := &w.entities
+	e.uvarint(uint64(x.next))
+	for i := uint32(1); i < x.next; i++ {
+		e.uvarint(uint64(x.recs[i].gen & genMask))
+	}
+	e.uvarint(uint64(len(x.free)))
+	for _, i := range x.free {
+		e.uvarint(uint64(i))
+	}
+}

@@ -1,0 +1,209 @@
+package ecs
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
+)
+
+// littleEndianHost reports whether the machine stores numbers as a save
+// file does, so runs of plain values can be copied as memory.
+var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// encoder appends a save file to buf.
+type encoder struct{ buf []byte }
+
+func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
+func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.buf = append(e.buf, s...) }
+
+// raw appends n bytes of memory at p, which hold numbers of size bytes
+// each, as little-endian numbers.
+func (e *encoder) raw(p unsafe.Pointer, n, size uintptr) {
+	// SAFETY: p points to n readable bytes of plain values.
+	b := unsafe.Slice((*byte)(p), n)
+	if littleEndianHost || size == 1 {
+		e.buf = append(e.buf, b...)
+		return
+	}
+	for i := uintptr(0); i < n; i += size {
+		for j := size; j > 0; j-- {
+			e.buf = append(e.buf, b[i+j-1])
+		}
+	}
+}
+
+// decoder reads a save file from data, keeping the first error.
+type decoder struct {
+	data []byte
+	pos  int
+	err  error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("ecs: Load: at byte %d: %s", d.pos, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *decoder) left() int { return len(d.data) - d.pos }
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(d.data[d.pos:])
+	if n <= 0 {
+		d.fail("a truncated or overlong number")
+		return 0
+	}
+	d.pos += n
+	return x
+}
+
+// count reads a length of items that take at least min bytes each in the
+// rest of the file, and fails if the file is too short to hold them: a
+// corrupt count never makes a large allocation.
+func (d *decoder) count(min int) int {
+	x := d.uvarint()
+	if d.err != nil {
+		return 0
+	}
+	if x > math.MaxInt32 || (min > 0 && x > uint64(d.left()/min)) {
+		d.fail("a count of %d, more than the file holds", x)
+		return 0
+	}
+	return int(x)
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n < 0 || n > d.left() {
+		d.fail("truncated: %d bytes needed, %d left", n, d.left())
+		return nil
+	}
+	b := d.data[d.pos : d.pos+n]
+	d.pos += n
+	return b
+}
+
+func (d *decoder) str() string { return string(d.bytes(d.count(1))) }
+
+// valueCodec writes values of one Go type: memory copied as a run where
+// the type is plain and packed, field by field otherwise.
+type valueCodec struct {
+	s      *schema
+	typ    reflect.Type
+	size   uintptr
+	packed bool         // the saved bytes are the value's memory (packedLayout)
+	word   uintptr      // the size of each number, for byte swapping (see raw)
+	fields []fieldCodec // sStruct
+	elem   *valueCodec  // sArray, sSlice
+}
+
+type fieldCodec struct {
+	off uintptr
+	c   *valueCodec
+}
+
+// newValueCodec returns the codec of Go type t with schema s (schemaOf t).
+func newValueCodec(t reflect.Type, s *schema) *valueCodec {
+	c := &valueCodec{s: s, typ: t, size: t.Size()}
+	switch s.kind {
+	case sArray, sSlice:
+		c.elem = newValueCodec(t.Elem(), s.elem)
+	case sStruct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			c.fields = append(c.fields, fieldCodec{f.Offset, newValueCodec(f.Type, s.fields[i].s)})
+		}
+	}
+	c.packed, c.word = packedLayout(t, s)
+	return c
+}
+
+// packedLayout reports whether values of t are saved as their own memory:
+// plain numbers only (not bools, whose bytes a loader must check, nor
+// entities, whose tag it must replace), no padding, and on a big-endian
+// host numbers of one size, the word each is swapped by.
+func packedLayout(t reflect.Type, s *schema) (packed bool, word uintptr) {
+	if s.fixedSize() != int(t.Size()) || t.Size() == 0 {
+		return false, numberSize(s)
+	}
+	plain, sizes := true, map[uintptr]bool{}
+	var walk func(s *schema)
+	walk = func(s *schema) {
+		switch s.kind {
+		case sBool, sEntity, sString, sSlice:
+			plain = false
+		case sArray:
+			walk(s.elem)
+		case sStruct:
+			for _, f := range s.fields {
+				walk(f.s)
+			}
+		default:
+			sizes[numberSize(s)] = true
+		}
+	}
+	walk(s)
+	if !plain || (!littleEndianHost && len(sizes) != 1) {
+		return false, numberSize(s)
+	}
+	for n := range sizes {
+		word = n
+	}
+	return true, word
+}
+
+// numberSize is the size of one number of s, a complex number's halves
+// counting apart, or 0 for other kinds.
+func numberSize(s *schema) uintptr {
+	switch s.kind {
+	case sBool, sEntity, sString, sArray, sSlice, sStruct:
+		return 0
+	case sComplex64, sComplex128:
+		return uintptr(s.fixedSize() / 2)
+	}
+	return uintptr(s.fixedSize())
+}
+
+// values appends n values at p.
+func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
+	if c.packed {
+		e.raw(p, uintptr(n)*c.size, c.word)
+		return
+	}
+	for i := range n {
+		c.value(e, unsafe.Add(p, uintptr(i)*c.size))
+	}
+}
+
+// value appends the value at p.
+func (c *valueCodec) value(e *encoder, p unsafe.Pointer) {
+	switch c.s.kind {
+	case sBool:
+		e.buf = append(e.buf, *(*byte)(p))
+	case sString:
+		e.str(*(*string)(p))
+	case sEntity:
+		v := *(*Entity)(p)
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.index)
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.gen&genMask)
+	case sArray:
+		c.elem.values(e, p, c.s.n)
+	case sSlice:
+		v := reflect.NewAt(c.typ, p).Elem()
+		e.uvarint(uint64(v.Len()))
+		c.elem.values(e, v.UnsafePointer(), v.Len())
+	case sStruct:
+		for _, f := range c.fields {
+			f.c.value(e, unsafe.Add(p, f.off))
+		}
+	default: // a number
+		e.raw(p, c.size, c.word)
+	}
+}
