@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,7 @@ type demoOptions struct {
 	scenario, storage string
 	seed              uint64
 	plot              string
+	save, load        string
 	show, quiet       bool
 }
 
@@ -44,6 +46,9 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
 	fs.IntVar(&o.rollback, "rollback", 0, fmt.Sprintf("particle and game: after every tick, roll the world back `K` ticks and simulate\n"+
 		"them again (rollback netcode's worst case); 0 to %d, 0 for none. The final checksum must equal the straight run's", maxRollback))
+	fs.StringVar(&o.save, "save", "", "particle and game: after the run, save the world to `FILE` (ecs.World.Save)")
+	fs.StringVar(&o.load, "load", "", "particle and game: start from the world saved in `FILE` (by -save, with the same\n"+
+		"-scenario and -storage) instead of -n new entities")
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it is drawn only when standard error is a terminal)")
@@ -76,6 +81,8 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-show needs -scenario game")
 	case o.rollback < 0 || o.rollback > maxRollback:
 		return bad("-rollback %d out of range: want 0 to %d", o.rollback, maxRollback)
+	case (o.save != "" || o.load != "") && o.scenario == "predator":
+		return bad("-save and -load need -scenario particle or game: the predator scenario keeps counters outside its world, which a save does not cover")
 	case o.rollback > 0 && o.scenario == "predator":
 		return bad("-rollback needs -scenario particle or game: the predator scenario keeps counters outside its world, which a snapshot does not cover")
 	}
@@ -164,6 +171,15 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 		return 2
 	}
 	cfg := scenario.Config{N: o.n, Seed: o.seed, Workers: o.workers, Storage: o.storage}
+	if o.load != "" {
+		f, err := os.Open(o.load)
+		if err != nil {
+			fmt.Fprintln(stderr, "tessera demo: -load:", err)
+			return 1
+		}
+		defer f.Close()
+		cfg.Load = bufio.NewReader(f)
+	}
 	var sc scenario.Scenario
 	switch o.scenario {
 	case "game":
@@ -175,12 +191,20 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera demo:", err)
+		if o.load != "" {
+			return 1 // the file, not the flags
+		}
 		return 2
 	}
 	defer sc.Close()
 
-	fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities, %d ticks, %d workers, %s storage, seed %d\n",
-		o.scenario, o.n, o.ticks, sc.Scheduler().Workers(), o.storage, o.seed)
+	if o.load != "" {
+		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities loaded from %s, %d ticks, %d workers, %s storage\n",
+			o.scenario, sc.Alive(), o.load, o.ticks, sc.Scheduler().Workers(), o.storage)
+	} else {
+		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities, %d ticks, %d workers, %s storage, seed %d\n",
+			o.scenario, o.n, o.ticks, sc.Scheduler().Workers(), o.storage, o.seed)
+	}
 	var bar *progressbar.ProgressBar
 	if showProgress(o.quiet, terminal) {
 		bar = progressbar.NewOptions(o.ticks,
@@ -220,6 +244,13 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	printSummary(stdout, sc, log, wall)
 	if rb != nil {
 		rb.print(stdout, o.ticks)
+	}
+	if o.save != "" {
+		if err := saveWorld(o.save, sc); err != nil {
+			fmt.Fprintln(stderr, "tessera demo: -save:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "world saved to", o.save)
 	}
 	if o.show {
 		g := sc.(*scenario.Game)
@@ -267,4 +298,31 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 		fmt.Fprintf(w, "  %-14s stage %d  %5.1f%%  mean %-10v max %v\n",
 			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), display.Round(st.Mean), display.Round(st.Max))
 	}
+}
+
+// saveWorld writes the scenario's world to path, replacing the file only
+// once the save is complete.
+func saveWorld(path string, sc scenario.Scenario) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tessera-save-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	b := bufio.NewWriter(tmp)
+	if err := sc.World().Save(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := b.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

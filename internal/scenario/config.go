@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/sched"
@@ -15,6 +16,10 @@ type Config struct {
 	Storage string // "table" (default) or "sparse": where the short-lived or optional components live
 	Mixed   bool   // game only: the "mixed entities" variant that fragments the tables
 	Debug   bool   // predator only: run the scheduler in debug mode (one worker, every access checked against the declarations)
+	// Load, when set, gives the world from a save file (ecs.World.Save of
+	// the same scenario and storage) instead of N new entities: particle
+	// and game only. N and Seed are then unused.
+	Load io.Reader
 }
 
 // schedOptions returns the scheduler options c asks for.

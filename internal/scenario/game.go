@@ -84,6 +84,24 @@ func NewGame(cfg Config) (*Game, error) {
 		ecs.Register[Sprite](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
 	}
 	g := &Game{cfg: cfg, w: w, frame: new(Frame)}
+	ecs.AddResource(w, g.frame)
+	if cfg.Load != nil {
+		ecs.NewMap3[GamePosition, GameVelocity, Data](w)
+		ecs.NewMap4[Player, Health, Damage, Sprite](w)
+		if err := w.Load(cfg.Load); err != nil {
+			return nil, fmt.Errorf("scenario: game: %w", err)
+		}
+	} else {
+		g.spawn()
+	}
+	g.s = sched.New(w, sched.Workers(cfg.Workers))
+	g.addSystems()
+	return g, nil
+}
+
+// spawn makes the game's cfg.N entities.
+func (g *Game) spawn() {
+	w, cfg := g.w, g.cfg
 	rng := NewRand32(cfg.Seed)
 	base := ecs.NewMap3[GamePosition, GameVelocity, Data](w)
 	group := ecs.NewMap4[Player, Health, Damage, Sprite](w)
@@ -127,10 +145,6 @@ func NewGame(cfg Config) (*Game, error) {
 		h.HP = h.MaxHP
 		group.Add(e, p, h, d, Sprite{'_'})
 	}
-	ecs.AddResource(w, g.frame)
-	g.s = sched.New(w, sched.Workers(cfg.Workers))
-	g.addSystems()
-	return g, nil
 }
 
 func (g *Game) addSystems() {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -93,17 +94,42 @@ func NewParticle(cfg Config) (*Particle, error) {
 	p.movers = ecs.NewQuery2[Position, Velocity](w)
 	p.aging = ecs.NewQuery1[Lifetime](w)
 	p.colored = ecs.NewQuery1[Color](w)
-	for c := range Colors {
-		x := float32(c)*40 + 20
-		p.emits = append(p.emits, p.emitters.Spawn(Emitter{X: x, Y: 0, Color: uint8(c)}))
-	}
-	w.Reserve(cfg.N)
-	for i := range cfg.N {
-		p.particle.Spawn(p.born(i % Colors))
+	if cfg.Load != nil {
+		if err := p.load(cfg.Load); err != nil {
+			return nil, err
+		}
+	} else {
+		for c := range Colors {
+			x := float32(c)*40 + 20
+			p.emits = append(p.emits, p.emitters.Spawn(Emitter{X: x, Y: 0, Color: uint8(c)}))
+		}
+		w.Reserve(cfg.N)
+		for i := range cfg.N {
+			p.particle.Spawn(p.born(i % Colors))
+		}
 	}
 	p.s = sched.New(w, sched.Workers(cfg.Workers))
 	p.addSystems()
 	return p, nil
+}
+
+// load reads the world from a save and finds the emitters, one per colour.
+func (p *Particle) load(r io.Reader) error {
+	if err := p.w.Load(r); err != nil {
+		return fmt.Errorf("scenario: particle: %w", err)
+	}
+	p.emits = make([]ecs.Entity, Colors)
+	found := 0
+	for row := range ecs.NewQuery1[Emitter](p.w).All() {
+		if c := int(row.A.Color); c < Colors && p.emits[c] == (ecs.Entity{}) {
+			p.emits[c] = row.Entity
+			found++
+		}
+	}
+	if found != Colors {
+		return fmt.Errorf("scenario: particle: the save holds %d of the %d emitters; is it a particle world?", found, Colors)
+	}
+	return nil
 }
 
 // born draws the components of a new particle of emitter k.
