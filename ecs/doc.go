@@ -398,7 +398,9 @@
 // after a type was renamed (keep its Name) or gained, lost or reordered
 // fields; a field whose kind changed is an error naming it. Load checks the
 // whole file before it changes anything: any bytes give an error or a
-// world, never a panic or half a world.
+// world, never a panic or half a world. [World.SaveJSON] and
+// [World.LoadJSON] do the same in JSON, each component through
+// encoding/json, for people and tools.
 //
 // # Concurrency
 //

@@ -39,7 +39,7 @@ func (w *World) Load(in io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("ecs: Load: %w", err)
 	}
-	img, err := w.decodeImage(data)
+	img, err := w.decodeImage(&decoder{data: data})
 	if err != nil {
 		return err
 	}
@@ -82,8 +82,7 @@ type loadType struct {
 }
 
 // decodeImage reads and checks a whole save file without changing w.
-func (w *World) decodeImage(data []byte) (*loadImage, error) {
-	d := &decoder{data: data}
+func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 	if string(d.bytes(len(saveMagic))) != saveMagic {
 		return nil, fmt.Errorf("ecs: Load: not a Tessera save file")
 	}

@@ -39,10 +39,15 @@ type decoder struct {
 	data []byte
 	pos  int
 	err  error
+	json bool // the bytes were made from a JSON save: no byte positions in errors
 }
 
 func (d *decoder) fail(format string, args ...any) {
-	if d.err == nil {
+	switch {
+	case d.err != nil:
+	case d.json:
+		d.err = fmt.Errorf("ecs: LoadJSON: %s", fmt.Sprintf(format, args...))
+	default:
 		d.err = fmt.Errorf("ecs: Load: at byte %d: %s", d.pos, fmt.Sprintf(format, args...))
 	}
 }

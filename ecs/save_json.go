@@ -1,0 +1,267 @@
+package ecs
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+)
+
+// jsonSave is the JSON save format, version 1: the binary format's content
+// (see World.Save) with each component column and resource written by
+// encoding/json, so a type's own MarshalJSON and UnmarshalJSON and its
+// field tags apply.
+type jsonSave struct {
+	Format      string         `json:"format"` // "tessera"
+	Version     int            `json:"version"`
+	Next        uint32         `json:"next"`        // entity indices handed out, plus one
+	Generations []uint32       `json:"generations"` // of indices 1 to next-1
+	Free        []uint32       `json:"free"`        // recycled next, last first
+	Types       []jsonType     `json:"types"`
+	Tables      []jsonTable    `json:"tables"`
+	Sparse      []jsonSparse   `json:"sparse"`
+	Resources   []jsonResource `json:"resources"`
+}
+
+type jsonType struct {
+	Name    string `json:"name"`
+	Storage string `json:"storage"` // "table" or "sparse"
+}
+
+type jsonTable struct {
+	Types    []string          `json:"types"`
+	Entities []uint32          `json:"entities"` // entity indices, one per row
+	Columns  []json.RawMessage `json:"columns"`  // parallel to Types: an array of values each
+}
+
+type jsonSparse struct {
+	Type     string          `json:"type"`
+	Entities []uint32        `json:"entities"`
+	Values   json.RawMessage `json:"values"`
+}
+
+type jsonResource struct {
+	Name  string          `json:"name"`
+	Value json.RawMessage `json:"value"`
+}
+
+// SaveJSON writes w's whole state to out as JSON: what [World.Save] writes,
+// readable by people and tools, with every component column and resource
+// marshalled by encoding/json (a type's MarshalJSON and field tags apply;
+// entities inside values are written as {"index": i, "generation": g}).
+// [World.LoadJSON] reads it back. The types it accepts and its errors are
+// Save's; it is slower and larger than the binary format.
+func (w *World) SaveJSON(out io.Writer) error {
+	if w.shared {
+		panic("ecs: SaveJSON: called inside a parallel section, where systems may be writing; save between stages or ticks")
+	}
+	p, err := w.savePlan()
+	if err != nil {
+		return fmt.Errorf("ecs: SaveJSON: %w", err)
+	}
+	x := &w.entities
+	f := jsonSave{Format: "tessera", Version: saveVersion, Next: x.next, Free: append([]uint32{}, x.free...)}
+	f.Generations = make([]uint32, 0, x.next-1)
+	for i := uint32(1); i < x.next; i++ {
+		f.Generations = append(f.Generations, x.recs[i].gen&genMask)
+	}
+	for _, st := range p.types {
+		f.Types = append(f.Types, jsonType{st.name, st.storage.String()})
+	}
+	for _, t := range w.tables {
+		if len(t.entities) == 0 {
+			continue
+		}
+		jt := jsonTable{Entities: entityIndices(t.entities)}
+		for _, col := range t.columns {
+			jt.Types = append(jt.Types, col.info.name)
+			raw, err := json.Marshal(reflect.SliceAt(col.info.typ, col.base, len(t.entities)).Interface())
+			if err != nil {
+				return fmt.Errorf("ecs: SaveJSON: component type %v: %w", col.info.typ, err)
+			}
+			jt.Columns = append(jt.Columns, raw)
+		}
+		f.Tables = append(f.Tables, jt)
+	}
+	for _, s := range w.sparse {
+		if len(s.dense) == 0 {
+			continue
+		}
+		raw, err := json.Marshal(reflect.SliceAt(s.info.typ, s.values.base, len(s.dense)).Interface())
+		if err != nil {
+			return fmt.Errorf("ecs: SaveJSON: component type %v: %w", s.info.typ, err)
+		}
+		f.Sparse = append(f.Sparse, jsonSparse{s.info.name, entityIndices(s.dense), raw})
+	}
+	for _, r := range p.resources {
+		raw, err := json.Marshal(reflect.NewAt(r.codec.typ, r.ptr).Interface())
+		if err != nil {
+			return fmt.Errorf("ecs: SaveJSON: resource %s: %w", r.name, err)
+		}
+		f.Resources = append(f.Resources, jsonResource{r.name, raw})
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", " ")
+	return enc.Encode(&f)
+}
+
+func entityIndices(es []Entity) []uint32 {
+	out := make([]uint32, len(es))
+	for i, e := range es {
+		out[i] = e.index
+	}
+	return out
+}
+
+// LoadJSON reads a file written by [World.SaveJSON] into w, which must be
+// new, as [World.Load] does, with the same result, checks and guarantees:
+// an error and an unchanged world for anything it cannot load, never a
+// panic on bad input. Component values are unmarshalled by encoding/json,
+// so fields are matched by name (or tag), unknown fields are skipped and
+// missing ones are zero, and a value of the wrong JSON kind is an error
+// naming the field.
+func (w *World) LoadJSON(in io.Reader) error {
+	w.mustBeSettled("LoadJSON")
+	if w.entities.next != 1 {
+		return fmt.Errorf("ecs: LoadJSON: the world has spawned entities (%d alive); load into a new world", w.Len())
+	}
+	var f jsonSave
+	if err := json.NewDecoder(in).Decode(&f); err != nil {
+		return fmt.Errorf("ecs: LoadJSON: %w", err)
+	}
+	data, err := w.jsonToBinary(&f)
+	if err != nil {
+		return fmt.Errorf("ecs: LoadJSON: %w", err)
+	}
+	img, err := w.decodeImage(&decoder{data: data, json: true})
+	if err != nil {
+		return err
+	}
+	w.applyImage(img)
+	return nil
+}
+
+// jsonToBinary writes the content of a JSON save in the binary format, with
+// each type's current schema, for decodeImage to check and read.
+func (w *World) jsonToBinary(f *jsonSave) ([]byte, error) {
+	switch {
+	case f.Format != "tessera":
+		return nil, fmt.Errorf("not a Tessera save file (format %q)", f.Format)
+	case f.Version != saveVersion:
+		return nil, fmt.Errorf("save format version %d; this Tessera reads version %d", f.Version, saveVersion)
+	case f.Next < 1 || len(f.Generations) != int(f.Next)-1:
+		return nil, fmt.Errorf("%d generations for %d entity indices", len(f.Generations), int64(f.Next)-1)
+	}
+	e := &encoder{}
+	e.buf = append(e.buf, saveMagic...)
+	e.uvarint(saveVersion)
+	e.uvarint(uint64(f.Next))
+	for _, g := range f.Generations {
+		e.uvarint(uint64(g))
+	}
+	e.uvarint(uint64(len(f.Free)))
+	for _, i := range f.Free {
+		e.uvarint(uint64(i))
+	}
+	byName := map[string]*componentInfo{}
+	for _, info := range w.reg.infos {
+		byName[info.name] = info
+	}
+	ref := map[string]int{}
+	codecs := make([]*valueCodec, len(f.Types))
+	e.uvarint(uint64(len(f.Types)))
+	for i, jt := range f.Types {
+		info := byName[jt.Name]
+		if info == nil {
+			return nil, fmt.Errorf("component type %q is not known to this world; use its Map or Register it before Load", jt.Name)
+		}
+		var storage Storage
+		switch jt.Storage {
+		case "table":
+		case "sparse":
+			storage = SparseStorage
+		default:
+			return nil, fmt.Errorf("component type %q has an unknown storage %q", jt.Name, jt.Storage)
+		}
+		s, err := schemaOf(info.typ)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := ref[jt.Name]; dup {
+			return nil, fmt.Errorf("component type %q is listed twice", jt.Name)
+		}
+		ref[jt.Name], codecs[i] = i, newValueCodec(info.typ, s)
+		e.str(jt.Name)
+		e.buf = append(e.buf, byte(storage))
+		e.schema(s)
+	}
+	column := func(name string, raw json.RawMessage, n int) error {
+		k, ok := ref[name]
+		if !ok {
+			return fmt.Errorf("type %q is not in the file's types", name)
+		}
+		c := codecs[k]
+		v := reflect.New(reflect.SliceOf(c.typ))
+		if err := json.Unmarshal(raw, v.Interface()); err != nil {
+			return fmt.Errorf("component type %q: %w", name, err)
+		}
+		if v.Elem().Len() != n {
+			return fmt.Errorf("component type %q: %d values for %d entities", name, v.Elem().Len(), n)
+		}
+		c.values(e, v.Elem().UnsafePointer(), n)
+		return nil
+	}
+	e.uvarint(uint64(len(f.Tables)))
+	for _, t := range f.Tables {
+		if len(t.Columns) != len(t.Types) {
+			return nil, fmt.Errorf("a table of %d types with %d columns", len(t.Types), len(t.Columns))
+		}
+		e.uvarint(uint64(len(t.Types)))
+		for _, name := range t.Types {
+			e.uvarint(uint64(ref[name])) // an unknown name fails in column
+		}
+		e.uvarint(uint64(len(t.Entities)))
+		for _, i := range t.Entities {
+			e.uvarint(uint64(i))
+		}
+		for k, name := range t.Types {
+			if err := column(name, t.Columns[k], len(t.Entities)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	e.uvarint(uint64(len(f.Sparse)))
+	for _, s := range f.Sparse {
+		e.uvarint(uint64(ref[s.Type]))
+		e.uvarint(uint64(len(s.Entities)))
+		for _, i := range s.Entities {
+			e.uvarint(uint64(i))
+		}
+		if err := column(s.Type, s.Values, len(s.Entities)); err != nil {
+			return nil, err
+		}
+	}
+	resources := map[string]reflect.Type{}
+	for t := range w.resources {
+		resources[typeName(t)] = t
+	}
+	e.uvarint(uint64(len(f.Resources)))
+	for _, r := range f.Resources {
+		t := resources[r.Name]
+		if t == nil {
+			return nil, fmt.Errorf("resource %q is not in this world; add it (or make a NewResource handle) before Load", r.Name)
+		}
+		s, err := schemaOf(t)
+		if err != nil {
+			return nil, err
+		}
+		v := reflect.New(t)
+		if err := json.Unmarshal(r.Value, v.Interface()); err != nil {
+			return nil, fmt.Errorf("resource %q: %w", r.Name, err)
+		}
+		e.str(r.Name)
+		e.schema(s)
+		newValueCodec(t, s).value(e, v.UnsafePointer())
+	}
+	return e.buf, nil
+}
