@@ -233,12 +233,20 @@ func (h *diffHarness) checkAll() {
 func diffHookKind[T any](h *diffHarness, c *diffKind[T]) {
 	rec := func(what string) func(ecs.Entity, *T) {
 		what = c.name + "." + what
-		return func(e ecs.Entity, v *T) { h.tEvents = append(h.tEvents, diffTEvent{what, e, showValue(*v)}) }
+		return func(e ecs.Entity, v *T) {
+			h.tEvents = append(h.tEvents, diffTEvent{what, e, showValue(*v)})
+			if len(h.tEvents)%8 == 1 {
+				h.refuseSnapshots("a hook", true, false)
+			}
+		}
 	}
 	mrec := func(what string) func(refmodel.EntityID, T) {
 		what = c.name + "." + what
 		return func(id refmodel.EntityID, v T) {
 			h.mEvents = append(h.mEvents, fmt.Sprintf("%s %d %s", what, id, showValue(v)))
+			if len(h.mEvents)%8 == 1 {
+				h.refuseSnapshots("a hook", false, true)
+			}
 		}
 	}
 	ecs.OnAdd(h.w, rec("OnAdd"))
@@ -254,11 +262,21 @@ func diffHookKind[T any](h *diffHarness, c *diffKind[T]) {
 func (h *diffHarness) observeQuery(q *diffQuery) {
 	rec := func(what string) func(ecs.Entity) {
 		what = q.name + " " + what
-		return func(e ecs.Entity) { h.tEvents = append(h.tEvents, diffTEvent{what, e, ""}) }
+		return func(e ecs.Entity) {
+			h.tEvents = append(h.tEvents, diffTEvent{what, e, ""})
+			if len(h.tEvents)%8 == 1 {
+				h.refuseSnapshots("an observer", true, false)
+			}
+		}
 	}
 	mrec := func(what string) func(refmodel.EntityID) {
 		what = q.name + " " + what
-		return func(id refmodel.EntityID) { h.mEvents = append(h.mEvents, fmt.Sprintf("%s %d ", what, id)) }
+		return func(id refmodel.EntityID) {
+			h.mEvents = append(h.mEvents, fmt.Sprintf("%s %d ", what, id))
+			if len(h.mEvents)%8 == 1 {
+				h.refuseSnapshots("an observer", false, true)
+			}
+		}
 	}
 	q.observe(rec("OnEnter"), rec("OnLeave"))
 	h.m.OnEnter(q.mq, mrec("OnEnter"))

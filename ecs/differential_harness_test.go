@@ -124,6 +124,12 @@ type diffHarness struct {
 	mEvents []string
 	gone    map[ecs.Entity]refmodel.EntityID // pairs forgotten during this step
 	events  int                              // events compared so far
+
+	// Snapshots of both worlds and of the bookkeeping above that describes
+	// them (see takeSnapshot and restoreSnapshot).
+	saves      [diffSaves]diffSave
+	restoredAt int // the step of the last restore
+	restores   int // restores so far
 }
 
 // diffTEvent is one hook or observer call in Tessera: what fired, on which
@@ -173,6 +179,12 @@ const (
 	covSameDespawnChange // Despawn then Add or Set: queued, dropped when applied
 	covSameAddDespawn    // Add or Set then Despawn
 	covSameMapNAfter     // a MapN Add after a queued Remove of one of its types
+	// Snapshots (see restoreSnapshot).
+	covRestoreAgain         // a second or later restore from one snapshot
+	covSnapshotAfterRestore // a snapshot right after a restore
+	covRestoreReusedIndex   // a restore after an index freed since the snapshot was handed out again
+	covRestoreLateQueries   // a restore of a snapshot taken before the late queries were made
+	covRestoreListening     // a restore with hooks and observers registered
 	diffCovN
 )
 
@@ -193,6 +205,9 @@ var diffCovNames = [diffCovN]string{
 	"Add then Remove in a loop", "Add then Add in a loop (refused)", "Add then Set in a loop",
 	"Despawn then Add or Set in a loop (dropped)", "Add or Set then Despawn in a loop",
 	"a MapN Add after a queued Remove of one of its types",
+	"a second restore from one snapshot", "a snapshot right after a restore",
+	"a restore after an index freed since the snapshot was reused",
+	"a restore of a snapshot older than the late queries", "a restore with hooks and observers",
 }
 
 const (
@@ -334,6 +349,13 @@ func (h *diffHarness) chooseStorage() {
 			desc[k] = diffKindNames[k] + ":sparse"
 		}
 		register := h.sparse[k]
+		if k == kRef {
+			// Ref holds a pointer and has no Clone method, so snapshots need
+			// it declared shallow. That is safe: the harness never writes
+			// through a Ref's pointer (each value gets a new one).
+			opts = append(opts, ecs.Shallow())
+			register = true
+		}
 		switch h.src.intn(4) {
 		case 1:
 			register = true

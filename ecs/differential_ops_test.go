@@ -5,6 +5,7 @@ package ecs_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/internal/refmodel"
@@ -19,12 +20,14 @@ type diffOp[F any] struct {
 	do     F
 }
 
-// pickOp chooses one of ops with probability proportional to its weight
-// and returns its index.
-func pickOp[F any](h *diffHarness, ops []diffOp[F]) int {
+// pickOp chooses one of ops with probability proportional to its weight,
+// leaving out the ones named in skip, and returns its index.
+func pickOp[F any](h *diffHarness, ops []diffOp[F], skip ...string) int {
 	weights := make([]int, len(ops))
 	for i, o := range ops {
-		weights[i] = o.weight
+		if !slices.Contains(skip, o.name) {
+			weights[i] = o.weight
+		}
 	}
 	i := h.pick(weights...)
 	h.opRuns[ops[i].name]++
@@ -64,6 +67,10 @@ var diffTopOps = []diffOp[func(h *diffHarness) (exact bool)]{
 	{"misuse", 1, func(h *diffHarness) bool { h.misuse(); return true }},
 	{"an escaping iteration", 1, func(h *diffHarness) bool { h.escapingIteration(); return false }},
 	{"Stats and Shrink", 1, func(h *diffHarness) bool { h.statsAndShrink(); return false }},
+	// Changes nothing: pins stay valid through it.
+	{"Snapshot", 2, func(h *diffHarness) bool { h.takeSnapshot(); return true }},
+	// Chosen only when a snapshot exists; drops every pin.
+	{"Restore", 2, func(h *diffHarness) bool { h.restoreSnapshot(); return true }},
 }
 
 // topOp performs one operation of diffTopOps, sometimes after pinning
@@ -73,7 +80,11 @@ func (h *diffHarness) topOp() (exact bool) {
 	if len(h.pins) < 4 && h.src.intn(16) == 0 {
 		h.pinSome()
 	}
-	return diffTopOps[pickOp(h, diffTopOps)].do(h)
+	var skip []string
+	if !h.anySave() {
+		skip = append(skip, "Restore")
+	}
+	return diffTopOps[pickOp(h, diffTopOps, skip...)].do(h)
 }
 
 // escapingIteration runs an active iteration whose loop bodies may panic out
@@ -364,6 +375,10 @@ func init() {
 		}},
 		{"a same-entity sequence", 3, func(h *diffHarness, _ *diffQuery, _ *diffRow, cur diffPair) {
 			h.sameEntity(&cur)
+			h.checkAll()
+		}},
+		{"Snapshot and Restore inside an iteration", 1, func(h *diffHarness, _ *diffQuery, _ *diffRow, _ diffPair) {
+			h.refuseSnapshots("an iteration", true, true)
 			h.checkAll()
 		}},
 	}

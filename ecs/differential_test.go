@@ -26,7 +26,10 @@ package ecs_test
 // Pointers from Get, TryGet and query rows are also kept across later
 // operations and read again while the pointer-stability rule says they are
 // valid (checkPins), and World.Stats and World.Shrink are checked against the
-// model. TestDifferential counts the sparse situations its seeds reach
+// model. At random top-level steps both worlds are snapshotted, or restored
+// from an earlier snapshot together with the harness's bookkeeping of them;
+// a restore must fire nothing and give back the checksum of the snapshot.
+// TestDifferential counts the sparse and snapshot situations its seeds reach
 // (diffCovNames) and fails if one of them is never exercised.
 //
 // The harness is split by what it holds: differential_harness_test.go (its
@@ -35,7 +38,8 @@ package ecs_test
 // differential_checks_test.go (the comparisons), differential_components_test.go
 // (component kinds, queries' shared parts), differential_gen_test.go (the
 // MapN and QueryN drivers of arities up to 6, generated from
-// internal/gen/differential_test.tmpl) and differential_regress_test.go.
+// internal/gen/differential_test.tmpl), differential_snapshot_test.go
+// (Snapshot and Restore) and differential_regress_test.go.
 //
 // Replay a failure of TestDifferential with the subtest name it prints, for
 // example: go test ./ecs -run 'TestDifferential/seed=7$'.
@@ -107,7 +111,7 @@ func TestDifferential(t *testing.T) {
 			if same := h.sameEntityCount(); same == 0 {
 				t.Fatalf("no same-entity sequence inside an iteration in %d operations", opsPerSeed)
 			}
-			t.Logf("storage: %s", h.storage)
+			t.Logf("storage: %s; %d snapshots, %d restores", h.storage, h.opRuns["Snapshot"], h.restores)
 			mu.Lock()
 			defer mu.Unlock()
 			passed++

@@ -54,6 +54,13 @@
 //
 // Outside an iteration every change is immediate.
 //
+// # Snapshots
+//
+// [World.Snapshot] copies the whole state (id counter, living entities,
+// store values, observer members) and [World.Restore] puts it back, firing
+// nothing, as Tessera's World.Snapshot and World.Restore do. Both panic
+// unless the world is between operations.
+//
 // # Hooks and observers
 //
 // The model has its own version of Tessera's component hooks (ecs.OnAdd,

@@ -7,7 +7,8 @@ import (
 
 // EntityID identifies an entity of a [World]. The model hands ids out from a
 // counter starting at 1 and never reuses one, so a despawned id stays dead
-// for good. The zero EntityID is never alive.
+// for good; only [World.Restore] puts the counter back, so the ids spawned
+// after the snapshot are handed out again. The zero EntityID is never alive.
 type EntityID uint64
 
 // Kind numbers a component type within one [World], in the order its
@@ -49,6 +50,8 @@ type storage interface {
 	fire(e EntityID)       // fire OnRemove for a present value
 	remove(e EntityID)     // delete a present value, firing nothing
 	put(e EntityID, v any) // add or overwrite, firing OnAdd or OnSet
+	save() any             // a copy of the values, for a Snapshot
+	load(saved any)        // replace the values by a copy of saved, firing nothing
 }
 
 // NewWorld returns an empty world with no component types.

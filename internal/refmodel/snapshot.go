@@ -1,0 +1,114 @@
+package refmodel
+
+import "maps"
+
+// Snapshot is a copy of a [World]'s state, taken by [World.Snapshot] and put
+// back by [World.Restore]: the id counter, the living entities, every
+// store's values and every observer's members. It holds copies of its own,
+// so later changes to the world leave it as it was, and it may be restored
+// any number of times.
+type Snapshot struct {
+	w       *World
+	last    EntityID
+	alive   map[EntityID]struct{}
+	values  []any               // per store, in kind order: a map[EntityID]T
+	members []map[EntityID]bool // per observer, in registration order
+}
+
+// Snapshot returns a copy of w's state. Values of a type with a method
+// Clone() T (value or pointer receiver) are copied with it, others by
+// assignment. It fires nothing. Panics inside an iteration, a hook, an
+// observer or a [World.Batch], where a change may be half made.
+func (w *World) Snapshot() *Snapshot {
+	w.mustBeSettled("Snapshot")
+	s := &Snapshot{w: w, last: w.last, alive: maps.Clone(w.alive)}
+	for _, st := range w.stores {
+		s.values = append(s.values, st.save())
+	}
+	for _, o := range w.observers {
+		s.members = append(s.members, maps.Clone(o.members))
+	}
+	return s
+}
+
+// Restore puts w back in the state s holds, which [World.Snapshot] took of
+// w: the entities alive then are alive, those spawned since are not, and
+// since the id counter is put back too, the next spawns return the ids
+// they returned after the snapshot. Stores made since the snapshot are
+// emptied; observers registered since take the entities that match after
+// the restore as members, as a first registration would. Values are copied
+// again on every restore, so w never shares them with s. Restore fires no
+// hook and no observer.
+//
+// Panics if s is nil or was taken of another world, and where
+// [World.Snapshot] panics.
+func (w *World) Restore(s *Snapshot) {
+	w.mustBeSettled("Restore")
+	switch {
+	case s == nil:
+		panic("refmodel: Restore: nil snapshot")
+	case s.w != w:
+		panic("refmodel: Restore: the snapshot was taken of another world")
+	}
+	w.last = s.last
+	w.alive = maps.Clone(s.alive)
+	for k, st := range w.stores {
+		if k < len(s.values) {
+			st.load(s.values[k])
+		} else {
+			st.load(nil)
+		}
+	}
+	// Stores first: the members of a new observer are computed from them.
+	for i, o := range w.observers {
+		if i < len(s.members) {
+			o.members = maps.Clone(s.members[i])
+			continue
+		}
+		o.members = make(map[EntityID]bool)
+		for _, e := range w.Match(o.q) {
+			o.members[e] = true
+		}
+	}
+	w.touched = nil
+}
+
+// mustBeSettled panics unless w is between operations: no iteration, hook
+// or observer call (which count as iterations), Batch or settling is open.
+func (w *World) mustBeSettled(op string) {
+	switch {
+	case w.depth > 0:
+		panic("refmodel: " + op + ": called inside an iteration, a hook or an observer")
+	case w.batching > 0 || w.settling:
+		panic("refmodel: " + op + ": called inside a Batch or while changes are being applied")
+	}
+}
+
+// save returns a copy of the store's map.
+func (s *Store[T]) save() any {
+	c := make(map[EntityID]T, len(s.m))
+	for e, v := range s.m {
+		c[e] = cloneValue(v)
+	}
+	return c
+}
+
+// load makes the store's map a copy of saved (from save), or empty when
+// saved is nil. It fires nothing.
+func (s *Store[T]) load(saved any) {
+	s.m = make(map[EntityID]T)
+	if saved == nil {
+		return
+	}
+	for e, v := range saved.(map[EntityID]T) {
+		s.m[e] = cloneValue(v)
+	}
+}
+
+// cloneValue returns v's Clone() when T has that method, v otherwise.
+func cloneValue[T any](v T) T {
+	if c, ok := any(&v).(interface{ Clone() T }); ok {
+		return c.Clone()
+	}
+	return v
+}
