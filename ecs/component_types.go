@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	"reflect"
 	"unsafe"
 )
@@ -116,12 +117,25 @@ func idOf[T any](r *registry) componentID {
 	}
 	info.snap, info.cloneN = snapshotPolicyOf[T]()
 	info.name = typeName(t)
+	if other := r.named(info.name); other != nil {
+		panic(fmt.Sprintf("ecs: component type %v: its stable name %q is taken by %v (ecs.Name); give that type another name", t, info.name, other.typ))
+	}
 	info.w, info.index = r.w, &r.w.entities
 	info.cols = make([]unsafe.Pointer, r.slots)
 	info.words = copyPlan(info.pointerFree, info.size, unsafe.Alignof(zero))
 	r.byType[t] = info.id
 	r.infos = append(r.infos, info)
 	return info.id
+}
+
+// named returns the type whose stable name is name, or nil.
+func (r *registry) named(name string) *componentInfo {
+	for _, info := range r.infos {
+		if info.name == name {
+			return info
+		}
+	}
+	return nil
 }
 
 // hasPointers reports whether values of t may hold pointers the garbage

@@ -39,7 +39,7 @@ func (w *World) Load(in io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("ecs: Load: %w", err)
 	}
-	img, err := w.decodeImage(&decoder{data: data})
+	img, err := w.decodeImage(&decoder{data: data, budget: loadBudget(len(data))})
 	if err != nil {
 		return err
 	}
@@ -127,6 +127,7 @@ func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 		}
 		return uint32(i)
 	}
+	tableKeys := map[string]bool{}
 	for range d.count(2) {
 		if d.err != nil {
 			break
@@ -142,6 +143,15 @@ func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 			lt.infos = append(lt.infos, types[ref].info)
 			codecs = append(codecs, types[ref].codec)
 		}
+		var mask bitset
+		for _, info := range lt.infos {
+			mask.set(info.id)
+		}
+		if key := mask.key(); tableKeys[key] {
+			d.fail("two tables of the same component types")
+		} else {
+			tableKeys[key] = true
+		}
 		for range d.count(1) {
 			i := entity("a table row's")
 			if d.err != nil {
@@ -155,7 +165,7 @@ func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 			lt.ents = append(lt.ents, i)
 		}
 		for k, info := range lt.infos {
-			if d.err != nil {
+			if !d.spend(len(lt.ents), info.size) {
 				break
 			}
 			p := info.alloc(len(lt.ents))
@@ -192,7 +202,7 @@ func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 			seen[i] = true
 			ls.ents = append(ls.ents, i)
 		}
-		if d.err == nil {
+		if d.spend(len(ls.ents), ls.info.size) {
 			ls.values = ls.info.alloc(len(ls.ents))
 			types[ref].codec.values(d, w, ls.values, len(ls.ents))
 		}
@@ -287,6 +297,9 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 			d.fail("resource %q: %v", name, err)
 			return nil
 		}
+		if !d.spend(1, t.Size()) {
+			return nil
+		}
 		v := reflect.New(t)
 		c.value(d, w, v.UnsafePointer())
 		out = append(out, loadResource{w.resources[t].(resourceHolder), t, v.UnsafePointer()})
@@ -310,15 +323,15 @@ func (w *World) applyImage(img *loadImage) {
 			ids[i] = info.id
 		}
 		t := w.tableFor(ids)
-		n := len(lt.ents)
-		t.reserve(uint32(n))
+		n, start := len(lt.ents), len(t.entities) // start is 0: the world is new and the tables distinct
+		t.reserve(uint32(start + n))
 		for i := range t.columns {
 			col := &t.columns[i]
-			col.info.copyN(col.base, lt.cols[i], n)
+			col.info.copyN(col.at(uint32(start)), lt.cols[i], n)
 		}
 		for row, i := range lt.ents {
 			r := &x.recs[i]
-			r.slot, r.row = t.slot, uint32(row)
+			r.slot, r.row = t.slot, uint32(start+row)
 			t.entities = append(t.entities, Entity{i, r.gen})
 		}
 	}

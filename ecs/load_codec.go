@@ -54,6 +54,9 @@ func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
 	}
 	switch fs.kind {
 	case sArray, sSlice:
+		if fs.kind == sArray && fs.n == 0 {
+			break // holds nothing: no element codec
+		}
 		var et reflect.Type
 		if t != nil {
 			et = t.Elem()
@@ -144,10 +147,15 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 		}
 		*(*Entity)(p) = Entity{index, gen}
 	case sArray:
-		c.elem.values(d, w, p, c.fs.n)
+		if c.fs.n > 0 {
+			c.elem.values(d, w, p, c.fs.n)
+		}
 	case sSlice:
 		n := c.elemCount(d)
 		if d.err != nil || n == 0 {
+			return
+		}
+		if !d.spend(n, c.typ.Elem().Size()) {
 			return
 		}
 		v := reflect.MakeSlice(c.typ, n, n)
@@ -203,7 +211,9 @@ func (c *loadCodec) skipN(d *decoder, n int) {
 		case sSlice:
 			c.elem.skipN(d, c.elemCount(d))
 		case sArray:
-			c.elem.skipN(d, c.fs.n)
+			if c.fs.n > 0 {
+				c.elem.skipN(d, c.fs.n)
+			}
 		case sStruct:
 			for _, f := range c.fields {
 				f.c.skipN(d, 1)

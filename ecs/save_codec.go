@@ -40,6 +40,31 @@ type decoder struct {
 	pos  int
 	err  error
 	json bool // the bytes were made from a JSON save: no byte positions in errors
+	// budget is what the values may still allocate, in bytes: loadBudget
+	// of the file's size, so a small file cannot make Load allocate much.
+	budget int64
+}
+
+// loadBudget is how much memory Load allows itself for the values of a
+// file of n bytes: 64 times its size, plus 64 MiB. Rows and slice elements
+// take a few bytes of a file each and may take more in memory (a field
+// gained since the save, padding, a string header), but a file that would
+// need more than this is refused as corrupt rather than loaded.
+func loadBudget(n int) int64 { return 64*int64(n) + 64<<20 }
+
+// spend charges n values of size bytes to the budget, and fails when the
+// budget is spent.
+func (d *decoder) spend(n int, size uintptr) bool {
+	if d.err != nil {
+		return false
+	}
+	cost := int64(n) * int64(size)
+	if cost > d.budget {
+		d.fail("%d values of %d bytes: more memory than a save of this size may need", n, size)
+		return false
+	}
+	d.budget -= cost
+	return true
 }
 
 func (d *decoder) fail(format string, args ...any) {
@@ -119,11 +144,18 @@ func newValueCodec(t reflect.Type, s *schema) *valueCodec {
 	c := &valueCodec{s: s, typ: t, size: t.Size()}
 	switch s.kind {
 	case sArray, sSlice:
-		c.elem = newValueCodec(t.Elem(), s.elem)
+		if s.kind == sSlice || s.n > 0 { // [0]T holds nothing: no element codec
+			c.elem = newValueCodec(t.Elem(), s.elem)
+		}
 	case sStruct:
+		k := 0
 		for i := range t.NumField() {
 			f := t.Field(i)
-			c.fields = append(c.fields, fieldCodec{f.Offset, newValueCodec(f.Type, s.fields[i].s)})
+			if f.Name == "_" {
+				continue // as in schemaAt
+			}
+			c.fields = append(c.fields, fieldCodec{f.Offset, newValueCodec(f.Type, s.fields[k].s)})
+			k++
 		}
 	}
 	c.packed, c.word = packedLayout(t, s)
@@ -199,7 +231,9 @@ func (c *valueCodec) value(e *encoder, p unsafe.Pointer) {
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.index)
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.gen&genMask)
 	case sArray:
-		c.elem.values(e, p, c.s.n)
+		if c.s.n > 0 {
+			c.elem.values(e, p, c.s.n)
+		}
 	case sSlice:
 		v := reflect.NewAt(c.typ, p).Elem()
 		e.uvarint(uint64(v.Len()))

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -49,8 +50,11 @@ type jsonResource struct {
 // readable by people and tools, with every component column and resource
 // marshalled by encoding/json (a type's MarshalJSON and field tags apply;
 // entities inside values are written as {"index": i, "generation": g}).
-// [World.LoadJSON] reads it back. The types it accepts and its errors are
-// Save's; it is slower and larger than the binary format.
+// [World.LoadJSON] reads it back. It accepts the types Save accepts, within
+// encoding/json's rules: unexported fields are not written (they load as
+// zero), NaN and infinite floats and complex numbers are errors, and a type
+// defined from Entity (type Ref ecs.Entity) needs a MarshalJSON of its own.
+// It is slower and larger than the binary format.
 func (w *World) SaveJSON(out io.Writer) error {
 	if w.shared {
 		panic("ecs: SaveJSON: called inside a parallel section, where systems may be writing; save between stages or ticks")
@@ -125,15 +129,24 @@ func (w *World) LoadJSON(in io.Reader) error {
 	if w.entities.next != 1 {
 		return fmt.Errorf("ecs: LoadJSON: the world has spawned entities (%d alive); load into a new world", w.Len())
 	}
-	var f jsonSave
-	if err := json.NewDecoder(in).Decode(&f); err != nil {
-		return fmt.Errorf("ecs: LoadJSON: %w", err)
-	}
-	data, err := w.jsonToBinary(&f)
+	raw, err := io.ReadAll(in)
 	if err != nil {
 		return fmt.Errorf("ecs: LoadJSON: %w", err)
 	}
-	img, err := w.decodeImage(&decoder{data: data, json: true})
+	size := len(raw)
+	var f jsonSave
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&f); err != nil {
+		return fmt.Errorf("ecs: LoadJSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("ecs: LoadJSON: data after the save's JSON object")
+	}
+	data, err := w.jsonToBinary(&f, loadBudget(size))
+	if err != nil {
+		return fmt.Errorf("ecs: LoadJSON: %w", err)
+	}
+	img, err := w.decodeImage(&decoder{data: data, json: true, budget: loadBudget(size)})
 	if err != nil {
 		return err
 	}
@@ -143,7 +156,7 @@ func (w *World) LoadJSON(in io.Reader) error {
 
 // jsonToBinary writes the content of a JSON save in the binary format, with
 // each type's current schema, for decodeImage to check and read.
-func (w *World) jsonToBinary(f *jsonSave) ([]byte, error) {
+func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 	switch {
 	case f.Format != "tessera":
 		return nil, fmt.Errorf("not a Tessera save file (format %q)", f.Format)
@@ -201,6 +214,11 @@ func (w *World) jsonToBinary(f *jsonSave) ([]byte, error) {
 			return fmt.Errorf("type %q is not in the file's types", name)
 		}
 		c := codecs[k]
+		if cost := int64(n) * int64(c.size); cost > budget {
+			return fmt.Errorf("component type %q: %d values: more memory than a save of this size may need", name, n)
+		} else {
+			budget -= cost
+		}
 		v := reflect.New(reflect.SliceOf(c.typ))
 		if err := json.Unmarshal(raw, v.Interface()); err != nil {
 			return fmt.Errorf("component type %q: %w", name, err)

@@ -99,8 +99,15 @@ func schemaOf(t reflect.Type) (*schema, error) {
 }
 
 func schemaAt(t reflect.Type, path string) (*schema, error) {
-	if t == entityType {
+	if t == entityType || (t.Kind() == reflect.Struct && t.ConvertibleTo(entityType)) {
+		// Also a type defined from Entity (type Ref ecs.Entity): same
+		// layout, and its tag must be replaced on load all the same.
 		return &schema{kind: sEntity}, nil
+	}
+	if t.Kind() == reflect.Array && t.Len() == 0 {
+		// Holds nothing, whatever its element (the [0]func() that makes a
+		// struct incomparable): no element schema needed.
+		return &schema{kind: sArray, elem: &schema{kind: sStruct}}, nil
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -144,6 +151,9 @@ func schemaAt(t reflect.Type, path string) (*schema, error) {
 		s := &schema{kind: sStruct}
 		for i := range t.NumField() {
 			f := t.Field(i)
+			if f.Name == "_" {
+				continue // blank fields hold nothing a program can read
+			}
 			fs, err := schemaAt(f.Type, path+"."+f.Name)
 			if err != nil {
 				return nil, err

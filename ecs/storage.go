@@ -71,10 +71,8 @@ func Register[T any](w *World, opts ...ComponentOption) {
 	}
 	info.hint = max(o.hint, 0)
 	if o.name != "" {
-		for _, other := range w.reg.infos {
-			if other != info && other.name == o.name {
-				panic(fmt.Sprintf("ecs: Register[%v]: the name %q is taken by %v", info.typ, o.name, other.typ))
-			}
+		if other := w.reg.named(o.name); other != nil && other != info {
+			panic(fmt.Sprintf("ecs: Register[%v]: the name %q is taken by %v", info.typ, o.name, other.typ))
 		}
 		info.name = o.name
 	}
