@@ -45,10 +45,16 @@ func (r *SnapshotRing) Save(w *World, tick uint64) {
 	if newest, ok := r.Newest(); ok && tick <= newest {
 		panic(fmt.Sprintf("ecs: SnapshotRing.Save: tick %d is not after the newest tick held, %d; roll back first to save an earlier tick again", tick, newest))
 	}
+	if r.n == len(r.snaps) {
+		// The oldest tick's slot is about to be overwritten: stop holding
+		// it first, so a Clone that panics halfway cannot leave a
+		// half-written snapshot under its old tick.
+		r.n--
+	}
 	w.Snapshot(&r.snaps[r.head])
 	r.ticks[r.head] = tick
 	r.head = (r.head + 1) % len(r.snaps)
-	r.n = min(r.n+1, len(r.snaps))
+	r.n++
 }
 
 // Rollback restores w to the snapshot of tick and forgets the ticks after

@@ -93,3 +93,39 @@ func TestSnapshotRingHolds(t *testing.T) {
 	ring.Save(s.w, 9)
 	testhelp.MustPanic(t, func() { ecs.NewSnapshotRing(0) }, "depth 0")
 }
+
+// panicky's Clone panics on demand, to break a save halfway.
+type panicky struct{ L []int }
+
+var clonePanics bool
+
+func (p panicky) Clone() panicky {
+	if clonePanics {
+		panic("clone failed")
+	}
+	return panicky{append([]int(nil), p.L...)}
+}
+
+// TestSnapshotRingFailedSave: a save that panics halfway drops the tick
+// whose slot it was overwriting, instead of keeping it half written.
+func TestSnapshotRingFailedSave(t *testing.T) {
+	w := ecs.NewWorld()
+	m := ecs.NewMap[panicky](w)
+	ring := ecs.NewSnapshotRing(2)
+	m.Spawn(panicky{L: []int{1}})
+	ring.Save(w, 1)
+	m.Spawn(panicky{L: []int{2}})
+	ring.Save(w, 2)
+	clonePanics = true
+	testhelp.MustPanic(t, func() { ring.Save(w, 3) }, "clone failed")
+	clonePanics = false
+	if oldest, _ := ring.Oldest(); oldest != 2 || ring.Len() != 1 {
+		t.Fatalf("after a failed save the ring holds %d ticks from %d; want tick 2 alone", ring.Len(), oldest)
+	}
+	if err := ring.Rollback(w, 1); err == nil {
+		t.Fatal("the ring still offers the tick whose slot the failed save overwrote")
+	}
+	if err := ring.Rollback(w, 2); err != nil || w.Len() != 2 {
+		t.Fatalf("rollback to tick 2: %v, %d entities", err, w.Len())
+	}
+}
