@@ -68,26 +68,20 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 		perEntity(b, n)
 	})
-	b.Run("name=snapshot", func(b *testing.B) {
-		w, done := particleWorld(b, n)
-		defer done()
-		var s ecs.Snapshot
-		w.Snapshot(&s)
-		b.ReportAllocs()
-		for b.Loop() {
-			snapshotOf(w, &s)
-		}
-		perEntity(b, n)
-	})
-	b.Run("name=restore", func(b *testing.B) {
-		w, done := particleWorld(b, n)
-		defer done()
-		var s ecs.Snapshot
-		w.Snapshot(&s)
-		b.ReportAllocs()
-		for b.Loop() {
-			restoreOf(w, &s)
-		}
-		perEntity(b, n)
-	})
+	b.Run("name=snapshot", func(b *testing.B) { benchSnapshotOp(b, n, snapshotOf) })
+	b.Run("name=restore", func(b *testing.B) { benchSnapshotOp(b, n, restoreOf) })
+}
+
+// benchSnapshotOp times op (snapshotOf or restoreOf) on the particle world
+// of n particles with a warm snapshot.
+func benchSnapshotOp(b *testing.B, n int, op func(*ecs.World, *ecs.Snapshot)) {
+	w, done := particleWorld(b, n)
+	defer done()
+	var s ecs.Snapshot
+	w.Snapshot(&s)
+	b.ReportAllocs()
+	for b.Loop() {
+		op(w, &s)
+	}
+	perEntity(b, n)
 }

@@ -3,8 +3,6 @@ package ecs_test
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,47 +105,8 @@ func TestLoadJSONEntitiesAndEvolution(t *testing.T) {
 
 // TestSaveJSONGolden pins the JSON format, version 1, as TestSaveGolden
 // does the binary one (-update rewrites it).
-func TestSaveJSONGolden(t *testing.T) {
-	path := filepath.Join("testdata", "save_v1.json")
-	s := goldenWorld()
-	data := saveJSONOf(t, s.w)
-	if *updateGolden {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(data, golden) {
-		t.Fatalf("the golden world saves to JSON that differs from %s: format version 1 changed", path)
-	}
-	back := newSnapWorld()
-	if err := back.w.LoadJSON(bytes.NewReader(golden)); err != nil {
-		t.Fatal(err)
-	}
-	if back.w.Checksum() != s.w.Checksum() {
-		t.Fatal("the golden JSON file loads to another checksum")
-	}
-}
+func TestSaveJSONGolden(t *testing.T) { checkGolden(t, jsonFormat) }
 
 // FuzzLoadJSON: no input makes LoadJSON panic, and a failed load leaves
 // the world as it was.
-func FuzzLoadJSON(f *testing.F) {
-	if golden, err := os.ReadFile(filepath.Join("testdata", "save_v1.json")); err == nil {
-		f.Add(golden)
-	}
-	f.Add(saveJSONOf(f, newSnapWorld().w))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s := newSnapWorld()
-		before := s.w.Checksum()
-		if err := s.w.LoadJSON(bytes.NewReader(data)); err != nil {
-			if s.w.Checksum() != before || s.w.Len() != 0 {
-				t.Fatalf("a failed load (%v) changed the world", err)
-			}
-			return
-		}
-		saveJSONOf(t, s.w)
-	})
-}
+func FuzzLoadJSON(f *testing.F) { fuzzLoad(f, jsonFormat) }

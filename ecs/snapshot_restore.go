@@ -54,12 +54,17 @@ func (w *World) Restore(s *Snapshot) {
 // whose changes no observer sees.
 func (w *World) recountMembers() {
 	for _, c := range w.observed {
-		c.sub.members.clearAll()
-		var it sparseIter
-		it.start(c)
-		for it.next() {
-			c.sub.members.set(componentID(it.e.index))
-		}
+		c.recountMembers()
+	}
+}
+
+// recountMembers makes c's members the entities that match c now.
+func (c *queryCache) recountMembers() {
+	c.sub.members.clearAll()
+	var it sparseIter
+	it.start(c)
+	for it.next() {
+		c.sub.members.set(componentID(it.e.index))
 	}
 }
 

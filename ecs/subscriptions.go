@@ -25,11 +25,7 @@ func (w *World) observe(c *queryCache, enter bool, fn func(Entity)) {
 	}
 	if c.sub == nil {
 		c.sub = &subscription{}
-		var it sparseIter
-		it.start(c)
-		for it.next() {
-			c.sub.members.set(componentID(it.e.index))
-		}
+		c.recountMembers()
 		w.observed = append(w.observed, c)
 		w.notify = true
 	}
