@@ -170,6 +170,21 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 			}
 		}
 	default: // a number
+		if c.size < uintptr(c.fixed) {
+			// A 32-bit int, uint or uintptr saved as 64 bits (save_word.go).
+			b := d.bytes(c.fixed)
+			if d.err != nil {
+				return
+			}
+			if x := binary.LittleEndian.Uint64(b); !narrowWord(c.typ.Kind(), c.size, p, x) {
+				v := any(x)
+				if c.fs.kind == sInt64 {
+					v = int64(x)
+				}
+				d.fail("the saved %s %v does not fit this machine's %d-bit %s", c.fs.kind, v, 8*c.size, c.typ)
+			}
+			return
+		}
 		b := d.bytes(int(c.size))
 		if d.err == nil {
 			copyLittleEndian(p, b, c.word)

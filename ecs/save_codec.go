@@ -167,7 +167,7 @@ func newValueCodec(t reflect.Type, s *schema) *valueCodec {
 // entities, whose tag it must replace), no padding, and on a big-endian
 // host numbers of one size, the word each is swapped by.
 func packedLayout(t reflect.Type, s *schema) (packed bool, word uintptr) {
-	if s.fixedSize() != int(t.Size()) || t.Size() == 0 {
+	if s.fixedSize() != int(t.Size()) || t.Size() == 0 || wordIntsNarrow(t) {
 		return false, numberSize(s)
 	}
 	plain, sizes := true, map[uintptr]bool{}
@@ -243,6 +243,11 @@ func (c *valueCodec) value(e *encoder, p unsafe.Pointer) {
 			f.c.value(e, unsafe.Add(p, f.off))
 		}
 	default: // a number
+		if c.size < uintptr(c.s.fixedSize()) {
+			// A 32-bit int, uint or uintptr: saved as 64 bits (save_word.go).
+			e.buf = binary.LittleEndian.AppendUint64(e.buf, widenWord(c.typ.Kind(), c.size, p))
+			return
+		}
 		e.raw(p, c.size, c.word)
 	}
 }

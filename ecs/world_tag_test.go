@@ -184,7 +184,7 @@ func TestWorldTagsWrap(t *testing.T) {
 	withWorldCount(1<<32-1, func() {
 		// The counter itself wraps around without a panic.
 		if tag := NewWorld().entities.tag; tag != 0xFF<<genBits {
-			t.Errorf("tag %#x, want %#x", tag, 0xFF<<genBits)
+			t.Errorf("tag %#x, want %#x", tag, uint32(0xFF<<genBits))
 		}
 		if tag := NewWorld().entities.tag; tag != 0 {
 			t.Errorf("tag after the counter wrapped %#x, want 0", tag)
@@ -223,7 +223,7 @@ func TestGenerationRetiresWithHighTag(t *testing.T) {
 	withWorldCount(0xFF, func() { w = NewWorld() })
 	e := w.Spawn()
 	if tag := e.gen &^ genMask; tag != 0xFF<<genBits {
-		t.Fatalf("tag %#x, want %#x", tag, 0xFF<<genBits)
+		t.Fatalf("tag %#x, want %#x", tag, uint32(0xFF<<genBits))
 	}
 	w.Despawn(e)
 	r := w.entities.at(e.index)
