@@ -402,6 +402,15 @@
 // [World.LoadJSON] do the same in JSON, each component through
 // encoding/json, for people and tools.
 //
+// [World.Merge] and [World.MergeJSON] read the same files into a world that
+// already has entities (EnTT's continuous loader): each of the file's
+// entities becomes a new one, spawned in the order of the file's indices,
+// every [Entity] inside the loaded values is rewritten to the new entity it
+// names (or to the zero Entity when it named none), and the returned
+// [EntityMapping] says which file entity became which. Merge leaves the
+// world's resources alone; a file it cannot read leaves the world as it
+// was.
+//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every

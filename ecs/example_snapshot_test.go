@@ -68,3 +68,34 @@ func ExampleWorld_Save() {
 	// 2v0 {3 4} true
 	// true true
 }
+
+// Target is a component that names another entity.
+type Target struct{ E ecs.Entity }
+
+// Merge a saved squad into a world that already has entities: the squad's
+// entities get new ids, and the references between them follow.
+func ExampleWorld_Merge() {
+	build := func() (*ecs.World, *ecs.Map[Target]) {
+		w := ecs.NewWorld()
+		return w, ecs.NewMap[Target](w)
+	}
+	squad, follow := build()
+	leader := squad.Spawn()
+	scout := follow.Spawn(Target{E: leader})
+	var file bytes.Buffer
+	if err := squad.Save(&file); err != nil {
+		panic(err)
+	}
+
+	game, gameFollow := build()
+	game.Spawn()
+	game.Spawn()
+	m, err := game.Merge(&file)
+	if err != nil {
+		panic(err)
+	}
+	newLeader, _ := m.Get(leader)
+	newScout, _ := m.Get(scout)
+	fmt.Println(m.Len(), game.Len(), newLeader, newScout, gameFollow.Get(newScout).E == newLeader)
+	// Output: 2 4 3v0 4v0 true
+}

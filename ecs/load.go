@@ -32,18 +32,26 @@ import (
 // the file's size in memory while it loads.
 func (w *World) Load(in io.Reader) error {
 	w.mustBeSettled("Load")
-	if w.entities.next != 1 {
-		return fmt.Errorf("ecs: Load: the world has spawned entities (%d alive); load into a new world", w.Len())
+	if err := w.mustBeNew("Load"); err != nil {
+		return err
 	}
 	data, err := io.ReadAll(in)
 	if err != nil {
 		return fmt.Errorf("ecs: Load: %w", err)
 	}
-	img, err := w.decodeImage(&decoder{data: data, budget: loadBudget(len(data))})
+	img, err := w.decodeImage(&decoder{data: data, op: "Load", budget: loadBudget(len(data))})
 	if err != nil {
 		return err
 	}
 	w.applyImage(img)
+	return nil
+}
+
+// mustBeNew returns the error of a load into a world that has spawned.
+func (w *World) mustBeNew(op string) error {
+	if w.entities.next != 1 {
+		return fmt.Errorf("ecs: %s: the world has spawned entities (%d alive); load into a new world, or Merge into this one", op, w.Len())
+	}
 	return nil
 }
 
@@ -84,10 +92,10 @@ type loadType struct {
 // decodeImage reads and checks a whole save file without changing w.
 func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 	if string(d.bytes(len(saveMagic))) != saveMagic {
-		return nil, fmt.Errorf("ecs: Load: not a Tessera save file")
+		return nil, fmt.Errorf("ecs: %s: not a Tessera save file", d.op)
 	}
 	if v := d.uvarint(); d.err == nil && v != saveVersion {
-		return nil, fmt.Errorf("ecs: Load: save format version %d; this Tessera reads version %d", v, saveVersion)
+		return nil, fmt.Errorf("ecs: %s: save format version %d; this Tessera reads version %d", d.op, v, saveVersion)
 	}
 	img := &loadImage{}
 	next := d.uvarint()
@@ -287,6 +295,12 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 		if d.err != nil {
 			return nil
 		}
+		if d.merge {
+			if c, err := newLoadCodec(s, nil, name); err == nil {
+				c.skipN(d, 1) // Merge leaves w's resources alone
+			}
+			continue
+		}
 		t := byName[name]
 		if t == nil {
 			d.fail("resource %q is not in this world; add it (or make a NewResource handle) before Load", name)
@@ -309,6 +323,8 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 
 // applyImage puts a checked image into w, which has no entities.
 func (w *World) applyImage(img *loadImage) {
+	w.enter("Load")
+	defer w.leave()
 	x := &w.entities
 	next := uint32(len(img.gens)) + 1
 	x.grow(uint64(next))
@@ -317,36 +333,46 @@ func (w *World) applyImage(img *loadImage) {
 	}
 	x.next, x.alive = next, img.alive
 	x.free = append(x.free[:0], img.free...)
+	w.placeImage(img, func(i uint32) Entity { return Entity{i, x.recs[i].gen} })
+	for _, r := range img.resources {
+		reflect.NewAt(r.typ, r.slot.ensure()).Elem().Set(reflect.NewAt(r.typ, r.val).Elem())
+	}
+	w.recountMembers()
+}
+
+// placeImage appends the rows of a checked image's tables and sparse sets
+// to w's, the file's entity index i becoming the living entity local(i),
+// whose record it points at its row.
+func (w *World) placeImage(img *loadImage, local func(i uint32) Entity) {
+	x := &w.entities
 	for _, lt := range img.tables {
 		ids := make([]componentID, len(lt.infos))
 		for i, info := range lt.infos {
 			ids[i] = info.id
 		}
 		t := w.tableFor(ids)
-		n, start := len(lt.ents), len(t.entities) // start is 0: the world is new and the tables distinct
+		n, start := len(lt.ents), len(t.entities)
 		t.reserve(uint32(start + n))
 		for i := range t.columns {
 			col := &t.columns[i]
 			col.info.copyN(col.at(uint32(start)), lt.cols[i], n)
 		}
 		for row, i := range lt.ents {
-			r := &x.recs[i]
+			e := local(i)
+			r := x.at(e.index)
 			r.slot, r.row = t.slot, uint32(start+row)
-			t.entities = append(t.entities, Entity{i, r.gen})
+			t.entities = append(t.entities, e)
 		}
 	}
 	for _, ls := range img.sparse {
 		s := ls.info.sparse
-		n := len(ls.ents)
-		s.grow(uint32(n))
-		s.info.copyN(s.values.base, ls.values, n)
+		start, n := len(s.dense), len(ls.ents)
+		s.grow(uint32(start + n))
+		s.info.copyN(s.values.at(uint32(start)), ls.values, n)
 		for k, i := range ls.ents {
-			s.dense = append(s.dense, Entity{i, x.recs[i].gen})
-			s.setEntry(i, uint32(k)+1)
+			e := local(i)
+			s.dense = append(s.dense, e)
+			s.setEntry(e.index, uint32(start+k)+1)
 		}
 	}
-	for _, r := range img.resources {
-		reflect.NewAt(r.typ, r.slot.ensure()).Elem().Set(reflect.NewAt(r.typ, r.val).Elem())
-	}
-	w.recountMembers()
 }

@@ -142,7 +142,11 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 			d.fail("an entity generation of %d, above the largest, %d", gen, genMask)
 			return
 		}
-		if index != 0 || gen != 0 { // the zero Entity stays zero
+		switch {
+		case index == 0 && gen == 0: // the zero Entity stays zero
+		case d.merge:
+			d.fixups = append(d.fixups, p) // rewritten by mergeImage
+		default:
 			gen |= w.entities.tag
 		}
 		*(*Entity)(p) = Entity{index, gen}

@@ -39,7 +39,14 @@ type decoder struct {
 	data []byte
 	pos  int
 	err  error
-	json bool // the bytes were made from a JSON save: no byte positions in errors
+	op   string // "Load", "LoadJSON", "Merge" or "MergeJSON", for messages
+	json bool   // the bytes were made from a JSON save: no byte positions in errors
+	// merge: the values are for World.Merge. Entities inside them are read
+	// as the file has them, without a world's tag, and the address of each
+	// one that is not zero is kept in fixups, to be rewritten once the file's
+	// entities have new ones; resources are skipped.
+	merge  bool
+	fixups []unsafe.Pointer
 	// budget is what the values may still allocate, in bytes: loadBudget
 	// of the file's size, so a small file cannot make Load allocate much.
 	budget int64
@@ -71,9 +78,9 @@ func (d *decoder) fail(format string, args ...any) {
 	switch {
 	case d.err != nil:
 	case d.json:
-		d.err = fmt.Errorf("ecs: LoadJSON: %s", fmt.Sprintf(format, args...))
+		d.err = fmt.Errorf("ecs: %s: %s", d.op, fmt.Sprintf(format, args...))
 	default:
-		d.err = fmt.Errorf("ecs: Load: at byte %d: %s", d.pos, fmt.Sprintf(format, args...))
+		d.err = fmt.Errorf("ecs: %s: at byte %d: %s", d.op, d.pos, fmt.Sprintf(format, args...))
 	}
 }
 

@@ -126,32 +126,41 @@ func entityIndices(es []Entity) []uint32 {
 // naming the field.
 func (w *World) LoadJSON(in io.Reader) error {
 	w.mustBeSettled("LoadJSON")
-	if w.entities.next != 1 {
-		return fmt.Errorf("ecs: LoadJSON: the world has spawned entities (%d alive); load into a new world", w.Len())
+	if err := w.mustBeNew("LoadJSON"); err != nil {
+		return err
 	}
-	raw, err := io.ReadAll(in)
-	if err != nil {
-		return fmt.Errorf("ecs: LoadJSON: %w", err)
-	}
-	size := len(raw)
-	var f jsonSave
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&f); err != nil {
-		return fmt.Errorf("ecs: LoadJSON: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("ecs: LoadJSON: data after the save's JSON object")
-	}
-	data, err := w.jsonToBinary(&f, loadBudget(size))
-	if err != nil {
-		return fmt.Errorf("ecs: LoadJSON: %w", err)
-	}
-	img, err := w.decodeImage(&decoder{data: data, json: true, budget: loadBudget(size)})
+	img, err := w.decodeJSON(in, &decoder{op: "LoadJSON"})
 	if err != nil {
 		return err
 	}
 	w.applyImage(img)
 	return nil
+}
+
+// decodeJSON reads a JSON save from in and decodes it with d (whose op and
+// merge are set) as decodeImage does a binary one.
+func (w *World) decodeJSON(in io.Reader, d *decoder) (*loadImage, error) {
+	raw, err := io.ReadAll(in)
+	if err != nil {
+		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
+	}
+	var f jsonSave
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("ecs: %s: data after the save's JSON object", d.op)
+	}
+	if d.merge {
+		f.Resources = nil // Merge leaves w's resources alone
+	}
+	data, err := w.jsonToBinary(&f, loadBudget(len(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
+	}
+	d.data, d.json, d.budget = data, true, loadBudget(len(raw))
+	return w.decodeImage(d)
 }
 
 // jsonToBinary writes the content of a JSON save in the binary format, with
