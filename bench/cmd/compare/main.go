@@ -6,10 +6,19 @@
 //	cd bench && go run ./cmd/compare            # the full report in results/
 //	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
 //	cd bench && go run ./cmd/compare -suite seeds  # two sources' suites, in results/SEEDS.md
+//	cd bench && go run ./cmd/compare -suite persist  # snapshots and saves, in results/PERSIST.md
 //
 // The seeds suite holds the workloads of the dissertation "optimisations for
 // the Entity Component System pattern" and of Pierre Vigier,
 // "Entity-Component-System – Part 1" (the ECS of the game Vagabond).
+//
+// The persist suite (bench/persist) times Tessera's snapshot and restore,
+// checksum, and binary and JSON save and load of the demo's particle world
+// at 100,000 particles against floors, plain Go moving the same bytes, and
+// an entity-only world's round trip through bytes against Ark's
+// DumpEntities and LoadEntities. It reads -count, -benchtime (default
+// 1s there), -sizes (one entity count) and -workloads (comparison
+// names); -quick makes it a few seconds' smoke run at 1,000 entities.
 //
 // Each measurement is testing.Benchmark over a prepared suite.Op (or, for
 // work that needs an unmeasured reset, a loop timing each round); the
@@ -47,7 +56,7 @@ func main() {
 		only      = flag.String("workloads", "", "regular expression selecting workloads")
 		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
 		quiet     = flag.Bool("quiet", false, "no progress bar")
-		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md) or seeds (Vigier's and the dissertation's workloads, SEEDS.md)")
+		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md), seeds (Vigier's and the dissertation's workloads, SEEDS.md) or persist (snapshot, checksum, save and load against plain Go and Ark, PERSIST.md)")
 	)
 	flag.Parse()
 	cmd := strings.TrimSpace("cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " "))
@@ -65,8 +74,25 @@ func main() {
 		}
 		fmt.Printf("wrote %s/SEEDS.md\n", *out)
 		return
+	case "persist":
+		cfg, err := persistFlags(*quick, *count, *benchtime, *sizesFlag, *only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(2)
+		}
+		progress := func(what string) {
+			if !*quiet {
+				fmt.Fprintln(os.Stderr, what)
+			}
+		}
+		if err := runPersist(*out, cfg, cmd, progress); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("wrote %s/PERSIST.md\n", *out)
+		return
 	default:
-		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers or seeds\n", *suiteName)
+		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds or persist\n", *suiteName)
 		os.Exit(2)
 	}
 	sizes := suite.Sizes
