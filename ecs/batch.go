@@ -248,9 +248,12 @@ func (b *commandBuffer) unstage(off uint32) {
 func (w *World) despawnAll(c *queryCache) {
 	w.lock++
 	defer w.unlock()
-	if c.hasSparse || w.hooked {
+	if c.hasSparse || w.hooked || len(w.relations) != 0 {
 		for _, e := range w.matchedEntities(c) {
-			w.despawn(e, w.entities.at(e.index))
+			// A cascade (DespawnSources) may have despawned e already.
+			if r := w.entities.lookup(e); r != nil {
+				w.despawn(e, r)
+			}
 		}
 		return
 	}

@@ -21,6 +21,9 @@ const (
 	cmdRemoveN    // RemoveCmd: removals, in one move
 	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
 	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
+	// cmdFunc runs funcs[slot]: a relation change, which checks when it
+	// runs that its entities still live.
+	cmdFunc
 )
 
 // command is one deferred structural change. Values of deferred adds wait in
@@ -72,6 +75,7 @@ type commandBuffer struct {
 	// tables.
 	multi  []componentID
 	tables []*table // the tables of cmdSpawnN changes
+	funcs  []func() // the changes of cmdFunc commands
 }
 
 func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
@@ -223,6 +227,8 @@ func (b *commandBuffer) reset() {
 	b.cmds = b.cmds[:0]
 	b.multi = b.multi[:0]
 	b.tables = b.tables[:0]
+	clear(b.funcs)
+	b.funcs = b.funcs[:0]
 	for i := range b.staging {
 		s := &b.staging[i]
 		if s.n != 0 && !s.col.info.pointerFree {
@@ -241,6 +247,9 @@ func (w *World) apply(b *commandBuffer, c *command) {
 		return
 	case cmdSpawnN:
 		w.spawnMany(b, b.tables[b.multi[c.slot]], b.multi[c.slot+1:c.slot+1+2*uint32(c.id)])
+		return
+	case cmdFunc:
+		b.funcs[c.slot]()
 		return
 	}
 	if c.e.index == 0 && c.e.gen != 0 {

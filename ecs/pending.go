@@ -99,6 +99,9 @@ func (w *World) queue(c command) {
 	switch c.kind {
 	case cmdDespawnAll:
 		w.despawnAllAt = pos
+	case cmdFunc:
+		// Not chained to an entity: a relation change reads the world as
+		// it is when it runs.
 	case cmdAddAll, cmdRemoveAll:
 		w.batchOver(c.id, pos)
 	case cmdAddAllN:

@@ -64,6 +64,9 @@ type World struct {
 	settling  bool
 
 	resources map[reflect.Type]any
+
+	relations  []*relation // in declaration order (NewRelation)
+	relationOf map[reflect.Type]*relation
 }
 
 // NewWorld returns an empty world.
@@ -115,11 +118,25 @@ func (w *World) Despawn(e Entity) {
 }
 
 func (w *World) despawn(e Entity, r *record) {
+	if len(w.relations) != 0 && w.guardsSources(e) {
+		w.despawnTree(e)
+		return
+	}
+	w.despawnOne(e, r)
+}
+
+// despawnOne despawns e alone: its hooks, its relations' pairs (see
+// unlinkRelations), its sparse values and its row.
+func (w *World) despawnOne(e Entity, r *record) {
 	locked := false
 	if w.notify {
 		locked = w.hooked && w.despawning(e, r)
 		w.touch(e)
 		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
+	}
+	if len(w.relations) != 0 {
+		w.unlinkRelations(e)
+		r = w.entities.at(e.index) // a cascade may have spawned through hooks
 	}
 	w.enter("Despawn")
 	for _, s := range w.sparse {

@@ -1,0 +1,343 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// Relation is a typed handle on a relation between entities: pairs of a
+// source and a target, each pair holding a value of T (use an empty struct
+// for a relation without values). A relation is exclusive, one target per
+// source, unless declared [Multi]. Both sides are indexed: Targets(e) and
+// Sources(t) read one list each, O(its length), never a scan of the world,
+// and adding a pair moves no table row, so relations do not fragment
+// tables (Bevy's ChildOf/Children keep both sides in sync the same way;
+// flecs and Ark split tables by target instead).
+//
+// Inside an iteration, a hook or an observer, changes to a relation are
+// deferred like other structural changes and applied, in order with them,
+// when the outermost iteration ends; each checks then that its entities
+// still live and does nothing if one does not. Reads always see the pairs
+// applied so far. Despawning an entity removes its pairs as a source; as
+// a target, the relation's [CleanupPolicy] applies.
+type Relation[T any] struct {
+	r *relation
+}
+
+// NewRelation declares the relation of pair type T in w, or returns a
+// handle on it when it was declared before (options, if any are given
+// again, must be the same). [ChildOf] is declared [Acyclic] with
+// [DespawnSources] unless options say otherwise. Its two internal
+// component types are sparse and named after T for save files, so a
+// world that loads a save declares its relations first, as it makes its
+// Maps. Panics inside a parallel section, and for [Multi] with [Acyclic].
+func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
+	w.mustNotMakeShared("NewRelation", "handle")
+	typ := reflect.TypeFor[T]()
+	var o relationOptions
+	if typ == reflect.TypeFor[ChildOf]() {
+		o.acyclic, o.policy = true, DespawnSources
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if r := w.relationOf[typ]; r != nil {
+		if len(opts) > 0 && (r.exclusive == o.multi || r.acyclic != o.acyclic || r.policy != o.policy) {
+			panic(fmt.Sprintf("ecs: NewRelation[%v]: declared before with other options (exclusive %v, acyclic %v, %v)", typ, r.exclusive, r.acyclic, r.policy))
+		}
+		return &Relation[T]{r}
+	}
+	if o.multi && o.acyclic {
+		panic(fmt.Sprintf("ecs: NewRelation[%v]: Acyclic needs an exclusive relation (without Multi)", typ))
+	}
+	if o.policy > RefuseDespawn {
+		panic(fmt.Sprintf("ecs: NewRelation[%v]: unknown cleanup policy %v", typ, o.policy))
+	}
+	r := &relation{w: w, typ: typ, exclusive: !o.multi, acyclic: o.acyclic, policy: o.policy}
+	if r.exclusive {
+		Register[relOne[T]](w, Sparse())
+		r.out = w.reg.infos[idOf[relOne[T]](&w.reg)].sparse
+	} else {
+		Register[relMany[T]](w, Sparse())
+		r.out = w.reg.infos[idOf[relMany[T]](&w.reg)].sparse
+		r.dropAt = func(p unsafe.Pointer, i int) {
+			// SAFETY: p points to a relMany[T] (relation.dropPair).
+			m := (*relMany[T])(p)
+			m.Targets = slices.Delete(m.Targets, i, i+1)
+			m.Values = slices.Delete(m.Values, i, i+1)
+		}
+	}
+	Register[relIn[T]](w, Sparse())
+	r.in = w.reg.infos[idOf[relIn[T]](&w.reg)].sparse
+	if w.relationOf == nil {
+		w.relationOf = map[reflect.Type]*relation{}
+	}
+	w.relations = append(w.relations, r)
+	w.relationOf[typ] = r
+	return &Relation[T]{r}
+}
+
+// Add makes t a target of e with the zero value of T. For an exclusive
+// relation e must have no other target (use Set to replace it). Adding a
+// pair that exists does nothing. Panics, naming the relation and the
+// entities, when either is not alive or belongs to another world, when
+// the pair would close a cycle of an [Acyclic] relation, and inside a
+// parallel section (use a Commands buffer). Complexity: O(1) amortised,
+// plus O(depth) for an acyclic relation.
+func (R *Relation[T]) Add(e, t Entity) { R.change("Add", e, t, nil) }
+
+// Set makes t the target of e with value v: for an exclusive relation it
+// replaces e's target, if any; for a Multi relation it adds the pair, or
+// overwrites the value of the pair that exists. Panics as Add does.
+// Complexity: O(1) amortised, plus O(depth) for an acyclic relation and
+// O(sources of the old target) when an exclusive target is replaced.
+func (R *Relation[T]) Set(e, t Entity, v T) { R.change("Set", e, t, &v) }
+
+func (R *Relation[T]) change(op string, e, t Entity, v *T) {
+	r := R.r
+	w := r.w
+	w.checkPairEnds(r, op, e, t)
+	if w.lock > 0 {
+		w.mustNotShare(r.name()+"."+op, nil)
+		w.queueFunc(func() {
+			if w.Alive(e) && w.Alive(t) && !w.despawningNow(e) && !w.despawningNow(t) {
+				R.changeNow(op, e, t, v)
+			}
+		})
+		return
+	}
+	R.changeNow(op, e, t, v)
+	w.settle()
+}
+
+// changeNow applies Add (v nil) or Set of the pair (e, t), both alive.
+func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
+	r := R.r
+	w := r.w
+	var val T
+	if v != nil {
+		val = *v
+	}
+	p := r.out.get(e)
+	if r.exclusive {
+		if p != nil {
+			one := (*relOne[T])(p)
+			if one.Target == t {
+				if v != nil {
+					one.Value = val
+				}
+				return
+			}
+			if v == nil {
+				panic(fmt.Sprintf("ecs: %s.Add: entity %v already has the target %v (exclusive relation); use Set to replace it, or Remove first", r.name(), e, one.Target))
+			}
+		}
+		if r.acyclic && r.wouldCycle(e, t) {
+			panic(fmt.Sprintf("ecs: %s.%s: making %v the target of %v would close a cycle (acyclic relation): %v is %v or one of its ancestors", r.name(), op, t, e, e, t))
+		}
+		w.enter(r.name() + "." + op)
+		if p != nil {
+			one := (*relOne[T])(p)
+			old := one.Target
+			one.Target, one.Value = t, val
+			r.dropSource(old, e)
+		} else {
+			p, _ = r.out.insert(e)
+			*(*relOne[T])(p) = relOne[T]{t, val}
+		}
+		r.addSource(t, e)
+		w.leave()
+		return
+	}
+	w.enter(r.name() + "." + op)
+	defer w.leave()
+	if p != nil {
+		m := (*relMany[T])(p)
+		if i := slices.Index(m.Targets, t); i >= 0 {
+			if v != nil {
+				m.Values[i] = val
+			}
+			return
+		}
+		m.Targets = append(m.Targets, t)
+		m.Values = append(m.Values, val)
+	} else {
+		p, _ = r.out.insert(e)
+		*(*relMany[T])(p) = relMany[T]{Targets: []Entity{t}, Values: []T{val}}
+	}
+	r.addSource(t, e)
+}
+
+// Remove removes the pair (e, t), if there is one. t may be dead (its
+// pairs went with it). Panics when e is not alive, when either belongs to
+// another world, and inside a parallel section. Complexity: O(targets of
+// e + sources of t).
+func (R *Relation[T]) Remove(e, t Entity) {
+	r := R.r
+	w := r.w
+	w.checkSource(r, "Remove", e)
+	if w.foreign(t) {
+		panic(fmt.Sprintf("ecs: %s.Remove: entity %v belongs to another world", r.name(), t))
+	}
+	if w.lock > 0 {
+		w.mustNotShare(r.name()+".Remove", nil)
+		w.queueFunc(func() {
+			if w.Alive(e) {
+				R.removeNow(e, t)
+			}
+		})
+		return
+	}
+	R.removeNow(e, t)
+	w.settle()
+}
+
+func (R *Relation[T]) removeNow(e, t Entity) {
+	w := R.r.w
+	w.enter(R.r.name() + ".Remove")
+	R.r.dropPair(e, t)
+	w.leave()
+}
+
+// RemoveTargets removes every pair of e as a source. Panics as Remove
+// does. Complexity: O(targets of e x their sources).
+func (R *Relation[T]) RemoveTargets(e Entity) {
+	r := R.r
+	w := r.w
+	w.checkSource(r, "RemoveTargets", e)
+	if w.lock > 0 {
+		w.mustNotShare(r.name()+".RemoveTargets", nil)
+		w.queueFunc(func() {
+			if w.Alive(e) {
+				R.removeTargetsNow(e)
+			}
+		})
+		return
+	}
+	R.removeTargetsNow(e)
+	w.settle()
+}
+
+func (R *Relation[T]) removeTargetsNow(e Entity) {
+	w := R.r.w
+	w.enter(R.r.name() + ".RemoveTargets")
+	R.r.dropAll(e)
+	w.leave()
+}
+
+// Target returns e's target and true, or the zero Entity and false when e
+// has none. For a Multi relation it returns the first target e was given
+// of those it still has. Panics when e is not alive. O(1).
+func (R *Relation[T]) Target(e Entity) (Entity, bool) {
+	R.r.w.checkSource(R.r, "Target", e)
+	if ts := R.r.targets(e); len(ts) > 0 {
+		return ts[0], true
+	}
+	return Entity{}, false
+}
+
+// Targets returns e's targets in the order they were added, in a new
+// slice (nil when there are none). Panics when e is not alive. O(targets).
+func (R *Relation[T]) Targets(e Entity) []Entity { return R.AppendTargets(nil, e) }
+
+// AppendTargets appends e's targets to dst and returns it: Targets
+// without an allocation once dst has room.
+func (R *Relation[T]) AppendTargets(dst []Entity, e Entity) []Entity {
+	R.r.w.checkSource(R.r, "Targets", e)
+	return append(dst, R.r.targets(e)...)
+}
+
+// Sources returns the entities that have t as a target, in the order the
+// pairs were made, in a new slice (nil when there are none). Panics when t
+// is not alive. O(sources), from t's own list: no scan.
+func (R *Relation[T]) Sources(t Entity) []Entity { return R.AppendSources(nil, t) }
+
+// AppendSources appends t's sources to dst and returns it.
+func (R *Relation[T]) AppendSources(dst []Entity, t Entity) []Entity {
+	R.r.w.checkSource(R.r, "Sources", t)
+	return append(dst, R.r.sources(t)...)
+}
+
+// NumSources returns the number of sources that have t as a target.
+// Panics when t is not alive. O(1).
+func (R *Relation[T]) NumSources(t Entity) int {
+	R.r.w.checkSource(R.r, "NumSources", t)
+	return len(R.r.sources(t))
+}
+
+// Has reports whether the pair (e, t) exists. Either entity may be dead
+// (then it is false). O(targets of e).
+func (R *Relation[T]) Has(e, t Entity) bool {
+	if !R.r.w.Alive(e) {
+		return false
+	}
+	return slices.Contains(R.r.targets(e), t)
+}
+
+// HasTargets reports whether e has at least one target; false for a dead
+// e. O(1).
+func (R *Relation[T]) HasTargets(e Entity) bool {
+	return R.r.w.Alive(e) && R.r.out.has(e)
+}
+
+// Value returns a pointer to the value of the pair (e, t), valid until
+// the relation or e's sparse storage next changes. Panics when e is not
+// alive or has no such pair; TryValue is the checking twin. O(targets of
+// e).
+func (R *Relation[T]) Value(e, t Entity) *T {
+	v, ok := R.TryValue(e, t)
+	if !ok {
+		R.r.w.checkSource(R.r, "Value", e)
+		panic(fmt.Sprintf("ecs: %s.Value: entity %v has no pair with %v", R.r.name(), e, t))
+	}
+	return v
+}
+
+// TryValue returns a pointer to the value of the pair (e, t) and true, or
+// nil and false when there is no such pair or e is dead.
+func (R *Relation[T]) TryValue(e, t Entity) (*T, bool) {
+	r := R.r
+	if !r.w.Alive(e) {
+		return nil, false
+	}
+	p := r.out.get(e)
+	if p == nil {
+		return nil, false
+	}
+	if r.exclusive {
+		one := (*relOne[T])(p)
+		if one.Target != t {
+			return nil, false
+		}
+		return &one.Value, true
+	}
+	m := (*relMany[T])(p)
+	if i := slices.Index(m.Targets, t); i >= 0 {
+		return &m.Values[i], true
+	}
+	return nil, false
+}
+
+// checkPairEnds panics unless e and t are living entities of w.
+func (w *World) checkPairEnds(r *relation, op string, e, t Entity) {
+	w.checkSource(r, op, e)
+	if w.entities.lookup(t) == nil {
+		panic(w.deadMessage(r.name()+"."+op+" (target)", t, nil))
+	}
+}
+
+// checkSource panics unless e is a living entity of w.
+func (w *World) checkSource(r *relation, op string, e Entity) {
+	if w.entities.lookup(e) == nil {
+		panic(w.deadMessage(r.name()+"."+op, e, nil))
+	}
+}
+
+// queueFunc defers fn like a structural change.
+func (w *World) queueFunc(fn func()) {
+	b := &w.cmds
+	b.funcs = append(b.funcs, fn)
+	w.queue(command{kind: cmdFunc, slot: uint32(len(b.funcs) - 1)})
+}

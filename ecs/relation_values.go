@@ -1,0 +1,95 @@
+package ecs
+
+import (
+	"reflect"
+	"slices"
+	"sync"
+	"unsafe"
+)
+
+// A relation keeps its pairs in two sparse sets of its own component
+// types, so that everything the world does with components (snapshots,
+// checksums, save files, merges, despawn cleanup of the source) works on
+// relations too. The source of a pair holds relOne (exclusive relations)
+// or relMany (the others); the target holds relIn, the list of its
+// sources, so Sources(t) reads one value instead of scanning. The
+// relation's code keeps both sides in step. Their fields are exported for
+// encoding/json only: the types are not.
+
+// relOne is what a source of an exclusive relation holds: its one target
+// and the pair's value. Target is the first field: relation reads it
+// through an *Entity.
+type relOne[T any] struct {
+	Target Entity
+	Value  T
+}
+
+// relMany is what a source of a Multi relation holds: its targets in the
+// order they were added and one value per target. Targets is the first
+// field: relation reads it through a *[]Entity.
+type relMany[T any] struct {
+	Targets []Entity
+	Values  []T
+}
+
+// Clone copies the lists (and each value through its own Clone, when T
+// has one), so snapshots of a Multi relation share nothing with the world.
+func (m relMany[T]) Clone() relMany[T] {
+	out := relMany[T]{Targets: slices.Clone(m.Targets), Values: slices.Clone(m.Values)}
+	for i := range out.Values {
+		if c, ok := any(&out.Values[i]).(Cloner[T]); ok {
+			out.Values[i] = c.Clone()
+		}
+	}
+	return out
+}
+
+// Checksum hashes the targets (index and generation, as Checksum does
+// every entity) and the values field by field.
+func (m relMany[T]) Checksum() uint64 {
+	var h stateHash
+	hashEntities(&h, m.Targets)
+	plan := relHashPlan[T]()
+	for i := range m.Values {
+		h.value(plan, unsafe.Pointer(&m.Values[i]))
+	}
+	return h.sum()
+}
+
+// relIn is what a target holds: the sources that have a pair with it, in
+// the order the pairs were made. Sources is the only field: relation
+// reads it through a *[]Entity.
+type relIn[T any] struct {
+	Sources []Entity
+}
+
+// Clone copies the list of sources.
+func (in relIn[T]) Clone() relIn[T] { return relIn[T]{Sources: slices.Clone(in.Sources)} }
+
+// Checksum hashes the sources in order.
+func (in relIn[T]) Checksum() uint64 {
+	var h stateHash
+	hashEntities(&h, in.Sources)
+	return h.sum()
+}
+
+// hashEntities hashes a list of entities as World.Checksum hashes one:
+// index and generation, without the world's tag.
+func hashEntities(h *stateHash, es []Entity) {
+	h.word(uint64(len(es)))
+	for _, e := range es {
+		h.word(uint64(e.index)<<32 | uint64(e.gen&genMask))
+	}
+}
+
+// relPlans caches the hash plan of each relation value type.
+var relPlans sync.Map // reflect.Type -> *hashPlan
+
+func relHashPlan[T any]() *hashPlan {
+	t := reflect.TypeFor[T]()
+	if p, ok := relPlans.Load(t); ok {
+		return p.(*hashPlan)
+	}
+	p, _ := relPlans.LoadOrStore(t, newHashPlan(t))
+	return p.(*hashPlan)
+}
