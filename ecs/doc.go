@@ -351,6 +351,48 @@
 //	w.Apply(c)
 //	real, ok := c.Resolve(e)
 //
+// # Relations
+//
+// A relation links entities in pairs, a source and a target, each pair
+// holding a value of the relation's type T (an empty struct for a plain
+// link): [NewRelation] declares it once per world. An exclusive relation
+// (the default) gives a source one target, which [Relation.Set] replaces:
+// the unit a soldier follows, the parent of a node. A [Multi] relation
+// gives it any number: the inventories an item is listed in, the groups a
+// unit belongs to.
+//
+//	likes := ecs.NewRelation[Likes](w, ecs.Multi())
+//	likes.Set(alice, bob, Likes{Since: 3})
+//	for _, fan := range likes.Sources(bob) { ... }
+//
+// Storage: both sides are indexed. The source holds its targets with their
+// values, the target the list of its sources, each in a sparse set of the
+// relation's own, kept in step by every operation. Targets(e) and
+// Sources(t) read one list, O(its length); adding or removing a pair is
+// O(1) amortised plus the length of the lists it edits, and moves no table
+// row, so a relation never fragments tables or slows queries that do not
+// use it (flecs and Ark instead make one table per target, which suits a
+// query over every entity of one target and costs a table per target).
+// Because the lists are components, snapshots, the checksum, save files
+// and [World.Merge] carry relations with everything else.
+//
+// When a target is despawned its relation's [CleanupPolicy] applies:
+// [RemovePairs] (the default) removes the pairs, [DespawnSources] despawns
+// the sources and theirs in turn, children before parents (a walk with an
+// explicit stack: any depth), and [RefuseDespawn] panics, naming both
+// entities, before anything changes. A despawned source always loses its
+// pairs. An [Acyclic] relation refuses a pair that would make an entity
+// its own ancestor. Inside an iteration, a hook or an observer, relation
+// changes are deferred with the other structural changes and applied in
+// order when the outermost iteration ends; reads see the pairs applied so
+// far.
+//
+// The hierarchy is the relation [ChildOf], exclusive, acyclic and
+// cascading, with the walks of a scene graph on [Hierarchy]: SetParent
+// (which reparents), Parent, Children (in the order they were attached),
+// Root, Depth, Ancestors and Descendants (depth first, each node before its
+// children).
+//
 // # Checksums
 //
 // [World.Checksum] hashes the whole observable state of a world (the entity
