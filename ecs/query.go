@@ -36,6 +36,10 @@ type queryCache struct {
 	sparseFilters bool
 	sparseNone    []*sparseSet   // excluded
 	anyOfSparse   [][]*sparseSet // per AnyOf group, its sparse members
+	// relTo are the Relation.To and ToVar filters: the first one's target's
+	// list of sources drives the walk (see sparseIter.start), the others
+	// are checked per entity.
+	relTo []Filter
 
 	sub *subscription // enter/leave observers, nil when none
 
@@ -84,6 +88,12 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			}
 			q.anyOf = append(q.anyOf, b)
 			q.anyOfSparse = append(q.anyOfSparse, sps)
+		case filterRelTo:
+			if f.rel.w != w {
+				panic(fmt.Sprintf("ecs: %s: the filter %s.To belongs to another world", op, f.rel.name()))
+			}
+			q.require(f.rel.out.info.id)
+			q.relTo = append(q.relTo, f)
 		case filterOptional:
 			for i, id := range ids {
 				k := slices.Index(terms, id)
@@ -106,7 +116,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			q.sparseWith = append(q.sparseWith, sp)
 		}
 	}
-	q.sparseFilters = len(q.sparseWith) > 0 || len(q.sparseNone) > 0
+	q.sparseFilters = len(q.sparseWith) > 0 || len(q.sparseNone) > 0 || len(q.relTo) > 1
 	for _, g := range q.anyOfSparse {
 		q.sparseFilters = q.sparseFilters || len(g) > 0
 	}

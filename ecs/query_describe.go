@@ -24,6 +24,14 @@ func (q *queryCache) describe() string {
 		if f.kind == filterOptional {
 			continue
 		}
+		if f.kind == filterRelTo {
+			if f.toVar != nil {
+				b.WriteString(" " + f.rel.name() + ".ToVar")
+			} else {
+				b.WriteString(" " + f.rel.name() + ".To[" + f.to.String() + "]")
+			}
+			continue
+		}
 		b.WriteString([...]string{" With[", " Without[", " AnyOf["}[f.kind])
 		for i, ct := range f.types {
 			if i > 0 {

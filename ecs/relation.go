@@ -158,6 +158,7 @@ func (r *relation) dropPair(e, t Entity) bool {
 		}
 	}
 	r.dropSource(t, e)
+	r.w.touch(e)
 	return true
 }
 

@@ -148,6 +148,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 			*(*relOne[T])(p) = relOne[T]{t, val}
 		}
 		r.addSource(t, e)
+		w.touch(e) // To filters' membership may change with the target
 		w.leave()
 		return
 	}
@@ -168,6 +169,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		*(*relMany[T])(p) = relMany[T]{Targets: []Entity{t}, Values: []T{val}}
 	}
 	r.addSource(t, e)
+	w.touch(e)
 }
 
 // Remove removes the pair (e, t), if there is one. t may be dead (its

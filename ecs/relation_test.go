@@ -526,3 +526,116 @@ func mapAll(es []ecs.Entity, f func(ecs.Entity) ecs.Entity) []ecs.Entity {
 	}
 	return out
 }
+
+// TestRelationQueries: To, ToVar, AsSource and AsTarget in the three
+// iteration forms, with a table term and a sparse term, against the
+// relation's own lists.
+func TestRelationQueries(t *testing.T) {
+	rw, es := relationScene()
+	heat := ecs.NewMap[mergeHeat](rw.w)
+	for i, e := range es {
+		if i%3 == 0 {
+			heat.Set(e, mergeHeat{V: int32(i)})
+		}
+	}
+	child := rw.h.Relation()
+	forms := func(q *ecs.Query1[mergePos]) [3][]ecs.Entity {
+		var out [3][]ecs.Entity
+		for r := range q.All() {
+			out[0] = append(out[0], r.Entity)
+		}
+		for c := range q.Chunks() {
+			out[1] = append(out[1], c.Entities...)
+		}
+		for cur := q.Iter(); cur.Next(); {
+			out[2] = append(out[2], cur.Entity())
+		}
+		return out
+	}
+	check := func(name string, q *ecs.Query1[mergePos], want []ecs.Entity) {
+		t.Helper()
+		for i, got := range forms(q) {
+			if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+				t.Fatalf("%s, form %d: %v, want %v", name, i, got, want)
+			}
+		}
+		if n := q.Count(); n != len(want) {
+			t.Fatalf("%s: Count %d, want %d", name, n, len(want))
+		}
+	}
+	for _, p := range es {
+		check(fmt.Sprint("children of ", p), ecs.NewQuery1[mergePos](rw.w, child.To(p)), rw.h.Children(p))
+		check(fmt.Sprint("likers of ", p), ecs.NewQuery1[mergePos](rw.w, rw.likes.To(p)), rw.likes.Sources(p))
+		var hot []ecs.Entity
+		for _, s := range rw.likes.Sources(p) {
+			if heat.Has(s) {
+				hot = append(hot, s)
+			}
+		}
+		check(fmt.Sprint("heated likers of ", p), ecs.NewQuery1[mergePos](rw.w, rw.likes.To(p), ecs.With(ecs.C[mergeHeat]())), hot)
+	}
+	var v ecs.TargetVar
+	q := ecs.NewQuery1[mergePos](rw.w, child.ToVar(&v))
+	check("unset variable", q, nil)
+	for _, p := range es {
+		v.Set(p)
+		check(fmt.Sprint("variable children of ", p), q, rw.h.Children(p))
+	}
+	// Two To filters: entities that like both es[0] and es[5].
+	var both []ecs.Entity
+	for _, s := range rw.likes.Sources(es[0]) {
+		if rw.likes.Has(s, es[5]) {
+			both = append(both, s)
+		}
+	}
+	check("likers of both", ecs.NewQuery1[mergePos](rw.w, rw.likes.To(es[0]), rw.likes.To(es[5])), both)
+
+	var roots, parents []ecs.Entity
+	for r := range ecs.NewQuery1[mergePos](rw.w).All() {
+		if _, ok := rw.h.Parent(r.Entity); !ok {
+			roots = append(roots, r.Entity)
+		}
+		if rw.h.NumChildren(r.Entity) > 0 {
+			parents = append(parents, r.Entity)
+		}
+	}
+	check("roots", ecs.NewQuery1[mergePos](rw.w, ecs.Without(child.AsSource())), roots)
+	slices.SortFunc(parents, func(a, b ecs.Entity) int { return int(a.Index()) - int(b.Index()) })
+	gotParents := slices.Collect(func(yield func(ecs.Entity) bool) {
+		for r := range ecs.NewQuery1[mergePos](rw.w, ecs.With(child.AsTarget())).All() {
+			if !yield(r.Entity) {
+				return
+			}
+		}
+	})
+	slices.SortFunc(gotParents, func(a, b ecs.Entity) int { return int(a.Index()) - int(b.Index()) })
+	if !slices.Equal(gotParents, parents) {
+		t.Fatalf("parents: %v, want %v", gotParents, parents)
+	}
+
+	// A To query follows the relation as it changes, and its observers
+	// see entities enter and leave.
+	target := es[2]
+	q2 := ecs.NewQuery1[mergePos](rw.w, child.To(target))
+	var events []string
+	q2.OnEnter(func(e ecs.Entity) { events = append(events, "enter "+e.String()) })
+	q2.OnLeave(func(e ecs.Entity) { events = append(events, "leave "+e.String()) })
+	mover := es[10]
+	rw.h.SetParent(mover, target)
+	rw.h.SetParent(mover, es[0])
+	if want := []string{"enter " + mover.String(), "leave " + mover.String()}; !slices.Equal(events, want) {
+		t.Fatalf("observer events %v, want %v", events, want)
+	}
+	// A batch over a To query: despawn target's children (and, by the
+	// cascade, theirs).
+	kids := rw.h.Children(target)
+	rw.w.DespawnAll(q2)
+	for _, k := range kids {
+		if rw.w.Alive(k) {
+			t.Fatalf("child %v of %v survived DespawnAll", k, target)
+		}
+	}
+	if rw.h.NumChildren(target) != 0 {
+		t.Fatal("the target still has children")
+	}
+}

@@ -11,16 +11,18 @@ import "unsafe"
 // The iteration forms step it with next, which is not inlined; they never
 // hand it their yield function, so the range loop's fast path is unaffected.
 type sparseIter struct {
-	c      *queryCache
-	driver *sparseSet // nil: walk the matching tables
-	ti     int        // table walk: current table index
-	row    int        // table walk: current row; driver walk: dense index
-	t      *table     // the current entity's table
-	trow   uint32     // and its row
-	e      Entity
-	k      int               // number of terms
-	src    [8]termSource     // where each term's value comes from
-	ptr    [8]unsafe.Pointer // the current entity's components, by term
+	c       *queryCache
+	driver  *sparseSet // nil: walk the matching tables
+	ti      int        // table walk: current table index
+	row     int        // table walk: current row; driver walk: dense index
+	t       *table     // the current entity's table
+	trow    uint32     // and its row
+	e       Entity
+	k       int               // number of terms
+	list    []Entity          // with useList: the sources the walk visits
+	useList bool              // the walk follows list (a Relation.To filter)
+	src     [8]termSource     // where each term's value comes from
+	ptr     [8]unsafe.Pointer // the current entity's components, by term
 }
 
 // termSource says where fill finds a term's value.
@@ -43,9 +45,19 @@ func (it *sparseIter) start(c *queryCache) {
 	for _, t := range c.tables {
 		rows += len(t.entities)
 	}
-	for _, s := range c.sparseAll {
-		if s.len() <= rows && (it.driver == nil || s.len() < it.driver.len()) {
-			it.driver = s
+	if len(c.relTo) > 0 {
+		// The sources of the first To filter's target are exactly the
+		// entities with that pair: walk them, O(sources), no scan.
+		f := c.relTo[0]
+		it.useList = true
+		if t := f.target(); !t.IsZero() {
+			it.list = f.rel.sources(t)
+		}
+	} else {
+		for _, s := range c.sparseAll {
+			if s.len() <= rows && (it.driver == nil || s.len() < it.driver.len()) {
+				it.driver = s
+			}
 		}
 	}
 	for i, sp := range c.sparseTerms {
@@ -65,6 +77,20 @@ func (it *sparseIter) start(c *queryCache) {
 // next advances to the next matching entity and reports whether there is one.
 func (it *sparseIter) next() bool {
 	c := it.c
+	if it.useList {
+		x := &c.w.entities
+		for it.row++; it.row < len(it.list); it.row++ {
+			e := it.list[it.row]
+			r := x.at(e.index)
+			if slot := c.slotOf[r.tableID()]; slot >= 0 {
+				it.e, it.t, it.trow = e, c.w.tableOf(r), r.row
+				if it.fill(int(slot)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	if d := it.driver; d != nil {
 		x := &c.w.entities
 		for it.row++; it.row < len(d.dense); it.row++ {
@@ -134,7 +160,7 @@ func (it *sparseIter) fill(slot int) bool {
 			return false
 		}
 	}
-	return c.anyOfSparseMatch(e, it.t)
+	return c.relToMatch(e, 1) && c.anyOfSparseMatch(e, it.t)
 }
 
 // entities returns the current entity as a one-element slice of its table's

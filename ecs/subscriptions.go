@@ -124,7 +124,7 @@ func (c *queryCache) matchesEntity(e Entity, r *record) bool {
 			return false
 		}
 	}
-	return c.anyOfSparseMatch(e, t)
+	return c.relToMatch(e, 0) && c.anyOfSparseMatch(e, t)
 }
 
 // runawayObservers panics for observers that keep changing what they
