@@ -75,7 +75,7 @@ type commandBuffer struct {
 	// tables.
 	multi  []componentID
 	tables []*table // the tables of cmdSpawnN changes
-	funcs  []func() // the changes of cmdFunc commands
+	funcs  []func(*commandBuffer) // the changes of cmdFunc commands, given the buffer to resolve pending entities
 }
 
 func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
@@ -249,7 +249,7 @@ func (w *World) apply(b *commandBuffer, c *command) {
 		w.spawnMany(b, b.tables[b.multi[c.slot]], b.multi[c.slot+1:c.slot+1+2*uint32(c.id)])
 		return
 	case cmdFunc:
-		b.funcs[c.slot]()
+		b.funcs[c.slot](b)
 		return
 	}
 	if c.e.index == 0 && c.e.gen != 0 {

@@ -101,11 +101,7 @@ func (R *Relation[T]) change(op string, e, t Entity, v *T) {
 	w.checkPairEnds(r, op, e, t)
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+"."+op, nil)
-		w.queueFunc(func() {
-			if w.Alive(e) && w.Alive(t) && !w.despawningNow(e) && !w.despawningNow(t) {
-				R.changeNow(op, e, t, v)
-			}
-		})
+		w.queueFunc(func(*commandBuffer) { R.applyChange(op, e, t, v) })
 		return
 	}
 	R.changeNow(op, e, t, v)
@@ -185,11 +181,7 @@ func (R *Relation[T]) Remove(e, t Entity) {
 	}
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+".Remove", nil)
-		w.queueFunc(func() {
-			if w.Alive(e) {
-				R.removeNow(e, t)
-			}
-		})
+		w.queueFunc(func(*commandBuffer) { R.applyRemove(e, t) })
 		return
 	}
 	R.removeNow(e, t)
@@ -211,11 +203,7 @@ func (R *Relation[T]) RemoveTargets(e Entity) {
 	w.checkSource(r, "RemoveTargets", e)
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+".RemoveTargets", nil)
-		w.queueFunc(func() {
-			if w.Alive(e) {
-				R.removeTargetsNow(e)
-			}
-		})
+		w.queueFunc(func(*commandBuffer) { R.applyRemoveTargets(e) })
 		return
 	}
 	R.removeTargetsNow(e)
@@ -338,7 +326,7 @@ func (w *World) checkSource(r *relation, op string, e Entity) {
 }
 
 // queueFunc defers fn like a structural change.
-func (w *World) queueFunc(fn func()) {
+func (w *World) queueFunc(fn func(*commandBuffer)) {
 	b := &w.cmds
 	b.funcs = append(b.funcs, fn)
 	w.queue(command{kind: cmdFunc, slot: uint32(len(b.funcs) - 1)})

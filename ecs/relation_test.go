@@ -639,3 +639,45 @@ func TestRelationQueries(t *testing.T) {
 		t.Fatal("the target still has children")
 	}
 }
+
+// TestRelationCommands: relation changes recorded in a Commands buffer,
+// with pending entities, apply in order at World.Apply; a change whose
+// entity died before the Apply does nothing.
+func TestRelationCommands(t *testing.T) {
+	rw := newRelWorld()
+	child := rw.h.Relation()
+	root := rw.w.Spawn()
+	doomed := rw.w.Spawn()
+	c := rw.w.NewCommands()
+	a, b := c.Spawn(), c.Spawn()
+	child.SetCmd(c, a, root, ecs.ChildOf{})
+	child.AddCmd(c, b, a)
+	rw.likes.SetCmd(c, b, root, likes{7})
+	rw.likes.SetCmd(c, doomed, root, likes{1})
+	rw.likes.AddCmd(c, root, b)
+	rw.likes.RemoveCmd(c, root, b)
+	rw.guards.AddCmd(c, root, doomed)
+	rw.guards.RemoveTargetsCmd(c, root)
+	if rw.h.NumChildren(root) != 0 {
+		t.Fatal("recording changed the world")
+	}
+	rw.w.Despawn(doomed)
+	rw.w.Apply(c)
+	ra, _ := c.Resolve(a)
+	rb, _ := c.Resolve(b)
+	if got := rw.h.Children(root); !slices.Equal(got, []ecs.Entity{ra}) {
+		t.Fatalf("root's children %v, want [%v]", got, ra)
+	}
+	if got := rw.h.Children(ra); !slices.Equal(got, []ecs.Entity{rb}) {
+		t.Fatalf("a's children %v, want [%v]", got, rb)
+	}
+	if got := rw.likes.Sources(root); !slices.Equal(got, []ecs.Entity{rb}) || rw.likes.Value(rb, root).W != 7 {
+		t.Fatalf("root's likers %v", got)
+	}
+	if rw.likes.HasTargets(root) || rw.guards.HasTargets(root) {
+		t.Fatal("the removals were not applied")
+	}
+	if msg := panics(func() { child.AddCmd(c, doomed, root) }); !strings.Contains(msg, "not alive") {
+		t.Fatalf("recording a dead entity: %q", msg)
+	}
+}
