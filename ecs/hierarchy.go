@@ -56,6 +56,7 @@ func (h *Hierarchy) NumChildren(e Entity) int { return h.rel.NumSources(e) }
 // Panics when e is not alive. O(depth).
 func (h *Hierarchy) Root(e Entity) Entity {
 	h.rel.r.w.checkSource(h.rel.r, "Root", e)
+	h.rel.r.read(h.rel.r.out, false, "Root")
 	for {
 		p, ok := h.parentOf(e)
 		if !ok {
@@ -68,6 +69,7 @@ func (h *Hierarchy) Root(e Entity) Entity {
 // Depth returns the number of e's ancestors: 0 for a root. O(depth).
 func (h *Hierarchy) Depth(e Entity) int {
 	h.rel.r.w.checkSource(h.rel.r, "Depth", e)
+	h.rel.r.read(h.rel.r.out, false, "Depth")
 	n := 0
 	for {
 		p, ok := h.parentOf(e)
@@ -82,6 +84,7 @@ func (h *Hierarchy) Depth(e Entity) int {
 // root. Panics when e is not alive. O(depth).
 func (h *Hierarchy) Ancestors(e Entity) iter.Seq[Entity] {
 	h.rel.r.w.checkSource(h.rel.r, "Ancestors", e)
+	h.rel.r.read(h.rel.r.out, false, "Ancestors")
 	return func(yield func(Entity) bool) {
 		for {
 			p, ok := h.parentOf(e)
@@ -101,6 +104,7 @@ func (h *Hierarchy) Ancestors(e Entity) iter.Seq[Entity] {
 func (h *Hierarchy) Descendants(e Entity) iter.Seq[Entity] {
 	r := h.rel.r
 	r.w.checkSource(r, "Descendants", e)
+	r.read(r.in, false, "Descendants")
 	return func(yield func(Entity) bool) {
 		stack := pushReversed(nil, r.sources(e))
 		for len(stack) > 0 {

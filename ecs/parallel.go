@@ -136,6 +136,10 @@ func (w *World) checkPass(c *queryCache) {
 		for _, ct := range f.types {
 			w.checker.CheckAccess(ComponentAccess, ct.typ, false, "query filter")
 		}
+		if f.rel != nil { // To, ToVar: the target's list of sources and the sources' targets
+			w.checker.CheckAccess(ComponentAccess, f.rel.out.info.typ, false, "query filter")
+			w.checker.CheckAccess(ComponentAccess, f.rel.in.info.typ, false, "query filter")
+		}
 	}
 }
 

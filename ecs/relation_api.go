@@ -222,6 +222,7 @@ func (R *Relation[T]) removeTargetsNow(e Entity) {
 // of those it still has. Panics when e is not alive. O(1).
 func (R *Relation[T]) Target(e Entity) (Entity, bool) {
 	R.r.w.checkSource(R.r, "Target", e)
+	R.r.read(R.r.out, false, "Target")
 	if ts := R.r.targets(e); len(ts) > 0 {
 		return ts[0], true
 	}
@@ -236,6 +237,7 @@ func (R *Relation[T]) Targets(e Entity) []Entity { return R.AppendTargets(nil, e
 // without an allocation once dst has room.
 func (R *Relation[T]) AppendTargets(dst []Entity, e Entity) []Entity {
 	R.r.w.checkSource(R.r, "Targets", e)
+	R.r.read(R.r.out, false, "Targets")
 	return append(dst, R.r.targets(e)...)
 }
 
@@ -247,6 +249,7 @@ func (R *Relation[T]) Sources(t Entity) []Entity { return R.AppendSources(nil, t
 // AppendSources appends t's sources to dst and returns it.
 func (R *Relation[T]) AppendSources(dst []Entity, t Entity) []Entity {
 	R.r.w.checkSource(R.r, "Sources", t)
+	R.r.read(R.r.in, false, "Sources")
 	return append(dst, R.r.sources(t)...)
 }
 
@@ -254,12 +257,14 @@ func (R *Relation[T]) AppendSources(dst []Entity, t Entity) []Entity {
 // Panics when t is not alive. O(1).
 func (R *Relation[T]) NumSources(t Entity) int {
 	R.r.w.checkSource(R.r, "NumSources", t)
+	R.r.read(R.r.in, false, "NumSources")
 	return len(R.r.sources(t))
 }
 
 // Has reports whether the pair (e, t) exists. Either entity may be dead
 // (then it is false). O(targets of e).
 func (R *Relation[T]) Has(e, t Entity) bool {
+	R.r.read(R.r.out, false, "Has")
 	if !R.r.w.Alive(e) {
 		return false
 	}
@@ -269,6 +274,7 @@ func (R *Relation[T]) Has(e, t Entity) bool {
 // HasTargets reports whether e has at least one target; false for a dead
 // e. O(1).
 func (R *Relation[T]) HasTargets(e Entity) bool {
+	R.r.read(R.r.out, false, "HasTargets")
 	return R.r.w.Alive(e) && R.r.out.has(e)
 }
 
@@ -289,6 +295,7 @@ func (R *Relation[T]) Value(e, t Entity) *T {
 // nil and false when there is no such pair or e is dead.
 func (R *Relation[T]) TryValue(e, t Entity) (*T, bool) {
 	r := R.r
+	r.read(r.out, true, "TryValue")
 	if !r.w.Alive(e) {
 		return nil, false
 	}
@@ -330,4 +337,21 @@ func (w *World) queueFunc(fn func(*commandBuffer)) {
 	b := &w.cmds
 	b.funcs = append(b.funcs, fn)
 	w.queue(command{kind: cmdFunc, slot: uint32(len(b.funcs) - 1)})
+}
+
+// read reports a read (or, with write, a pointer handed out) of one side
+// of r to the world's access checker, when it has one.
+func (r *relation) read(side *sparseSet, write bool, op string) {
+	if r.w.checked {
+		r.w.checkComponent(side.info, write, r.name()+"."+op)
+	}
+}
+
+// RelationTypes returns the component types of the relation's two sides:
+// the one its sources hold (targets and values) and the one its targets
+// hold (sources). Package sched declares a system's access to a relation
+// through them ([sched.ReadsRelation] and its siblings); an access checker
+// sees relation reads as reads of these types.
+func (R *Relation[T]) RelationTypes() (source, target reflect.Type) {
+	return R.r.out.info.typ, R.r.in.info.typ
 }

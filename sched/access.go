@@ -263,3 +263,41 @@ func (d *decl) allows(resource bool, t reflect.Type, write bool) bool {
 	}
 	return slices.Contains(d.writes, t) || !write && slices.Contains(d.reads, t)
 }
+
+// Relation is what the relation options take: an *ecs.Relation of any
+// pair type, which names the component types of its two sides.
+type Relation interface {
+	RelationTypes() (source, target reflect.Type)
+}
+
+// ReadsRelation declares that the system reads relation r: Target,
+// Targets, Sources, Has, the hierarchy's walks, queries with r.To, r.ToVar,
+// r.AsSource or r.AsTarget. Readers of one relation may share a stage.
+func ReadsRelation(r Relation) Option {
+	return func(d *decl) {
+		s, t := r.RelationTypes()
+		d.reads = appendType(appendType(d.reads, s), t)
+	}
+}
+
+// WritesRelation declares that the system writes the values of relation
+// r's pairs through Value or TryValue; it implies ReadsRelation.
+func WritesRelation(r Relation) Option {
+	return func(d *decl) {
+		s, t := r.RelationTypes()
+		d.writes = appendType(appendType(d.writes, s), t)
+	}
+}
+
+// ChangesRelation declares that the system adds and removes pairs of
+// relation r through its command buffer (AddCmd, SetCmd, RemoveCmd,
+// RemoveTargetsCmd). The changes are applied at the end of its stage, and
+// every later system that reads r runs in a later stage, as with [Adds]
+// and [Removes].
+func ChangesRelation(r Relation) Option {
+	return func(d *decl) {
+		s, t := r.RelationTypes()
+		d.adds = appendType(appendType(d.adds, s), t)
+		d.removes = appendType(appendType(d.removes, s), t)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -36,7 +37,22 @@ func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, o
 		verb = "writes"
 		fix = map[bool]string{false: "sched.Writes", true: "sched.WritesResource"}[kind == ecs.ResourceAccess]
 	}
-	panic(accessError(x.name, verb, what, t, op, fix+"["+t.String()+"]()"))
+	fix += "[" + t.String() + "]()"
+	if isRelationSide(t) {
+		fix = map[bool]string{false: "sched.ReadsRelation(r)", true: "sched.WritesRelation(r)"}[write] + ", r the relation's handle,"
+	}
+	panic(accessError(x.name, verb, what, t, op, fix))
+}
+
+// isRelationSide reports whether t is one of the component types in which
+// package ecs keeps a relation's pairs, which users cannot name: the
+// message then points to the relation options.
+func isRelationSide(t reflect.Type) bool {
+	if t == nil || t.PkgPath() != "github.com/tessera-ecs/tessera/ecs" {
+		return false
+	}
+	n := t.Name()
+	return strings.HasPrefix(n, "relOne[") || strings.HasPrefix(n, "relMany[") || strings.HasPrefix(n, "relIn[")
 }
 
 func accessError(system, verb, what string, t reflect.Type, op, fix string) string {
@@ -80,6 +96,9 @@ func (d *decl) structuralDenied(kind ecs.AccessKind, t reflect.Type) string {
 
 // structuralFix names the options that declare a structural change.
 func structuralFix(kind ecs.AccessKind, t reflect.Type) string {
+	if isRelationSide(t) {
+		return "add sched.ChangesRelation(r) to its options, r the relation's handle"
+	}
 	switch kind {
 	case ecs.SpawnAccess:
 		return "add sched.Spawns() to its options"
