@@ -7,6 +7,7 @@
 //	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
 //	cd bench && go run ./cmd/compare -suite seeds  # two sources' suites, in results/SEEDS.md
 //	cd bench && go run ./cmd/compare -suite persist  # snapshots and saves, in results/PERSIST.md
+//	cd bench && go run ./cmd/compare -suite relations  # relations and hierarchies, in results/RELATIONS.md
 //
 // The seeds suite holds the workloads of the dissertation "optimisations for
 // the Entity Component System pattern" and of Pierre Vigier,
@@ -19,6 +20,15 @@
 // DumpEntities and LoadEntities. It reads -count, -benchtime (default
 // 1s there), -sizes (one entity count) and -workloads (comparison
 // names); -quick makes it a few seconds' smoke run at 1,000 entities.
+//
+// The relations suite (bench/relations) times Tessera's relations and
+// hierarchy against Ark's relation components and donburi's
+// features/transform hierarchy: reparenting, visiting a target's sources,
+// despawning a tree (a cascade), a query over a world with relations
+// against one without, and transform propagation. It reads -count,
+// -benchtime (default 500ms there) and -workloads (comparison names); its
+// sizes are fixed, and -quick makes it a few seconds' smoke run at about a
+// tenth of them.
 //
 // Each measurement is testing.Benchmark over a prepared suite.Op (or, for
 // work that needs an unmeasured reset, a loop timing each round); the
@@ -56,7 +66,7 @@ func main() {
 		only      = flag.String("workloads", "", "regular expression selecting workloads")
 		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
 		quiet     = flag.Bool("quiet", false, "no progress bar")
-		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md), seeds (Vigier's and the dissertation's workloads, SEEDS.md) or persist (snapshot, checksum, save and load against plain Go and Ark, PERSIST.md)")
+		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md), seeds (Vigier's and the dissertation's workloads, SEEDS.md), persist (snapshot, checksum, save and load against plain Go and Ark, PERSIST.md) or relations (relations and hierarchies against Ark and donburi, RELATIONS.md)")
 	)
 	flag.Parse()
 	cmd := strings.TrimSpace("cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " "))
@@ -91,8 +101,25 @@ func main() {
 		}
 		fmt.Printf("wrote %s/PERSIST.md\n", *out)
 		return
+	case "relations":
+		cfg, err := relationsFlags(*quick, *count, *benchtime, *sizesFlag, *only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(2)
+		}
+		progress := func(what string) {
+			if !*quiet {
+				fmt.Fprintln(os.Stderr, what)
+			}
+		}
+		if err := runRelations(*out, cfg, cmd, progress); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("wrote %s/RELATIONS.md\n", *out)
+		return
 	default:
-		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds or persist\n", *suiteName)
+		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds, persist or relations\n", *suiteName)
 		os.Exit(2)
 	}
 	sizes := suite.Sizes

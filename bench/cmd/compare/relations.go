@@ -1,0 +1,314 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/tessera-ecs/tessera/bench/relations"
+)
+
+// relationsConfig is what -suite relations measures and how.
+type relationsConfig struct {
+	sizes     relations.Config
+	quick     bool
+	count     int           // runs per row; the report shows the median
+	benchtime time.Duration // time per run
+	only      string        // regular expression over comparison names, or ""
+}
+
+// relationsBenchtime is the relations suite's time per run unless
+// -benchtime says otherwise.
+const relationsBenchtime = 500 * time.Millisecond
+
+// relationsFlags turns the command's flags into the relations suite's
+// configuration: the workloads' stated sizes, -count runs of
+// relationsBenchtime unless -benchtime was given; -quick is one short run
+// at about a tenth of the sizes. The sizes are fixed, so -sizes is
+// refused.
+func relationsFlags(quick bool, count int, benchtime time.Duration, sizes, only string) (relationsConfig, error) {
+	cfg := relationsConfig{sizes: relations.Full(), count: count, benchtime: relationsBenchtime, only: only}
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "benchtime" {
+			cfg.benchtime = benchtime
+		}
+	})
+	if quick {
+		cfg.sizes, cfg.quick, cfg.count, cfg.benchtime = relations.Quick(), true, 1, 20*time.Millisecond
+	}
+	if sizes != "" {
+		return cfg, fmt.Errorf("-sizes: the relations suite's sizes are fixed by its workloads; -quick shrinks them")
+	}
+	if cfg.count < 1 || cfg.benchtime <= 0 {
+		return cfg, fmt.Errorf("-count must be at least 1 and -benchtime positive")
+	}
+	return cfg, nil
+}
+
+// runRelations runs the relations suite (-suite relations) and writes
+// dir/RELATIONS.md.
+func runRelations(dir string, cfg relationsConfig, cmd string, progress func(string)) error {
+	start := time.Now()
+	s, err := relations.NewSuite(cfg.sizes, cfg.only)
+	if err != nil {
+		return err
+	}
+	if err := setBenchtime(cfg.benchtime); err != nil {
+		return err
+	}
+	res := measureRelations(s.Comparisons, cfg.count, progress)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	text := relationsReport(s.Comparisons, res, cfg, cmd, time.Since(start))
+	return os.WriteFile(filepath.Join(dir, "RELATIONS.md"), []byte(text), 0o644)
+}
+
+// relResult is one row's measurements: the medians over its runs, and the
+// time of each run, in round order.
+type relResult struct {
+	rowResult
+	runs []float64 // ns per call
+}
+
+// pairedRatio returns the median over the rounds of a's time over b's in
+// the same round: both rows are measured in every round, close together,
+// so a change in the machine's load during the run falls on both sides of
+// each ratio. Without runs it is the ratio of the medians.
+func pairedRatio(a, b relResult) float64 {
+	n := min(len(a.runs), len(b.runs))
+	if n == 0 {
+		return a.ns / b.ns
+	}
+	r := make([]float64, n)
+	for k := range n {
+		r[k] = a.runs[k] / b.runs[k]
+	}
+	return median(r)
+}
+
+// measureRelations measures every row of every comparison count times,
+// the rows of a comparison in turn round by round (each round starting one
+// row further along), and returns the results by comparison and row.
+func measureRelations(cs []*relations.Comparison, count int, progress func(string)) [][]relResult {
+	out := make([][]relResult, len(cs))
+	for ci, c := range cs {
+		ns := make([][]float64, len(c.Rows))
+		allocs := make([][]float64, len(c.Rows))
+		for k := range count {
+			for j := range c.Rows {
+				ri := (j + k) % len(c.Rows)
+				r := c.Rows[ri]
+				progress(fmt.Sprintf("%s: %s (run %d of %d)", c.Name, r.Name, k+1, count))
+				t, a := 0.0, 0.0
+				if r.Reset != nil {
+					t, a = measureResetRounds(r.Reset, r.Run)
+				} else {
+					t, a = measureRow(r.Run)
+				}
+				ns[ri] = append(ns[ri], t)
+				allocs[ri] = append(allocs[ri], a)
+				runtime.GC() // do not bill the next row for this one's garbage
+			}
+		}
+		out[ci] = make([]relResult, len(c.Rows))
+		for ri := range c.Rows {
+			out[ci][ri] = relResult{rowResult{median(ns[ri]), median(allocs[ri])}, ns[ri]}
+		}
+	}
+	return out
+}
+
+// measureResetRounds returns the time and allocations per call of run,
+// calling reset before each call outside the timing: the monotonic clock
+// around run alone, and the memory statistics read just before and after
+// it (which stops the world, untimed). It runs at least three rounds and
+// then until the timed total reaches benchtime or the wall time three
+// times that, after one warm-up round.
+func measureResetRounds(reset, run func()) (ns, allocs float64) {
+	reset()
+	run()
+	var total time.Duration
+	var mallocs uint64
+	var before, after runtime.MemStats
+	rounds := 0
+	stop := time.Now().Add(3 * benchtime)
+	for rounds < 3 || total < benchtime && time.Now().Before(stop) {
+		reset()
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		run()
+		d := time.Since(t0)
+		runtime.ReadMemStats(&after)
+		total += d
+		mallocs += after.Mallocs - before.Mallocs
+		rounds++
+	}
+	return float64(total.Nanoseconds()) / float64(rounds), float64(mallocs) / float64(rounds)
+}
+
+// bestRow returns the index of the fastest row of c of kind k among the
+// rows whose world holds relations, leaving out the rows set aside, or
+// -1.
+func bestRow(c *relations.Comparison, res []relResult, k relations.Kind) int {
+	best := -1
+	for ri, r := range c.Rows {
+		if r.Kind != k || r.Plain || r.Aside != "" || math.IsNaN(res[ri].ns) {
+			continue
+		}
+		if best < 0 || res[ri].ns < res[best].ns {
+			best = ri
+		}
+	}
+	return best
+}
+
+// rowIndex returns the index of c's row called name, or -1.
+func rowIndex(c *relations.Comparison, name string) int {
+	for i, r := range c.Rows {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// relationsReport writes the text of RELATIONS.md.
+func relationsReport(cs []*relations.Comparison, res [][]relResult, cfg relationsConfig, cmd string, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Tessera's relations and hierarchy against Ark and donburi\n\n")
+	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
+	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Peers: Ark, `github.com/mlange-42/ark v0.8.3` (relation components, one table per relation target); "+
+		"donburi, `github.com/yohamta/donburi v1.15.8` (the parent-child hierarchy of its `features/transform` package: "+
+		"v1.15.8 has no separate hierarchy package)\n")
+	if cfg.quick {
+		fmt.Fprintf(&b, "- **Quick run**: about a tenth of the stated sizes, one short run per row; a smoke test, not a measurement\n")
+	}
+	fmt.Fprintf(&b, "\nWhat relations between entities cost in Tessera (`ecs.NewRelation`, `ecs.NewHierarchy`) against the Go libraries "+
+		"that have them, on the workloads of the issue that asked for them: reparenting, visiting a target's sources, "+
+		"despawning a tree, a query over a world that holds relations, and transform propagation down a scene graph. "+
+		"Every measured call is its own `//go:noinline` kernel; a row's figure is the median of %d runs, each "+
+		"`testing.Benchmark` with `b.Loop` for about %v, or, where each call needs the world rebuilt first (the cascade), "+
+		"rounds timed by the monotonic clock around the call alone with the rebuild outside, for about as long. "+
+		"The rows of one comparison are measured in turn, round by round, each round starting one row further along. "+
+		"Times are per unit of work (per operation, visited source or entity; a row's time per call is also shown), "+
+		"allocations per call. The ratio is Tessera's fastest row over the fastest peer row, both from this run: "+
+		"below 1 means Tessera is faster. bench/relations holds the workloads and the tests that check each library "+
+		"does the same work (the same moves and child counts, the same sources visited, the same entities left after "+
+		"a cascade, the same positions after a query pass, bit-identical world positions after propagation).\n\n", cfg.count, cfg.benchtime)
+	fmt.Fprintf(&b, "Not measured: the prefab workload of the issue (spawning instances of a prefab, a relation to a template "+
+		"entity, as flecs' IsA): Tessera has no prefabs yet.\n\n")
+
+	fmt.Fprintf(&b, "## Summary\n\n| workload | unit | Tessera | ns per unit | best peer | ns per unit | Tessera / best peer |\n|---|---|---|---|---|---|---|\n")
+	for ci, c := range cs {
+		ti, pi := bestRow(c, res[ci], relations.Tessera), bestRow(c, res[ci], relations.Peer)
+		if ti < 0 || pi < 0 {
+			continue
+		}
+		per := float64(c.PerRun)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", c.Name, c.Unit, c.Rows[ti].Name, fmtNs(res[ci][ti].ns/per),
+			c.Rows[pi].Name, fmtNs(res[ci][pi].ns/per), fmtRatio(pairedRatio(res[ci][ti], res[ci][pi])))
+	}
+	for ci, c := range cs {
+		if lines := baselineRatios(c, res[ci]); len(lines) > 0 {
+			fmt.Fprintf(&b, "\n%s: each library's time with relations over its time without: %s.", c.Name, strings.Join(lines, "; "))
+			if c.Goal != "" {
+				fmt.Fprintf(&b, " Goal: %s: %s.", c.Goal, goalVerdict(c, res[ci]))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for ci, c := range cs {
+		writeRelationsComparison(&b, c, res[ci])
+	}
+	return b.String()
+}
+
+// baselineRatios gives, for each row of c with a Baseline, its time over
+// the baseline's.
+func baselineRatios(c *relations.Comparison, res []relResult) []string {
+	var out []string
+	for ri, r := range c.Rows {
+		if bi := rowIndex(c, r.Baseline); r.Baseline != "" && bi >= 0 {
+			out = append(out, fmt.Sprintf("%s %s", strings.TrimSuffix(r.Name, ", with relations"), fmtRatio(pairedRatio(res[ri], res[bi]))))
+		}
+	}
+	return out
+}
+
+// goalTolerance is the query comparison's goal: Tessera's pass with
+// relations at most 5% slower than without.
+const goalTolerance = 1.05
+
+// goalVerdict says whether each Tessera row of c with a baseline is within
+// goalTolerance of it.
+func goalVerdict(c *relations.Comparison, res []relResult) string {
+	var parts []string
+	for ri, r := range c.Rows {
+		bi := rowIndex(c, r.Baseline)
+		if r.Kind != relations.Tessera || bi < 0 {
+			continue
+		}
+		ratio := pairedRatio(res[ri], res[bi])
+		verdict := "met"
+		if !(ratio <= goalTolerance) {
+			verdict = "not met"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", verdict, fmtRatio(ratio)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// writeRelationsComparison writes one comparison's section: what it
+// compares, and a table of its rows.
+func writeRelationsComparison(b *strings.Builder, c *relations.Comparison, res []relResult) {
+	fmt.Fprintf(b, "\n## %s\n\n%s\n\n%s; the time per %s divides a call's time by %s.\n\n", c.Name, c.Doc, c.Sizes, c.Unit, fmtCount(c.PerRun))
+	pi := bestRow(c, res, relations.Peer)
+	baselines := len(baselineRatios(c, res)) > 0
+	fmt.Fprintf(b, "| row | time per call | ns per %s | allocs per call | / best peer |", c.Unit)
+	if baselines {
+		b.WriteString(" / without relations |")
+	}
+	b.WriteString("\n|---|---|---|---|---|")
+	if baselines {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for ri, r := range c.Rows {
+		rr := res[ri]
+		name := r.Name
+		if r.Kind == relations.Peer {
+			name += " (peer)"
+		}
+		if r.Aside != "" {
+			name += " (aside)"
+		}
+		ratio := math.NaN()
+		if pi >= 0 {
+			ratio = pairedRatio(rr, res[pi])
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", name, fmtTime(rr.ns), fmtNs(rr.ns/float64(c.PerRun)), fmtAllocs(rr.allocs), fmtRatio(ratio))
+		if baselines {
+			if bi := rowIndex(c, r.Baseline); r.Baseline != "" && bi >= 0 {
+				fmt.Fprintf(b, " %s |", fmtRatio(pairedRatio(rr, res[bi])))
+			} else {
+				b.WriteString(" – |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nWhat one call of each row does:\n\n")
+	for _, r := range c.Rows {
+		fmt.Fprintf(b, "- %s: %s", r.Name, r.What)
+		if r.Aside != "" {
+			fmt.Fprintf(b, " (aside, not in the ratio: %s)", r.Aside)
+		}
+		b.WriteString("\n")
+	}
+}
