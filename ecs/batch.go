@@ -249,7 +249,17 @@ func (w *World) despawnAll(c *queryCache) {
 	w.lock++
 	defer w.unlock()
 	if c.hasSparse || w.hooked || len(w.relations) != 0 {
-		for _, e := range w.matchedEntities(c) {
+		es := w.matchedEntities(c)
+		if len(w.relations) != 0 {
+			// A RefuseDespawn target may go with its sources when the
+			// batch takes them too, whatever their order.
+			w.batchDying = make(map[Entity]bool, len(es))
+			for _, e := range es {
+				w.batchDying[e] = true
+			}
+			defer func() { w.batchDying = nil }()
+		}
+		for _, e := range es {
 			// A cascade (DespawnSources) may have despawned e already.
 			if r := w.entities.lookup(e); r != nil {
 				w.despawn(e, r)

@@ -74,7 +74,7 @@ type commandBuffer struct {
 	// order. A cmdSpawnN's entries start with the position of its table in
 	// tables.
 	multi  []componentID
-	tables []*table // the tables of cmdSpawnN changes
+	tables []*table               // the tables of cmdSpawnN changes
 	funcs  []func(*commandBuffer) // the changes of cmdFunc commands, given the buffer to resolve pending entities
 }
 
@@ -142,7 +142,10 @@ func (w *World) lockPass(c *queryCache) uint32 {
 // package documentation), so such a panic leaves w believing the loop still
 // runs and structural changes stay queued. Recover ends every open iteration
 // and applies the queued changes in the order they were made; nothing is
-// lost. Call it from the function that recovered the panic, after every loop
+// lost. The same holds for a deferred change that panicked when the
+// outermost loop ended and applied it (a relation change refused then, a
+// despawn refused by RefuseDespawn): Recover applies the changes queued
+// after it. Call it from the function that recovered the panic, after every loop
 // over w has been left. The per-table form (Chunks) is panic-safe by itself.
 // Cursors left open by the panic are ended too: Close on them does
 // nothing, and they must not be used again. If the panic came from an
@@ -152,8 +155,18 @@ func (w *World) lockPass(c *queryCache) uint32 {
 // panics when called inside a hook or observer.
 func (w *World) Recover() {
 	w.mutating = false // a panic inside a structural mutation (an internal limit)
-	if w.lock == 0 || w.shared {
-		return // nothing is open, or passes in a parallel section hold no count
+	if w.shared {
+		return // passes in a parallel section hold no count
+	}
+	if w.lock == 0 {
+		// No loop is open, but a change applied at the end of one may
+		// have panicked (a relation change refused when it was applied, a
+		// refused despawn): apply the changes queued after it.
+		if w.applied > 0 && w.applied < len(w.cmds.cmds) && !w.flushing && len(w.frames) == 0 {
+			w.flush()
+			w.settle()
+		}
+		return
 	}
 	if len(w.frames) > 0 || w.flushing || w.settling {
 		panic("ecs: Recover: called inside a hook or observer, while the world is applying changes; recover the panic (and call Recover) outside every hook, observer and loop body")

@@ -1,6 +1,9 @@
 package ecs
 
-import "iter"
+import (
+	"fmt"
+	"iter"
+)
 
 // ChildOf is the pair type of the built-in hierarchy: the pair (child,
 // parent). Declared through [NewHierarchy] (or NewRelation[ChildOf]), it is
@@ -57,11 +60,13 @@ func (h *Hierarchy) NumChildren(e Entity) int { return h.rel.NumSources(e) }
 func (h *Hierarchy) Root(e Entity) Entity {
 	h.rel.r.w.checkSource(h.rel.r, "Root", e)
 	h.rel.r.read(h.rel.r.out, false, "Root")
-	for {
+	start := e
+	for n := 0; ; n++ {
 		p, ok := h.parentOf(e)
 		if !ok {
 			return e
 		}
+		h.mustNotLoop(n, "Root", start)
 		e = p
 	}
 }
@@ -70,12 +75,13 @@ func (h *Hierarchy) Root(e Entity) Entity {
 func (h *Hierarchy) Depth(e Entity) int {
 	h.rel.r.w.checkSource(h.rel.r, "Depth", e)
 	h.rel.r.read(h.rel.r.out, false, "Depth")
-	n := 0
+	start, n := e, 0
 	for {
 		p, ok := h.parentOf(e)
 		if !ok {
 			return n
 		}
+		h.mustNotLoop(n, "Depth", start)
 		e, n = p, n+1
 	}
 }
@@ -86,12 +92,14 @@ func (h *Hierarchy) Ancestors(e Entity) iter.Seq[Entity] {
 	h.rel.r.w.checkSource(h.rel.r, "Ancestors", e)
 	h.rel.r.read(h.rel.r.out, false, "Ancestors")
 	return func(yield func(Entity) bool) {
-		for {
-			p, ok := h.parentOf(e)
+		x := e // each range over the sequence starts from e again
+		for n := 0; ; n++ {
+			p, ok := h.parentOf(x)
 			if !ok || !yield(p) {
 				return
 			}
-			e = p
+			h.mustNotLoop(n, "Ancestors", e)
+			x = p
 		}
 	}
 }
@@ -136,4 +144,13 @@ func (h *Hierarchy) parentOf(e Entity) (Entity, bool) {
 		return ts[0], true
 	}
 	return Entity{}, false
+}
+
+// mustNotLoop panics when a walk up from e has taken more steps than the
+// hierarchy has children: the parents form a cycle, which only a world
+// changed behind the relation's back could hold.
+func (h *Hierarchy) mustNotLoop(steps int, op string, e Entity) {
+	if steps > len(h.rel.r.out.dense) {
+		panic(fmt.Sprintf("ecs: Hierarchy.%s: the parents above %v form a cycle", op, e))
+	}
 }

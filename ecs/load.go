@@ -225,6 +225,9 @@ func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 			d.fail("entity index %d is neither alive nor free (nor retired)", i)
 		}
 	}
+	if d.err == nil {
+		w.checkImageRelations(d, img, state)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}

@@ -92,7 +92,8 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			if f.rel.w != w {
 				panic(fmt.Sprintf("ecs: %s: the filter %s.To belongs to another world", op, f.rel.name()))
 			}
-			q.require(f.rel.out.info.id)
+			// No sparse term for the source side: the walk follows the
+			// target's list of sources, which holds exactly the sources.
 			q.relTo = append(q.relTo, f)
 		case filterOptional:
 			for i, id := range ids {
@@ -124,6 +125,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 	for _, g := range q.anyOfSparse {
 		q.hasSparse = q.hasSparse || len(g) > 0
 	}
+	q.hasSparse = q.hasSparse || len(q.relTo) > 0
 	for _, s := range q.sparseAll {
 		if slices.Contains(q.sparseNone, s) {
 			panic(requiredAndExcluded(op, s.info))
@@ -136,7 +138,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			}
 		}
 	}
-	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 {
+	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 && len(q.relTo) == 0 {
 		panic(fmt.Sprintf("ecs: %s: every term is optional; require at least one component", op))
 	}
 	for _, t := range w.tables {

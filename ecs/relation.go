@@ -45,6 +45,7 @@ type relationOptions struct {
 	acyclic   bool
 	policy    CleanupPolicy
 	policySet bool
+	shallow   bool
 }
 
 // Multi lets each source have any number of targets (many-to-many: items
@@ -57,6 +58,11 @@ func Multi() RelationOption { return func(o *relationOptions) { o.multi = true }
 // close a cycle (an entity its own ancestor). Exclusive relations only: the
 // check walks the chain of targets, O(depth). [ChildOf] is acyclic.
 func Acyclic() RelationOption { return func(o *relationOptions) { o.acyclic = true } }
+
+// ShallowPairs declares the relation's pair values safe to snapshot by a
+// plain copy although their type holds references, as [Shallow] does for
+// a component type.
+func ShallowPairs() RelationOption { return func(o *relationOptions) { o.shallow = true } }
 
 // OnTargetDespawn sets what despawning a target does to its pairs.
 func OnTargetDespawn(p CleanupPolicy) RelationOption {
@@ -168,7 +174,7 @@ func (r *relation) dropAll(e Entity) {
 	if len(ts) == 0 {
 		return
 	}
-	for _, t := range slices.Clone(ts) {
+	for _, t := range ts { // ts is e's own value: dropSource edits the targets' side only
 		r.dropSource(t, e)
 	}
 	r.out.remove(e)

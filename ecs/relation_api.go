@@ -71,6 +71,7 @@ func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 	}
 	Register[relIn[T]](w, Sparse())
 	r.in = w.reg.infos[idOf[relIn[T]](&w.reg)].sparse
+	pairSnapshotPolicy[T](r, o.shallow)
 	if w.relationOf == nil {
 		w.relationOf = map[reflect.Type]*relation{}
 	}
@@ -133,7 +134,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		if r.acyclic && r.wouldCycle(e, t) {
 			panic(fmt.Sprintf("ecs: %s.%s: making %v the target of %v would close a cycle (acyclic relation): %v is %v or one of its ancestors", r.name(), op, t, e, e, t))
 		}
-		w.enter(r.name() + "." + op)
+		w.enter("a relation change")
 		if p != nil {
 			one := (*relOne[T])(p)
 			old := one.Target
@@ -148,7 +149,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		w.leave()
 		return
 	}
-	w.enter(r.name() + "." + op)
+	w.enter("a relation change")
 	defer w.leave()
 	if p != nil {
 		m := (*relMany[T])(p)
@@ -190,7 +191,7 @@ func (R *Relation[T]) Remove(e, t Entity) {
 
 func (R *Relation[T]) removeNow(e, t Entity) {
 	w := R.r.w
-	w.enter(R.r.name() + ".Remove")
+	w.enter("a relation change")
 	R.r.dropPair(e, t)
 	w.leave()
 }
@@ -212,7 +213,7 @@ func (R *Relation[T]) RemoveTargets(e Entity) {
 
 func (R *Relation[T]) removeTargetsNow(e Entity) {
 	w := R.r.w
-	w.enter(R.r.name() + ".RemoveTargets")
+	w.enter("a relation change")
 	R.r.dropAll(e)
 	w.leave()
 }

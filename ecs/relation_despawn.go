@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // guardsSources reports whether despawning e must look beyond e: it is the
 // target of pairs of a relation whose policy is DespawnSources or
@@ -24,11 +21,27 @@ func (w *World) guardsSources(e Entity) bool {
 // anything changes it panics if a relation with RefuseDespawn has a
 // target among them with a source outside them.
 func (w *World) despawnTree(e Entity) {
+	// One visit per entity needs a set only when an entity can be reached
+	// twice: through two cascading relations, a Multi one or one that may
+	// hold a cycle. The hierarchy alone needs none.
+	cascades, multi, refuse := 0, false, false
+	for _, r := range w.relations {
+		switch r.policy {
+		case DespawnSources:
+			cascades++
+			multi = multi || !r.exclusive || !r.acyclic // a cycle reaches an entity twice too
+		case RefuseDespawn:
+			refuse = true
+		}
+	}
+	var seen map[Entity]bool
+	if cascades > 1 || multi || refuse {
+		seen = map[Entity]bool{e: true}
+	}
 	type frame struct {
 		e        Entity
 		expanded bool
 	}
-	seen := map[Entity]bool{e: true}
 	stack := []frame{{e: e}}
 	var order []Entity
 	for len(stack) > 0 {
@@ -45,25 +58,38 @@ func (w *World) despawnTree(e Entity) {
 				continue
 			}
 			for _, s := range r.sources(x) {
-				if !seen[s] {
+				if seen != nil {
+					if seen[s] {
+						continue
+					}
 					seen[s] = true
-					stack = append(stack, frame{e: s})
+				}
+				stack = append(stack, frame{e: s})
+			}
+		}
+		if len(order)+len(stack) > w.entities.alive {
+			panic(fmt.Sprintf("ecs: Despawn: the relations below %v hold a cycle (loaded from a file?); remove a pair of it first", e))
+		}
+	}
+	if refuse {
+		for _, x := range order {
+			for _, r := range w.relations {
+				if r.policy != RefuseDespawn {
+					continue
+				}
+				for _, s := range r.sources(x) {
+					if !seen[s] && !w.batchDying[s] {
+						panic(fmt.Sprintf("ecs: Despawn: entity %v is the target of %v through %s, whose policy is RefuseDespawn; remove the pair or despawn the source first", x, s, r.name()))
+					}
 				}
 			}
 		}
 	}
-	for _, x := range order {
-		for _, r := range w.relations {
-			if r.policy != RefuseDespawn {
-				continue
-			}
-			for _, s := range r.sources(x) {
-				if !seen[s] {
-					panic(fmt.Sprintf("ecs: Despawn: entity %v is the target of %v through %s, whose policy is RefuseDespawn; remove the pair or despawn the source first", x, s, r.name()))
-				}
-			}
-		}
-	}
+	// The hooks of the cascade's entities run with the world locked: the
+	// changes they make wait for the end of the cascade, as they would if
+	// the despawn had been deferred, so both give the same world.
+	w.lock++
+	defer w.unlock()
 	for _, x := range order {
 		// A hook of an entity despawned before may have despawned x.
 		if r := w.entities.lookup(x); r != nil {
@@ -72,37 +98,19 @@ func (w *World) despawnTree(e Entity) {
 	}
 }
 
-// unlinkRelations removes e's pairs before e is despawned: as a source
-// from its targets' lists; as a target, by its relations' policies. A
-// source still there when its target goes under DespawnSources (a hook
-// added it after despawnTree's walk) is despawned first, children before
-// parents still; under RefuseDespawn (the same late case) its pair is
-// removed.
+// unlinkRelations removes e's pairs before e is despawned: as a source,
+// from its targets' lists; as a target, the pairs of its sources (under
+// DespawnSources the cascade has despawned them already, and under
+// RefuseDespawn they are being despawned with e).
 func (w *World) unlinkRelations(e Entity) {
-	var late []Entity
 	for _, r := range w.relations {
 		r.dropAll(e)
-		srcs := r.sources(e)
-		if len(srcs) == 0 {
-			continue
-		}
-		srcs = slices.Clone(srcs)
-		if r.policy == DespawnSources {
-			late = append(late, srcs...)
-			continue
-		}
-		for i := len(srcs) - 1; i >= 0; i-- {
-			r.dropPair(srcs[i], e)
-		}
-	}
-	for _, s := range late {
-		if r := w.entities.lookup(s); r != nil {
-			w.despawn(s, r)
-		}
-	}
-	for _, r := range w.relations {
-		for _, s := range slices.Clone(r.sources(e)) {
-			r.dropPair(s, e) // sources a late despawn's hooks added back
+		for {
+			srcs := r.sources(e)
+			if len(srcs) == 0 {
+				break
+			}
+			r.dropPair(srcs[len(srcs)-1], e)
 		}
 	}
 }

@@ -51,7 +51,11 @@ func (m relMany[T]) Checksum() uint64 {
 	hashEntities(&h, m.Targets)
 	plan := relHashPlan[T]()
 	for i := range m.Values {
-		h.value(plan, unsafe.Pointer(&m.Values[i]))
+		if c, ok := any(&m.Values[i]).(Checksummer); ok {
+			h.word(c.Checksum())
+		} else {
+			h.value(plan, unsafe.Pointer(&m.Values[i]))
+		}
 	}
 	return h.sum()
 }
@@ -92,4 +96,43 @@ func relHashPlan[T any]() *hashPlan {
 	}
 	p, _ := relPlans.LoadOrStore(t, newHashPlan(t))
 	return p.(*hashPlan)
+}
+
+// pairSnapshotPolicy makes snapshots copy the source side of r by the
+// rules of T, the pair type: a plain copy for a T without references (or
+// declared ShallowPairs), through T's Clone when it has one, and refused
+// otherwise, as a component of type T would be.
+func pairSnapshotPolicy[T any](r *relation, shallow bool) {
+	info := r.out.info
+	pol, _ := snapshotPolicyOf[T]()
+	switch {
+	case shallow || pol == copyValues:
+		if r.exclusive {
+			info.snap, info.cloneN = copyValues, nil
+		} // relMany clones its lists (its own Clone), and copies each value
+	case pol == refuseValues:
+		info.snap, info.cloneN = refuseValues, nil
+	case r.exclusive: // T is a Cloner
+		info.snap = cloneValues
+		info.cloneN = func(dst, src unsafe.Pointer, n int) {
+			// SAFETY: callers pass pointers to at least n values of relOne[T].
+			d, s := unsafe.Slice((*relOne[T])(dst), n), unsafe.Slice((*relOne[T])(src), n)
+			for i := range s {
+				d[i] = relOne[T]{Target: s[i].Target, Value: any(&s[i].Value).(Cloner[T]).Clone()}
+			}
+		}
+	}
+}
+
+// Checksum hashes the target and the value, through the value's own
+// Checksum method when T has one, field by field otherwise.
+func (o relOne[T]) Checksum() uint64 {
+	var h stateHash
+	h.word(uint64(o.Target.index)<<32 | uint64(o.Target.gen&genMask))
+	if c, ok := any(&o.Value).(Checksummer); ok {
+		h.word(c.Checksum())
+	} else {
+		h.value(relHashPlan[T](), unsafe.Pointer(&o.Value))
+	}
+	return h.sum()
 }

@@ -145,6 +145,8 @@ func (w *World) describeCommand(c *command) string {
 		return "AddAll" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
 	case cmdRemoveAllN:
 		return "RemoveAll" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " over " + c.q.describe()
+	case cmdFunc:
+		return "a relation change"
 	}
 	return "Spawn"
 }

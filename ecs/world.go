@@ -67,6 +67,7 @@ type World struct {
 
 	relations  []*relation // in declaration order (NewRelation)
 	relationOf map[reflect.Type]*relation
+	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
 }
 
 // NewWorld returns an empty world.
