@@ -387,6 +387,17 @@
 // order when the outermost iteration ends; reads see the pairs applied so
 // far.
 //
+// Queries select by relation: [Relation.To] keeps the sources of one
+// target (walking that target's list, so the cost is the number of sources,
+// not the world's size), [Relation.ToVar] reads the target from a
+// [TargetVar] at the start of each pass, and With or Without of
+// [Relation.AsSource] and [Relation.AsTarget] keep the entities that have
+// targets or sources (Without(h.Relation().AsSource()): the roots). Command
+// buffers record relation changes (AddCmd, SetCmd, RemoveCmd), and package
+// sched declares a system's access with ReadsRelation, WritesRelation and
+// ChangesRelation. A cascade's OnRemove hooks run with the world locked:
+// what they change waits for the end of the cascade.
+//
 // The hierarchy is the relation [ChildOf], exclusive, acyclic and
 // cascading, with the walks of a scene graph on [Hierarchy]: SetParent
 // (which reparents), Parent, Children (in the order they were attached),
