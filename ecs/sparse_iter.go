@@ -77,24 +77,10 @@ func (it *sparseIter) start(c *queryCache) {
 // next advances to the next matching entity and reports whether there is one.
 func (it *sparseIter) next() bool {
 	c := it.c
-	if it.useList {
+	if es, ok := it.walkList(); ok {
 		x := &c.w.entities
-		for it.row++; it.row < len(it.list); it.row++ {
-			e := it.list[it.row]
-			r := x.at(e.index)
-			if slot := c.slotOf[r.tableID()]; slot >= 0 {
-				it.e, it.t, it.trow = e, c.w.tableOf(r), r.row
-				if it.fill(int(slot)) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if d := it.driver; d != nil {
-		x := &c.w.entities
-		for it.row++; it.row < len(d.dense); it.row++ {
-			e := d.dense[it.row]
+		for it.row++; it.row < len(es); it.row++ {
+			e := es[it.row]
 			r := x.at(e.index)
 			if slot := c.slotOf[r.tableID()]; slot >= 0 {
 				it.e, it.t, it.trow = e, c.w.tableOf(r), r.row
@@ -117,6 +103,19 @@ func (it *sparseIter) next() bool {
 		}
 	}
 	return false
+}
+
+// walkList returns the entities the walk follows instead of the matching
+// tables, if it follows a list: a To filter's sources, or the driving
+// sparse set's entities.
+func (it *sparseIter) walkList() ([]Entity, bool) {
+	if it.useList {
+		return it.list, true
+	}
+	if d := it.driver; d != nil {
+		return d.dense, true
+	}
+	return nil, false
 }
 
 // fill checks the sparse part of the terms for the current entity and

@@ -86,37 +86,11 @@ func main() {
 		return
 	case "persist":
 		cfg, err := persistFlags(*quick, *count, *benchtime, *sizesFlag, *only)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "compare:", err)
-			os.Exit(2)
-		}
-		progress := func(what string) {
-			if !*quiet {
-				fmt.Fprintln(os.Stderr, what)
-			}
-		}
-		if err := runPersist(*out, cfg, cmd, progress); err != nil {
-			fmt.Fprintln(os.Stderr, "compare:", err)
-			os.Exit(1)
-		}
-		fmt.Printf("wrote %s/PERSIST.md\n", *out)
+		writeSuiteReport(err, "PERSIST.md", *quiet, func(progress func(string)) error { return runPersist(*out, cfg, cmd, progress) }, *out)
 		return
 	case "relations":
 		cfg, err := relationsFlags(*quick, *count, *benchtime, *sizesFlag, *only)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "compare:", err)
-			os.Exit(2)
-		}
-		progress := func(what string) {
-			if !*quiet {
-				fmt.Fprintln(os.Stderr, what)
-			}
-		}
-		if err := runRelations(*out, cfg, cmd, progress); err != nil {
-			fmt.Fprintln(os.Stderr, "compare:", err)
-			os.Exit(1)
-		}
-		fmt.Printf("wrote %s/RELATIONS.md\n", *out)
+		writeSuiteReport(err, "RELATIONS.md", *quiet, func(progress func(string)) error { return runRelations(*out, cfg, cmd, progress) }, *out)
 		return
 	default:
 		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds, persist or relations\n", *suiteName)
@@ -201,3 +175,23 @@ func pick(specs []suite.Spec, expr string) []suite.Spec {
 }
 
 func flagSet(name, value string) error { return flag.Set(name, value) }
+
+// writeSuiteReport runs a suite whose flags were checked with flagErr (exit 2
+// when they are wrong) and reports the file it wrote to dir (exit 1 when
+// it failed), with progress lines on stderr unless quiet.
+func writeSuiteReport(flagErr error, file string, quiet bool, run func(progress func(string)) error, dir string) {
+	if flagErr != nil {
+		fmt.Fprintln(os.Stderr, "compare:", flagErr)
+		os.Exit(2)
+	}
+	progress := func(what string) {
+		if !quiet {
+			fmt.Fprintln(os.Stderr, what)
+		}
+	}
+	if err := run(progress); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("wrote %s/%s\n", dir, file)
+}
