@@ -31,6 +31,10 @@ type sparseSet struct {
 	dense    []Entity
 	values   column
 	capacity uint32
+	// rel is the relation whose pairs the set holds, nil for a component
+	// type; relIn says the set is the relation's target side (relIn).
+	rel   *relation
+	relIn bool
 }
 
 func newSparseSet(w *World, info *componentInfo, hint int) *sparseSet {

@@ -9,11 +9,16 @@ import (
 // addedRows fires the OnAdd hooks of infos for rows [start, len) of t, the
 // rows a batch just made, with the world locked for the whole batch.
 func (w *World) addedRows(t *table, start uint32, infos []*componentInfo) {
+	w.addedRange(t, start, t.len(), infos)
+}
+
+// addedRange is addedRows for rows [start, end) of t.
+func (w *World) addedRange(t *table, start, end uint32, infos []*componentInfo) {
 	if !w.hooked {
 		return
 	}
 	w.lock++
-	for i := start; i < t.len(); i++ {
+	for i := start; i < end; i++ {
 		e := t.entities[i]
 		for _, info := range infos {
 			if h := info.hooks; h != nil && len(h.onAdd) > 0 {

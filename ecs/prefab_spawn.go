@@ -1,0 +1,198 @@
+package ecs
+
+import "fmt"
+
+// Spawn spawns one instance of the prefab and returns its root. It fires
+// the OnAdd hooks and observers a spawn of the same entities would.
+// Inside an iteration, a hook or an observer, the instance's entities are
+// spawned at once, empty, and receive their components and pairs when the
+// outermost iteration ends, as [World.Clone]'s do. Panics inside a
+// parallel section. Complexity: O(components and pairs of the prefab).
+func (p *Prefab) Spawn() Entity {
+	var root Entity
+	p.spawn("Spawn", 1, func(_ int, inst []Entity) { root = inst[0] }, false)
+	return root
+}
+
+// SpawnBatch spawns n instances of the prefab. Panics if n < 0 and inside
+// a parallel section. Complexity: O(n × the prefab's components and
+// pairs), with each node's rows made in one pass per table.
+func (p *Prefab) SpawnBatch(n int) { p.spawn("SpawnBatch", n, nil, true) }
+
+// SpawnBatchFunc spawns n instances and, when init is not nil, calls it
+// once per instance, i from 0 to n-1, with the instance's entities in
+// node order (inst[0] is the root; [Prefab.Node] gives the node of a
+// template entity): the place for per-instance overrides, written through
+// Map handles (Get, Set) after the prefab's values are in. inst is valid
+// during the call only. init runs like a loop body, so structural changes
+// it makes are deferred until every instance is made; hooks fire after
+// init. Panics as SpawnBatch does.
+func (p *Prefab) SpawnBatchFunc(n int, init func(i int, inst []Entity)) {
+	p.spawn("SpawnBatchFunc", n, init, true)
+}
+
+// spawn makes n instances; init, if not nil, is called per instance. user
+// says init is the caller's (its panics name the operation).
+func (p *Prefab) spawn(op string, n int, init func(int, []Entity), user bool) {
+	w := p.w
+	w.mustNotShare("Prefab."+op, nil)
+	if n < 0 {
+		panic(fmt.Sprintf("ecs: Prefab.%s: negative count %d", op, n))
+	}
+	if n == 0 {
+		return
+	}
+	k := len(p.nodes)
+	if w.lock > 0 {
+		for i := range n {
+			inst := make([]Entity, k)
+			for j := range inst {
+				inst[j] = w.Spawn()
+			}
+			if user {
+				w.queueFunc(func(*commandBuffer) { p.fillLater(inst, i, init) })
+			} else {
+				w.queueFunc(func(*commandBuffer) { p.fillLater(inst, i, nil) })
+				init(i, inst) // Spawn's own: it records the root
+			}
+		}
+		return
+	}
+	rows := make([]uint32, k)
+	ents := make([][]Entity, k)
+	for j := range p.nodes {
+		t := p.nodes[j].table
+		rows[j] = w.spawnRows(t, n)
+		ents[j] = t.entities[rows[j] : rows[j]+uint32(n) : rows[j]+uint32(n)]
+	}
+	// spawnRows may have grown a table that two nodes share: read the
+	// entities again once every row exists.
+	for j := range p.nodes {
+		t := p.nodes[j].table
+		ents[j] = t.entities[rows[j] : rows[j]+uint32(n) : rows[j]+uint32(n)]
+	}
+	p.finish(rows, ents, n, init)
+	w.settle()
+}
+
+// fillLater gives the empty entities of one deferred instance their
+// components and pairs, if they all still live and are still empty.
+func (p *Prefab) fillLater(inst []Entity, i int, init func(int, []Entity)) {
+	w := p.w
+	for _, e := range inst {
+		r := w.entities.lookup(e)
+		if r == nil || w.tableOf(r) != w.empty || w.hasSparse(e) {
+			return
+		}
+	}
+	rows := make([]uint32, len(inst))
+	ents := make([][]Entity, len(inst))
+	for j, e := range inst {
+		rows[j] = w.moveEmpty(e, w.entities.at(e.index), p.nodes[j].table)
+		ents[j] = inst[j : j+1 : j+1]
+	}
+	if init != nil {
+		user := init
+		init = func(_ int, inst []Entity) { user(i, inst) }
+	}
+	p.finish(rows, ents, 1, init)
+}
+
+// hasSparse reports whether e has a value in some sparse set.
+func (w *World) hasSparse(e Entity) bool {
+	for _, s := range w.sparse {
+		if s.has(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish writes the values of n instances whose node j entities are
+// ents[j], at rows rows[j]... of node j's table; points their entity
+// values and pairs inside the tree at the instance; runs init; and fires
+// the OnAdd hooks.
+func (p *Prefab) finish(rows []uint32, ents [][]Entity, n int, init func(int, []Entity)) {
+	w := p.w
+	w.enter("Prefab.Spawn")
+	for j := range p.nodes {
+		p.place(&p.nodes[j], rows[j], ents[j])
+	}
+	for j := range p.nodes {
+		p.point(j, rows[j], ents, n)
+	}
+	w.leave()
+	// init runs as a loop body does: structural changes it makes wait, so
+	// they cannot move the rows being filled in.
+	w.lock++
+	defer w.unlock()
+	if init != nil {
+		for i := range n {
+			p.inst = p.inst[:0]
+			for j := range ents {
+				p.inst = append(p.inst, ents[j][i])
+			}
+			init(i, p.inst)
+		}
+	}
+	for j := range p.nodes {
+		nd := &p.nodes[j]
+		w.addedRange(nd.table, rows[j], rows[j]+uint32(n), nd.infos)
+	}
+}
+
+// place writes node nd's values into the rows [start, start+len(es)) of
+// its table and gives the entities es its sparse values.
+func (p *Prefab) place(nd *prefabNode, start uint32, es []Entity) {
+	n := len(es)
+	t := nd.table
+	for c, v := range nd.cols {
+		if v == nil {
+			continue
+		}
+		col := &t.columns[c]
+		if col.info.snap == cloneValues {
+			for i := range n {
+				col.info.cloneN(col.at(start+uint32(i)), v, 1)
+			}
+		} else {
+			col.info.fillN(col.at(start), n, v)
+		}
+	}
+	for _, sv := range nd.sparse {
+		for _, e := range es {
+			copyByPolicy(sv.set.info, sv.set.add(e), sv.v, 1)
+		}
+	}
+}
+
+// point rewrites the entity values of node j's n instances that name a
+// node of the template to the instance's entity for that node, then links
+// their relation pairs, dropping those whose target has died.
+func (p *Prefab) point(j int, start uint32, ents [][]Entity, n int) {
+	nd := &p.nodes[j]
+	t := nd.table
+	for i := range n {
+		of := func(x Entity) Entity {
+			if k, ok := p.index[x]; ok {
+				return ents[k][i]
+			}
+			return x
+		}
+		for c, v := range nd.cols {
+			col := &t.columns[c]
+			if wk := p.walks[col.info]; wk != nil && v != nil {
+				wk.rewrite(col.at(start+uint32(i)), col.info.snap == cloneValues, of)
+			}
+		}
+		e := ents[j][i]
+		for _, sv := range nd.sparse {
+			if wk := p.walks[sv.set.info]; wk != nil {
+				wk.rewrite(sv.set.get(e), sv.set.info.snap == cloneValues, of)
+			}
+			if r := sv.set.rel; r != nil {
+				r.linkSources(e)
+			}
+		}
+	}
+}
