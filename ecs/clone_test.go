@@ -14,11 +14,14 @@ type (
 	cpVel   struct{ X, Y float64 }
 	cpName  struct{ S string }
 	cpFlag  struct{}
-	cpAim   struct{ At ecs.Entity }                 // an entity held in a field
-	cpCrew  struct{ Members []ecs.Entity }          // entities in a slice, deep-copied by Clone
-	cpSlots struct{ Pair [2]ecs.Entity; Other int } // entities in an array
-	cpBag   struct{ Items []int }                   // a slice without a Clone method
-	cpRare  struct{ N int }                         // sparse
+	cpAim   struct{ At ecs.Entity }        // an entity held in a field
+	cpCrew  struct{ Members []ecs.Entity } // entities in a slice, deep-copied by Clone
+	cpSlots struct {
+		Pair  [2]ecs.Entity
+		Other int
+	} // entities in an array
+	cpBag   struct{ Items []int } // a slice without a Clone method
+	cpRare  struct{ N int }       // sparse
 	cpLikes struct{ W int }
 )
 

@@ -70,25 +70,27 @@ func (w *entityWalk) add(t reflect.Type, off uintptr) {
 	}
 }
 
-// rewrite replaces each Entity held by the value at p by f of it; slices
-// only when deep is set (the value's slices are its own, as after a
-// Clone method: a plain copy shares them with the value copied).
-func (w *entityWalk) rewrite(p unsafe.Pointer, deep bool, f func(Entity) Entity) {
+// rewrite replaces each Entity held by the value at p by f of it.
+func (w *entityWalk) rewrite(p unsafe.Pointer, f func(Entity) Entity) {
 	for _, o := range w.at {
 		// SAFETY: the walk was built from the type of the value at p:
 		// an Entity (or a type with Entity's layout) lies at offset o.
 		e := (*Entity)(unsafe.Add(p, o))
 		*e = f(*e)
 	}
-	if !deep {
-		return
-	}
+	w.rewriteSlices(p, f)
+}
+
+// rewriteSlices replaces each Entity held in the slices of the value at p
+// by f of it. The slices must be the value's own (as after a Clone
+// method; a plain copy shares them with the value copied).
+func (w *entityWalk) rewriteSlices(p unsafe.Pointer, f func(Entity) Entity) {
 	for _, s := range w.slices {
 		// SAFETY: a slice of s.elemSize-byte elements lies at offset s.off.
 		sl := *(*[]byte)(unsafe.Add(p, s.off)) // only its pointer and length are read
 		base := unsafe.Pointer(unsafe.SliceData(sl))
 		for i := range len(sl) {
-			s.elem.rewrite(unsafe.Add(base, uintptr(i)*s.elemSize), deep, f)
+			s.elem.rewrite(unsafe.Add(base, uintptr(i)*s.elemSize), f)
 		}
 	}
 }

@@ -41,6 +41,10 @@ type Prefab struct {
 	index map[Entity]int // the template's entities, by node
 	walks map[*componentInfo]*entityWalk
 	inst  []Entity // one instance's entities, reused by init calls
+	// fanIn and each node's fixes and deep are the spawn plan (see
+	// plan), valid while planned.
+	fanIn   []prefabFanIn
+	planned bool
 }
 
 // prefabNode is one entity of the template: its table, one stored value
@@ -52,6 +56,8 @@ type prefabNode struct {
 	cols     []unsafe.Pointer
 	sparse   []prefabValue
 	infos    []*componentInfo // every type, table ones first, for hooks
+	fixes    []prefabFix      // entities in the values that name nodes
+	deep     []int            // slots whose slices hold entities (see prefabFix.slot)
 }
 
 // prefabValue is one stored value of a sparse type.
@@ -153,6 +159,7 @@ func PrefabValue[T any](p *Prefab, node int) *T {
 	if !ok {
 		panic(fmt.Sprintf("ecs: PrefabValue[%v]: not a component type of this world", reflect.TypeFor[T]()))
 	}
+	p.planned = false // the caller may change an Entity in the value
 	n := &p.nodes[node]
 	if c := n.table.column(id); c >= 0 {
 		if n.cols[c] == nil {

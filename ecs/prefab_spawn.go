@@ -1,6 +1,9 @@
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Spawn spawns one instance of the prefab and returns its root. It fires
 // the OnAdd hooks and observers a spawn of the same entities would.
@@ -114,7 +117,13 @@ func (w *World) hasSparse(e Entity) bool {
 // the OnAdd hooks.
 func (p *Prefab) finish(rows []uint32, ents [][]Entity, n int, init func(int, []Entity)) {
 	w := p.w
+	if !p.planned {
+		p.plan()
+	}
 	w.enter("Prefab.Spawn")
+	for _, f := range p.fanIn {
+		reserveSources(f, ents, n)
+	}
 	for j := range p.nodes {
 		p.place(&p.nodes[j], rows[j], ents[j])
 	}
@@ -166,32 +175,44 @@ func (p *Prefab) place(nd *prefabNode, start uint32, es []Entity) {
 	}
 }
 
-// point rewrites the entity values of node j's n instances that name a
-// node of the template to the instance's entity for that node, then links
+// point points the entity values of node j's n instances that name a
+// node of the template at the instance's entity for that node, then links
 // their relation pairs, dropping those whose target has died.
 func (p *Prefab) point(j int, start uint32, ents [][]Entity, n int) {
 	nd := &p.nodes[j]
 	t := nd.table
-	for i := range n {
-		of := func(x Entity) Entity {
-			if k, ok := p.index[x]; ok {
-				return ents[k][i]
-			}
-			return x
+	slot := func(s int, i int) unsafe.Pointer {
+		if s >= 0 {
+			return t.columns[s].at(start + uint32(i))
 		}
-		for c, v := range nd.cols {
-			col := &t.columns[c]
-			if wk := p.walks[col.info]; wk != nil && v != nil {
-				wk.rewrite(col.at(start+uint32(i)), col.info.snap == cloneValues, of)
-			}
+		return nd.sparse[-1-s].set.get(ents[j][i])
+	}
+	for _, f := range nd.fixes {
+		for i := range n {
+			// SAFETY: plan found an Entity at f.off in this slot's type.
+			*(*Entity)(unsafe.Add(slot(f.slot, i), f.off)) = ents[f.node][i]
 		}
-		e := ents[j][i]
-		for _, sv := range nd.sparse {
-			if wk := p.walks[sv.set.info]; wk != nil {
-				wk.rewrite(sv.set.get(e), sv.set.info.snap == cloneValues, of)
-			}
-			if r := sv.set.rel; r != nil {
-				r.linkSources(e)
+	}
+	for _, s := range nd.deep {
+		var info *componentInfo
+		if s >= 0 {
+			info = t.columns[s].info
+		} else {
+			info = nd.sparse[-1-s].set.info
+		}
+		for i := range n {
+			p.walks[info].rewriteSlices(slot(s, i), func(x Entity) Entity {
+				if k, ok := p.index[x]; ok {
+					return ents[k][i]
+				}
+				return x
+			})
+		}
+	}
+	for _, sv := range nd.sparse {
+		if r := sv.set.rel; r != nil {
+			for i := range n {
+				r.linkSources(ents[j][i])
 			}
 		}
 	}

@@ -136,6 +136,18 @@ func TestPrefabSpawn(t *testing.T) {
 	// The whole template can go; the prefab stays usable.
 	s.w.Despawn(s.hull)
 	s.checkInstance(t, p.Spawn(), 7)
+	// An entity changed in the prefab is pointed into the tree when it
+	// names a node: turret 2 now aims at its own instance's radar.
+	n2, _ := p.Node(s.t2)
+	ecs.PrefabValue[cpAim](p, n2).At = s.radar
+	d := p.Spawn()
+	kids := s.h.Children(d)
+	if got := s.aim.Get(kids[2]).At; got != kids[0] {
+		t.Fatalf("after PrefabValue turret 2 aims at %v, want its radar %v", got, kids[0])
+	}
+	if got := s.aim.Get(s.h.Children(c)[2]).At; got != s.outside {
+		t.Fatalf("an earlier instance changed: turret 2 aims at %v", got)
+	}
 }
 
 func TestPrefabSpawnBatch(t *testing.T) {

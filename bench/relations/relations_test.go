@@ -21,6 +21,7 @@ func testConfig() Config {
 		CascadeNodes: 121, CascadeBranch: 3, CascadeBystanders: 7,
 		QueryEntities: 3_000, QueryParents: 300,
 		TransformTrees: 3, TransformBranch: 4, TransformLevels: 4,
+		PrefabInstances: 50,
 	}
 }
 
@@ -384,5 +385,67 @@ func TestEveryRowRuns(t *testing.T) {
 	bad.ReparentParents = 1
 	if _, err := NewSuite(bad, ""); err == nil {
 		t.Error("one parent accepted")
+	}
+}
+
+// TestPrefabSameWork runs each prefab kernel twice, resetting between,
+// and checks that each library made N roots of four components with three
+// children each, with the template's values.
+func TestPrefabSameWork(t *testing.T) {
+	c := testConfig()
+	n := c.PrefabInstances
+	tp, hand, ap := newTesseraPrefab(c), newTesseraPrefab(c), newArkPrefab(c)
+	rootsOf := ecs.NewQuery4[Position, Velocity, Local, WorldPos](tp.w)
+	handRoots := ecs.NewQuery4[Position, Velocity, Local, WorldPos](hand.w)
+	for round := range 2 {
+		tp.reset()
+		hand.reset()
+		ap.reset()
+		tesseraPrefabSpawn(tp.p, n)
+		tesseraHandSpawn(hand)
+		arkBatchSpawn(ap)
+		for _, x := range []struct {
+			name  string
+			w     *ecs.World
+			h     *ecs.Hierarchy
+			child *ecs.Map2[Position, Local]
+			q     *ecs.Query4[Position, Velocity, Local, WorldPos]
+		}{{"prefab", tp.w, tp.h, tp.child, rootsOf}, {"by hand", hand.w, hand.h, hand.child, handRoots}} {
+			if x.w.Len() != 4*n {
+				t.Fatalf("round %d: Tessera %s: %d entities, want %d", round, x.name, x.w.Len(), 4*n)
+			}
+			roots := 0
+			for r := range x.q.All() {
+				roots++
+				if *r.B != (Velocity{3, 4}) {
+					t.Fatalf("Tessera %s: root velocity %v", x.name, *r.B)
+				}
+				kids := x.h.Children(r.Entity)
+				if len(kids) != prefabKids {
+					t.Fatalf("Tessera %s: root with %d children", x.name, len(kids))
+				}
+				for i, k := range kids {
+					if p, l := x.child.Get(k); *p != (Position{float64(i), 1}) || *l != (Local{float64(i), -1}) {
+						t.Fatalf("Tessera %s: child %d holds %v %v", x.name, i, *p, *l)
+					}
+				}
+			}
+			if roots != n {
+				t.Fatalf("Tessera %s: %d roots, want %d", x.name, roots, n)
+			}
+		}
+		if arkLen(ap.w) != 4*n || len(ap.roots) != n {
+			t.Fatalf("round %d: Ark: %d entities, %d roots", round, arkLen(ap.w), len(ap.roots))
+		}
+		for _, r := range ap.roots {
+			q := ap.byPar.Query(ark.RelIdx(0, r))
+			kids := 0
+			for q.Next() {
+				kids++
+			}
+			if kids != prefabKids {
+				t.Fatalf("Ark: root with %d children", kids)
+			}
+		}
 	}
 }

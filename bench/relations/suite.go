@@ -81,6 +81,8 @@ type Config struct {
 	// Transform propagation: TransformTrees trees, each a root with
 	// TransformBranch children per node down to TransformLevels levels.
 	TransformTrees, TransformBranch, TransformLevels int
+	// Prefab: PrefabInstances instances of a root with three children.
+	PrefabInstances int
 }
 
 // Full is the report's configuration: the sizes of the workloads as
@@ -92,6 +94,7 @@ func Full() Config {
 		CascadeNodes: 1_000, CascadeBranch: 3, CascadeBystanders: 100,
 		QueryEntities: 100_000, QueryParents: 10_000,
 		TransformTrees: 90, TransformBranch: 10, TransformLevels: 4,
+		PrefabInstances: 10_000,
 	}
 }
 
@@ -104,6 +107,7 @@ func Quick() Config {
 		CascadeNodes: 100, CascadeBranch: 3, CascadeBystanders: 10,
 		QueryEntities: 10_000, QueryParents: 1_000,
 		TransformTrees: 9, TransformBranch: 10, TransformLevels: 4,
+		PrefabInstances: 1_000,
 	}
 }
 
@@ -132,6 +136,8 @@ func (c Config) check() error {
 	case c.TransformTrees < 1 || c.TransformBranch < 1 || c.TransformLevels < 2:
 		return fmt.Errorf("relations: transform: %d trees, %d children each, %d levels", c.TransformTrees, c.TransformBranch,
 			c.TransformLevels)
+	case c.PrefabInstances < 1:
+		return fmt.Errorf("relations: prefab: %d instances", c.PrefabInstances)
 	}
 	return nil
 }
@@ -153,6 +159,7 @@ var builders = []struct {
 	{"cascade", cascadeComparison},
 	{"query", queryComparison},
 	{"transform", transformComparison},
+	{"prefab", prefabComparison},
 }
 
 // Names lists the comparisons' names in report order.
