@@ -18,11 +18,16 @@ type ChildOf struct{}
 // trees of any depth work.
 type Hierarchy struct {
 	rel *Relation[ChildOf]
+	// Cascade's depths, by entity index, valid under stamp, and its walk
+	// up buffer.
+	memo  []depthMemo
+	stamp uint32
+	path  []Entity
 }
 
 // NewHierarchy returns the hierarchy of w, declaring [ChildOf] on first
 // use. Panics inside a parallel section.
-func NewHierarchy(w *World) *Hierarchy { return &Hierarchy{NewRelation[ChildOf](w)} }
+func NewHierarchy(w *World) *Hierarchy { return &Hierarchy{rel: NewRelation[ChildOf](w)} }
 
 // Relation returns the ChildOf relation under the hierarchy, for the
 // operations of [Relation].

@@ -83,7 +83,7 @@ func NewPrefab(w *World, root Entity) *Prefab {
 	tree := []Entity{root}
 	childOf := w.relationOf[reflect.TypeFor[ChildOf]()]
 	if childOf != nil {
-		for e := range (&Hierarchy{&Relation[ChildOf]{childOf}}).Descendants(root) {
+		for e := range (&Hierarchy{rel: &Relation[ChildOf]{childOf}}).Descendants(root) {
 			tree = append(tree, e)
 		}
 	}

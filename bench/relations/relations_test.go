@@ -328,6 +328,7 @@ func TestTransformSameWork(t *testing.T) {
 	check("Tessera stack", func() { tesseraPropagate(tw.h, tw.local, tw.world, tw.roots, &tw.stack) }, tGet, tZero)
 	check("Tessera ToVar", func() { tesseraPropagateQuery(tw.children, &tw.target, tw.local, tw.world, tw.roots, &tw.stack) }, tGet, tZero)
 	check("Tessera Descendants", func() { tesseraPropagateDescendants(tw.h, tw.local, tw.world, tw.roots) }, tGet, tZero)
+	check("Tessera Cascade", func() { tesseraPropagateCascade(tw.h, tw.all, tw.local, tw.world) }, tGet, tZero)
 	check("Ark", func() { arkPropagate(aw.children, aw.lw, aw.world, aw.roots, &aw.stack) },
 		func(i int) WorldPos { return *aw.world.Get(aw.nodes[i]) }, func(i int) { *aw.world.Get(aw.nodes[i]) = WorldPos{} })
 	check("Ark, leaves known", func() { arkPropagateByDepth(aw.children, aw.lw, aw.world, aw.roots, c.TransformLevels, &aw.dstack) },

@@ -25,6 +25,7 @@ type tesseraTransform struct {
 	// children is Local and WorldPos of the children of target.
 	children *ecs.Query2[Local, WorldPos]
 	target   ecs.TargetVar
+	all      *ecs.Query2[Local, WorldPos] // every node
 }
 
 func newTesseraTransform(f *forest) *tesseraTransform {
@@ -32,6 +33,7 @@ func newTesseraTransform(f *forest) *tesseraTransform {
 	s := &tesseraTransform{w: w, h: ecs.NewHierarchy(w), local: ecs.NewMap[Local](w), world: ecs.NewMap[WorldPos](w)}
 	lw := ecs.NewMap2[Local, WorldPos](w)
 	s.children = ecs.NewQuery2[Local, WorldPos](w, s.h.Relation().ToVar(&s.target))
+	s.all = ecs.NewQuery2[Local, WorldPos](w)
 	for i, p := range f.parent {
 		e := lw.Spawn(f.local[i], WorldPos{})
 		if p >= 0 {
@@ -94,6 +96,23 @@ func tesseraPropagateQuery(q *ecs.Query2[Local, WorldPos], v *ecs.TargetVar, loc
 		}
 	}
 	*stack = st
+}
+
+// tesseraPropagateCascade sets every node's WorldPos, visiting the
+// query's entities parents first with Hierarchy.Cascade and finding each
+// node's parent with Hierarchy.Parent.
+//
+//go:noinline
+func tesseraPropagateCascade(h *ecs.Hierarchy, q *ecs.Query2[Local, WorldPos], local *ecs.Map[Local], world *ecs.Map[WorldPos]) {
+	for x := range h.Cascade(q) {
+		l := local.Get(x)
+		if p, ok := h.Parent(x); ok {
+			pw := world.Get(p)
+			*world.Get(x) = WorldPos{pw.X + l.X, pw.Y + l.Y}
+		} else {
+			*world.Get(x) = WorldPos(*l)
+		}
+	}
 }
 
 // tesseraPropagateDescendants sets every node's WorldPos, parents first,
@@ -306,6 +325,9 @@ func transformComparison(c Config) *Comparison {
 			{Name: "Tessera Hierarchy.Descendants + Parent", Kind: Tessera, Lib: "Tessera",
 				What: "per root, for x := range h.Descendants(root): p, _ := h.Parent(x); world.Get(x) = world.Get(p) + local.Get(x)",
 				Run:  func() { tesseraPropagateDescendants(t.h, t.local, t.world, t.roots) }},
+			{Name: "Tessera Hierarchy.Cascade + Parent", Kind: Tessera, Lib: "Tessera",
+				What: "for x := range h.Cascade(q) over every node (parents first, by depth): world.Get(x) = world.Get(parent) + local.Get(x), or local for a root",
+				Run:  func() { tesseraPropagateCascade(t.h, t.all, t.local, t.world) }},
 			{Name: "Ark stack + query by relation target", Kind: Peer, Lib: "Ark",
 				What: "per root, an explicit stack: pop x, read its WorldPos, q := filter3.Query(RelIdx(2, x)); for q.Next(): " +
 					"set the child's WorldPos from the query's columns and push q.Entity()",
