@@ -95,6 +95,7 @@ func (w *World) cloneInto(c, e Entity) {
 		if r := s.rel; r != nil {
 			for _, target := range r.targets(c) {
 				r.addSource(target, c)
+				r.added(c, target)
 			}
 		}
 		infos = append(infos, s.info)
@@ -128,6 +129,7 @@ func (r *relation) linkSources(e Entity) {
 			return
 		}
 		r.addSource(t, e)
+		r.added(e, t)
 		return
 	}
 	// SAFETY: p points to a relMany[T], whose first field is a []Entity.
@@ -143,6 +145,7 @@ func (r *relation) linkSources(e Entity) {
 	}
 	for _, t := range *ts {
 		r.addSource(t, e)
+		r.added(e, t)
 	}
 }
 

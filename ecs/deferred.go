@@ -96,7 +96,7 @@ func (w *World) unlock() {
 	w.lock--
 	if w.lock == 0 {
 		w.openedBy = nil
-		if len(w.cmds.cmds) != 0 || len(w.touched) != 0 {
+		if len(w.cmds.cmds) != 0 || len(w.touched) != 0 || len(w.pairEvents) != 0 {
 			w.unlocked()
 		}
 	}

@@ -81,6 +81,8 @@ type relation struct {
 	in        *sparseSet // relIn[T], on targets
 	// dropAt removes pair i of a relMany value at p (Multi only).
 	dropAt func(p unsafe.Pointer, i int)
+	// onAdd and onRemove are the pair hooks (see Relation.OnAdd).
+	onAdd, onRemove []func(source, target Entity)
 }
 
 // name is the relation's name in messages: Relation[main.Likes].
@@ -165,6 +167,7 @@ func (r *relation) dropPair(e, t Entity) bool {
 	}
 	r.dropSource(t, e)
 	r.w.touch(e)
+	r.removed(e, t)
 	return true
 }
 
@@ -176,6 +179,7 @@ func (r *relation) dropAll(e Entity) {
 	}
 	for _, t := range ts { // ts is e's own value: dropSource edits the targets' side only
 		r.dropSource(t, e)
+		r.removed(e, t)
 	}
 	r.out.remove(e)
 }

@@ -141,11 +141,13 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 			old := one.Target
 			one.Target, one.Value = t, val
 			r.dropSource(old, e)
+			r.removed(e, old)
 		} else {
 			p, _ = r.out.insert(e)
 			*(*relOne[T])(p) = relOne[T]{t, val}
 		}
 		r.addSource(t, e)
+		r.added(e, t)
 		w.touch(e) // To filters' membership may change with the target
 		w.leave()
 		return
@@ -167,6 +169,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		*(*relMany[T])(p) = relMany[T]{Targets: []Entity{t}, Values: []T{val}}
 	}
 	r.addSource(t, e)
+	r.added(e, t)
 	w.touch(e)
 }
 

@@ -48,7 +48,7 @@ func (w *World) touch(e Entity) {
 // run like loop bodies; the changes they make are applied afterwards and
 // settled in turn.
 func (w *World) settle() {
-	if len(w.touched) != 0 {
+	if len(w.touched) != 0 || len(w.pairEvents) != 0 {
 		w.settleTouched()
 	}
 }
@@ -59,9 +59,14 @@ func (w *World) settleTouched() {
 	}
 	w.settling = true
 	defer func() { w.settling = false }()
-	for round := 0; len(w.touched) > 0; round++ {
+	for round := 0; len(w.touched) > 0 || len(w.pairEvents) > 0; round++ {
 		if round == MaxCascadeRounds {
 			w.runawayObservers()
+		}
+		if len(w.pairEvents) > 0 {
+			w.lock++
+			w.firePairEvents()
+			w.lock--
 		}
 		// Swap buffers: this round reads one while touches made by its
 		// observers' changes go to the other, and neither is reallocated.

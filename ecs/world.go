@@ -66,6 +66,8 @@ type World struct {
 	resources map[reflect.Type]any
 
 	relations  []*relation // in declaration order (NewRelation)
+	pairEvents []pairEvent // pairs made or removed, for pair hooks (see settle)
+	pairBuf    []pairEvent // firePairEvents' second buffer
 	relationOf map[reflect.Type]*relation
 	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
 }
