@@ -402,7 +402,54 @@
 // cascading, with the walks of a scene graph on [Hierarchy]: SetParent
 // (which reparents), Parent, Children (in the order they were attached),
 // Root, Depth, Ancestors and Descendants (depth first, each node before its
-// children).
+// children). [Hierarchy.Cascade] visits a query's entities parents first,
+// by depth (flecs' cascade), which transform propagation needs:
+//
+//	for e := range h.Cascade(q) {
+//		if p, ok := h.Parent(e); ok {
+//			*world.Get(e) = compose(*world.Get(p), *local.Get(e))
+//		}
+//	}
+//
+// Pair hooks, [Relation.OnAdd] and [Relation.OnRemove], run once per pair
+// made or removed, with its source and target, when the operation is
+// complete (after a cascade, after a loop's deferred changes), in order,
+// before the enter and leave observers of the same changes.
+//
+// What each operation costs, measured against Ark and donburi in
+// bench/results/RELATIONS.md (cd bench && go run ./cmd/compare -suite
+// relations): SetParent about 80 ns, no allocation; a source list read
+// about 0.6 ns per source; a cascade about 100 ns per despawned entity; a
+// query over a world with relations within noise of one without.
+//
+// # Cloning and prefabs
+//
+// [World.Clone] copies an entity with every component, by the copy rules
+// of snapshots ([Cloner] types through their Clone method, [Shallow] ones
+// plainly, others refused with a panic naming the type), and with its
+// relation pairs as a source: a clone of a child is its sibling.
+//
+// A [Prefab] is a template for spawning the same tree of entities many
+// times. Build the template with the ordinary API, capture it with
+// [NewPrefab] (the root and its descendants through [ChildOf]), and the
+// template may go: the prefab keeps its own copies.
+//
+//	ship := ecs.NewPrefab(w, hull) // hull and its turrets
+//	w.Despawn(hull)
+//	first := ship.Spawn()
+//	ship.SpawnBatchFunc(100, func(i int, inst []ecs.Entity) {
+//		pos.Get(inst[0]).X = float64(i) // a per-instance override
+//	})
+//
+// Each instance gets new entities in the template's tables, copies of its
+// values, and its own tree; Entity values and relation pairs that point
+// into the template point into the instance. [PrefabValue] changes the
+// prefab for the instances spawned later; those spawned before keep
+// their values (an instance is a copy, not a link as flecs' IsA is). The
+// spawn plan is worked out once, so a batch costs about a batch spawn of
+// the same entities: 10,000 instances of a root with four components and
+// three children take about 0.15 of the time of Ark's batch creation of
+// the same entities (bench/results/RELATIONS.md, the prefab comparison).
 //
 // # Checksums
 //
