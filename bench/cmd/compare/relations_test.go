@@ -33,7 +33,7 @@ func TestRelationsReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(data)
-	want := []string{"**Quick run**", "Not measured: the prefab workload", "Goal: Tessera's pass with relations within 5%",
+	want := []string{"**Quick run**", "Prefabs: Tessera's instances are copies", "Goal: Tessera's pass with relations within 5%",
 		"| Ark stack + query, leaves known (peer) (aside) |", "(aside, not in the ratio: "}
 	for _, name := range relations.Names() {
 		want = append(want, "\n## "+name+"\n", "\n| "+name+" | ")
