@@ -54,10 +54,33 @@
 //
 // Outside an iteration every change is immediate.
 //
+// # Relations
+//
+// [NewRelation] declares a relation, Tessera's ecs.Relation: pairs of a
+// source and a target, each with a value, exclusive (one target per
+// source) or Multi, optionally acyclic, with a [CleanupPolicy] for
+// despawned targets. Per source the model keeps its pairs in the order
+// they were made, per target its sources in the same order; removing a
+// pair keeps the order of the others, and an exclusive Set that replaces
+// the target counts as a new pair. Inside an iteration relation changes
+// are deferred with the other changes and, when applied, do nothing if one
+// of their entities has died; a change refused when applied (a cycle, a
+// second exclusive target, a RefuseDespawn despawn) panics out of the
+// application, and [World.Recover] applies the changes after it, as in
+// Tessera.
+//
+// [World.Despawn] applies the policies as Tessera does: it gathers the
+// entities below the target through every DespawnSources relation
+// ([World.Cascade] gives them in order: each entity after those gathered
+// below it, the last gathered first), refuses before anything changes when a RefuseDespawn
+// pair has a target among them and a source outside them, and then
+// despawns them one by one, each losing all its pairs, with the changes
+// their OnRemove hooks make deferred until the whole cascade is over.
+//
 // # Snapshots
 //
 // [World.Snapshot] copies the whole state (id counter, living entities,
-// store values, observer members) and [World.Restore] puts it back, firing
+// store values, relation pairs, observer members) and [World.Restore] puts it back, firing
 // nothing, as Tessera's World.Snapshot and World.Restore do. Both panic
 // unless the world is between operations.
 //

@@ -37,6 +37,9 @@ type World struct {
 	settling  bool        // inside done
 
 	beforeApply []func() // see BeforeDeferred
+
+	relations  []relationSet     // in declaration order (NewRelation)
+	batchDying map[EntityID]bool // the DespawnAll batch being applied, for RefuseDespawn
 }
 
 // storage is the part of a Store[T] the world needs without knowing T.
@@ -67,9 +70,13 @@ func (w *World) Spawn() EntityID {
 	return w.last
 }
 
-// Despawn removes e and all its components. Inside an iteration it is
-// deferred (e stays alive until the outermost iteration ends). Panics if e is
-// not alive.
+// Despawn removes e and all its components, and applies the cleanup
+// policies of the relations that have e as a target (see the package's
+// "Relations" section): with DespawnSources, the sources go first. Inside
+// an iteration it is deferred (e stays alive until the outermost iteration
+// ends). Panics if e is not alive, and when a RefuseDespawn relation
+// refuses (see [World.CheckDespawn]); a deferred despawn that is refused
+// when applied panics then.
 func (w *World) Despawn(e EntityID) {
 	w.mustBeAlive("Despawn", e)
 	if w.depth > 0 {
@@ -80,13 +87,17 @@ func (w *World) Despawn(e EntityID) {
 	w.done()
 }
 
-// despawn fires OnRemove for each component of e, then removes them and e.
-func (w *World) despawn(e EntityID) {
+// despawnOne fires OnRemove for each component of e, removes them, e's
+// relation pairs, and e: e alone, without its relations' policies.
+func (w *World) despawnOne(e EntityID) {
 	w.dying = e // changes the hooks make to e are judged as after the despawn
 	for _, s := range w.stores {
 		s.drop(e)
 	}
 	w.dying = 0
+	for _, r := range w.relations { // after the hooks, which may read the pairs
+		r.unlink(e)
+	}
 	delete(w.alive, e)
 	w.touch(e)
 }
@@ -148,18 +159,20 @@ func (w *World) EndIteration() {
 	w.done()
 }
 
-// DespawnAll despawns every entity q matches. Inside an iteration it is
-// deferred as one change that selects its entities when applied. Panics if q
-// is invalid for w (see [Query.Validate]).
+// DespawnAll despawns every entity q matches, in increasing id order, each
+// with its cascade unless an earlier one took it; a RefuseDespawn pair whose
+// source is matched too refuses nothing. Inside an iteration it is deferred
+// as one change that selects its entities when applied. Panics if q is
+// invalid for w (see [Query.Validate]). Tessera despawns in its iteration
+// order instead: with relations whose policies refuse or with hooks, the two
+// may end differently.
 func (w *World) DespawnAll(q *Query) {
 	w.mustBeValid("DespawnAll", q)
 	if w.depth > 0 {
 		w.pending = append(w.pending, command{op: opDespawnAll, q: q.clone()})
 		return
 	}
-	for _, e := range w.Match(q) {
-		w.despawn(e)
-	}
+	w.despawnBatch(w.Match(q))
 	w.done()
 }
 
@@ -214,6 +227,7 @@ const (
 	opAddAll
 	opRemoveAll
 	opDespawnAll
+	opRelation // a relation change: fn applies it
 )
 
 // command is one deferred structural change.
@@ -223,6 +237,7 @@ type command struct {
 	s  storage
 	v  any
 	q  *Query
+	fn func()
 }
 
 // flush applies the deferred changes in order. It runs with depth 0, so every
@@ -257,9 +272,9 @@ func (w *World) flush() {
 				c.s.drop(e)
 			}
 		case opDespawnAll:
-			for _, e := range w.Match(c.q) {
-				w.despawn(e)
-			}
+			w.despawnBatch(w.Match(c.q))
+		case opRelation:
+			c.fn()
 		}
 	}
 	clear(w.pending) // let the collector have the staged values

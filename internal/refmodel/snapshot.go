@@ -4,14 +4,15 @@ import "maps"
 
 // Snapshot is a copy of a [World]'s state, taken by [World.Snapshot] and put
 // back by [World.Restore]: the id counter, the living entities, every
-// store's values and every observer's members. It holds copies of its own,
-// so later changes to the world leave it as it was, and it may be restored
-// any number of times.
+// store's values, every relation's pairs and every observer's members. It
+// holds copies of its own, so later changes to the world leave it as it
+// was, and it may be restored any number of times.
 type Snapshot struct {
 	w       *World
 	last    EntityID
 	alive   map[EntityID]struct{}
 	values  []any               // per store, in kind order: a map[EntityID]T
+	pairs   []any               // per relation, in declaration order
 	members []map[EntityID]bool // per observer, in registration order
 }
 
@@ -25,6 +26,9 @@ func (w *World) Snapshot() *Snapshot {
 	for _, st := range w.stores {
 		s.values = append(s.values, st.save())
 	}
+	for _, r := range w.relations {
+		s.pairs = append(s.pairs, r.save())
+	}
 	for _, o := range w.observers {
 		s.members = append(s.members, maps.Clone(o.members))
 	}
@@ -34,8 +38,8 @@ func (w *World) Snapshot() *Snapshot {
 // Restore puts w back in the state s holds, which [World.Snapshot] took of
 // w: the entities alive then are alive, those spawned since are not, and
 // since the id counter is put back too, the next spawns return the ids
-// they returned after the snapshot. Stores made since the snapshot are
-// emptied; observers registered since take the entities that match after
+// they returned after the snapshot. Stores and relations made since the
+// snapshot are emptied; observers registered since take the entities that match after
 // the restore as members, as a first registration would. Values are copied
 // again on every restore, so w never shares them with s. Restore fires no
 // hook and no observer.
@@ -57,6 +61,13 @@ func (w *World) Restore(s *Snapshot) {
 			st.load(s.values[k])
 		} else {
 			st.load(nil)
+		}
+	}
+	for i, r := range w.relations {
+		if i < len(s.pairs) {
+			r.load(s.pairs[i])
+		} else {
+			r.load(nil)
 		}
 	}
 	// Stores first: the members of a new observer are computed from them.
