@@ -71,11 +71,12 @@
 //
 // [World.Despawn] applies the policies as Tessera does: it gathers the
 // entities below the target through every DespawnSources relation
-// ([World.Cascade] gives them in order: each entity after those gathered
-// below it, the last gathered first), refuses before anything changes when a RefuseDespawn
-// pair has a target among them and a source outside them, and then
-// despawns them one by one, each losing all its pairs, with the changes
-// their OnRemove hooks make deferred until the whole cascade is over.
+// ([World.DespawnOrder] gives them in order: each entity after those
+// gathered below it, the last gathered first), refuses before anything
+// changes when a RefuseDespawn pair has a target among them and a source
+// outside them, and then despawns them one by one, each losing all its
+// pairs, with the changes their OnRemove hooks make deferred until the
+// whole cascade is over.
 //
 // # Snapshots
 //

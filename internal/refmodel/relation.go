@@ -441,11 +441,11 @@ func cloneLists(m map[EntityID][]EntityID) map[EntityID][]EntityID {
 	return c
 }
 
-// Cascade returns the entities Despawn(e) would despawn now, in the order
-// it would despawn them (see the package's "Relations" section). Panics if
-// e is not alive.
-func (w *World) Cascade(e EntityID) []EntityID {
-	w.mustBeAlive("Cascade", e)
+// DespawnOrder returns the entities Despawn(e) would despawn now, in the
+// order it would despawn them: its cascade (see the package's "Relations"
+// section). Panics if e is not alive.
+func (w *World) DespawnOrder(e EntityID) []EntityID {
+	w.mustBeAlive("DespawnOrder", e)
 	order, _ := w.cascade(e)
 	return order
 }

@@ -191,7 +191,7 @@ func TestRelationCascadeOrder(t *testing.T) {
 	f.child.Add(c2, root)
 	f.child.Add(g, c1)
 	// Tessera's TestCascadeOrder: children first, the last child first.
-	wantIDs(t, "Cascade(root)", f.w.Cascade(root), c2, g, c1, root)
+	wantIDs(t, "DespawnOrder(root)", f.w.DespawnOrder(root), c2, g, c1, root)
 	// A second cascading relation: its sources are gathered after the
 	// hierarchy's, so they go first. o2 is reached twice (from root and
 	// from c2) and gathered once, by root; x owns itself and g.
@@ -200,7 +200,7 @@ func TestRelationCascadeOrder(t *testing.T) {
 	owns.Add(o2, c2)
 	owns.Add(x, g)
 	owns.Add(x, x)
-	wantIDs(t, "Cascade(root) with owns", f.w.Cascade(root), o2, o1, c2, x, g, c1, root)
+	wantIDs(t, "DespawnOrder(root) with owns", f.w.DespawnOrder(root), o2, o1, c2, x, g, c1, root)
 	var removed []refmodel.EntityID
 	f.tag.OnRemove(func(e refmodel.EntityID, _ int) { removed = append(removed, e) })
 	f.w.Despawn(root)
