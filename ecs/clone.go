@@ -56,8 +56,9 @@ func (w *World) mustClone(op string, e Entity, r *record) {
 			w.checkComponent(info, false, op)
 		}
 	}
-	for i := range w.tableOf(r).columns {
-		check(w.tableOf(r).columns[i].info)
+	t := w.tableOf(r)
+	for i := range t.columns {
+		check(t.columns[i].info)
 	}
 	for _, s := range w.sparse {
 		if s.has(e) && !s.relIn {
@@ -75,15 +76,13 @@ func (w *World) cloneInto(c, e Entity) {
 	row := w.moveEmpty(c, rc, t)
 	w.enter("Clone")
 	src := w.entities.at(e.index).row
+	infos := make([]*componentInfo, 0, len(t.columns)+4)
 	for i := range t.columns {
 		col := &t.columns[i]
 		if col.size != 0 {
 			copyByPolicy(col.info, col.at(row), col.at(src), 1)
 		}
-	}
-	infos := make([]*componentInfo, 0, len(t.columns)+4)
-	for i := range t.columns {
-		infos = append(infos, t.columns[i].info)
+		infos = append(infos, col.info)
 	}
 	for _, s := range w.sparse {
 		if s.get(e) == nil || s.relIn {
@@ -93,10 +92,7 @@ func (w *World) cloneInto(c, e Entity) {
 		// s.add may have grown the set: read e's slot after it.
 		copyByPolicy(s.info, dst, s.get(e), 1)
 		if r := s.rel; r != nil {
-			for _, target := range r.targets(c) {
-				r.addSource(target, c)
-				r.added(c, target)
-			}
+			r.linkSources(c) // e's targets all live: every pair is kept
 		}
 		infos = append(infos, s.info)
 	}
@@ -118,7 +114,8 @@ func copyByPolicy(info *componentInfo, dst, src unsafe.Pointer, n int) {
 
 // linkSources records the source e, whose pair values were just copied,
 // among its targets' sources, after dropping the pairs whose target has
-// died (a prefab's pair to an entity outside its tree).
+// died (a prefab's pair to an entity outside its tree); used by Clone and
+// prefab spawns.
 func (r *relation) linkSources(e Entity) {
 	p := r.out.get(e)
 	if r.exclusive {

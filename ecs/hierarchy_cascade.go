@@ -16,14 +16,15 @@ import "iter"
 // change, structural ones included, which take effect at once (the
 // entities spawned by the body are not visited). Panics when q belongs to
 // another world. Complexity: O(matched entities + their ancestors not
-// matched), two allocations per range, for the order and the depths.
+// matched), three allocations per range: the order, the depths and the
+// depth counts.
 func (h *Hierarchy) Cascade(q Matcher) iter.Seq[Entity] {
 	r := h.rel.r
 	w := r.w
 	c := w.ownCache("Hierarchy.Cascade", q)
 	return func(yield func(Entity) bool) {
 		r.read(r.out, false, "Cascade")
-		es := append([]Entity(nil), w.matchedEntities(c)...)
+		es := w.matchedEntities(c) // the world's buffer: read before any yield
 		depth := make([]int32, len(es))
 		deepest := int32(0)
 		if h.stamp++; h.stamp == 0 { // wrapped: old stamps could match

@@ -11,16 +11,12 @@ import (
 // spawned at once, empty, and receive their components and pairs when the
 // outermost iteration ends, as [World.Clone]'s do. Panics inside a
 // parallel section. Complexity: O(components and pairs of the prefab).
-func (p *Prefab) Spawn() Entity {
-	var root Entity
-	p.spawn("Spawn", 1, func(_ int, inst []Entity) { root = inst[0] }, false)
-	return root
-}
+func (p *Prefab) Spawn() Entity { return p.spawn("Spawn", 1, nil) }
 
 // SpawnBatch spawns n instances of the prefab. Panics if n < 0 and inside
 // a parallel section. Complexity: O(n × the prefab's components and
 // pairs), with each node's rows made in one pass per table.
-func (p *Prefab) SpawnBatch(n int) { p.spawn("SpawnBatch", n, nil, true) }
+func (p *Prefab) SpawnBatch(n int) { p.spawn("SpawnBatch", n, nil) }
 
 // SpawnBatchFunc spawns n instances and, when init is not nil, calls it
 // once per instance, i from 0 to n-1, with the instance's entities in
@@ -31,51 +27,49 @@ func (p *Prefab) SpawnBatch(n int) { p.spawn("SpawnBatch", n, nil, true) }
 // it makes are deferred until every instance is made; hooks fire after
 // init. Panics as SpawnBatch does.
 func (p *Prefab) SpawnBatchFunc(n int, init func(i int, inst []Entity)) {
-	p.spawn("SpawnBatchFunc", n, init, true)
+	p.spawn("SpawnBatchFunc", n, init)
 }
 
-// spawn makes n instances; init, if not nil, is called per instance. user
-// says init is the caller's (its panics name the operation).
-func (p *Prefab) spawn(op string, n int, init func(int, []Entity), user bool) {
+// spawn makes n instances, calling init, if not nil, per instance, and
+// returns the first instance's root (the zero Entity when n is 0).
+func (p *Prefab) spawn(op string, n int, init func(int, []Entity)) Entity {
 	w := p.w
 	w.mustNotShare("Prefab."+op, nil)
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: Prefab.%s: negative count %d", op, n))
 	}
 	if n == 0 {
-		return
+		return Entity{}
 	}
 	k := len(p.nodes)
 	if w.lock > 0 {
+		var root Entity
 		for i := range n {
 			inst := make([]Entity, k)
 			for j := range inst {
 				inst[j] = w.Spawn()
 			}
-			if user {
-				w.queueFunc(func(*commandBuffer) { p.fillLater(inst, i, init) })
-			} else {
-				w.queueFunc(func(*commandBuffer) { p.fillLater(inst, i, nil) })
-				init(i, inst) // Spawn's own: it records the root
+			if i == 0 {
+				root = inst[0]
 			}
+			w.queueFunc(func(*commandBuffer) { p.fillLater(inst, i, init) })
 		}
-		return
+		return root
 	}
 	rows := make([]uint32, k)
-	ents := make([][]Entity, k)
 	for j := range p.nodes {
-		t := p.nodes[j].table
-		rows[j] = w.spawnRows(t, n)
-		ents[j] = t.entities[rows[j] : rows[j]+uint32(n) : rows[j]+uint32(n)]
+		rows[j] = w.spawnRows(p.nodes[j].table, n)
 	}
-	// spawnRows may have grown a table that two nodes share: read the
-	// entities again once every row exists.
+	// Read the entities once every row exists: spawnRows may grow a table
+	// that two nodes share.
+	ents := make([][]Entity, k)
 	for j := range p.nodes {
 		t := p.nodes[j].table
 		ents[j] = t.entities[rows[j] : rows[j]+uint32(n) : rows[j]+uint32(n)]
 	}
 	p.finish(rows, ents, n, init)
 	w.settle()
+	return ents[0][0]
 }
 
 // fillLater gives the empty entities of one deferred instance their
