@@ -13,3 +13,29 @@ func CheckZeroTails(w *World) error {
 	}
 	return nil
 }
+
+// CheckSplitTables returns an error naming the first living entity whose
+// table is not the one of its target in a split relation (SplitByTarget),
+// or nil: the invariant relation.place keeps.
+func CheckSplitTables(w *World) error {
+	for _, t := range w.tables {
+		for _, e := range t.entities {
+			for _, r := range w.relations {
+				if !r.split {
+					continue
+				}
+				var want Entity
+				if ts := r.targets(e); len(ts) > 0 {
+					want = ts[0]
+				}
+				if got := t.pairTarget(r); got != want {
+					return fmt.Errorf("%s: entity %v is in table %d of target %v, its target is %v", r.name(), e, t.id, got, want)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// TableCount returns the number of tables of w, empty ones included.
+func TableCount(w *World) int { return len(w.tables) }

@@ -326,6 +326,14 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 
 // applyImage puts a checked image into w, which has no entities.
 func (w *World) applyImage(img *loadImage) {
+	w.fillImage(img)
+	w.placeAll()
+	w.recountMembers()
+}
+
+// fillImage puts the entities, rows, sparse values and resources of a
+// checked image into w, which has no entities.
+func (w *World) fillImage(img *loadImage) {
 	w.enter("Load")
 	defer w.leave()
 	x := &w.entities
@@ -340,7 +348,6 @@ func (w *World) applyImage(img *loadImage) {
 	for _, r := range img.resources {
 		reflect.NewAt(r.typ, r.slot.ensure()).Elem().Set(reflect.NewAt(r.typ, r.val).Elem())
 	}
-	w.recountMembers()
 }
 
 // placeImage appends the rows of a checked image's tables and sparse sets

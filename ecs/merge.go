@@ -113,6 +113,15 @@ func (m *EntityMapping) All() iter.Seq2[Entity, Entity] {
 // rewrites the entity values at fixups (the file's handles, untagged) to
 // the new ones, and returns the mapping.
 func (w *World) mergeImage(img *loadImage, fixups []unsafe.Pointer) *EntityMapping {
+	m := w.fillMerged(img, fixups)
+	w.placeAll()
+	w.recountMembers()
+	return m
+}
+
+// fillMerged adds the image's entities, rows and sparse values to w (see
+// mergeImage).
+func (w *World) fillMerged(img *loadImage, fixups []unsafe.Pointer) *EntityMapping {
 	w.enter("Merge")
 	defer w.leave()
 	x := &w.entities
@@ -138,6 +147,5 @@ func (w *World) mergeImage(img *loadImage, fixups []unsafe.Pointer) *EntityMappi
 		}
 	}
 	w.placeImage(img, func(i uint32) Entity { return m.local[i] })
-	w.recountMembers()
 	return m
 }

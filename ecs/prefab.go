@@ -102,7 +102,10 @@ func (p *Prefab) capture(e Entity, root bool, childOf *relation) prefabNode {
 	w := p.w
 	r := w.entities.at(e.index)
 	t := w.tableOf(r)
-	n := prefabNode{template: e, table: t, cols: make([]unsafe.Pointer, len(t.columns))}
+	// The instances start in the table of the template's component types
+	// alone and move to their targets' tables after (placeSplit): the
+	// template's table may be one of its split relations' target.
+	n := prefabNode{template: e, table: w.tableFor(t.ids), cols: make([]unsafe.Pointer, len(t.columns))}
 	for i := range t.columns {
 		col := &t.columns[i]
 		n.infos = append(n.infos, col.info)

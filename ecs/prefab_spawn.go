@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -68,8 +69,28 @@ func (p *Prefab) spawn(op string, n int, init func(int, []Entity)) Entity {
 		ents[j] = t.entities[rows[j] : rows[j]+uint32(n) : rows[j]+uint32(n)]
 	}
 	p.finish(rows, ents, n, init)
+	root := ents[0][0]
+	p.placeSplit(ents, n)
 	w.settle()
-	return ents[0][0]
+	return root
+}
+
+// placeSplit moves the instances that are sources of a split relation
+// (SplitByTarget) to the tables of their targets, after the spawn and its
+// hooks (and the changes those made) are done.
+func (p *Prefab) placeSplit(ents [][]Entity, n int) {
+	for j := range p.nodes {
+		for _, sv := range p.nodes[j].sparse {
+			r := sv.set.rel
+			if r == nil || !r.split || sv.set.relIn {
+				continue
+			}
+			// ents[j] may alias the rows of a table that the moves reorder.
+			for _, e := range slices.Clone(ents[j][:n]) {
+				r.place(e)
+			}
+		}
+	}
 }
 
 // fillLater gives the empty entities of one deferred instance their
@@ -93,6 +114,7 @@ func (p *Prefab) fillLater(inst []Entity, i int, init func(int, []Entity)) {
 		init = func(_ int, inst []Entity) { user(i, inst) }
 	}
 	p.finish(rows, ents, 1, init)
+	p.placeSplit(ents, 1)
 }
 
 // hasSparse reports whether e has a value in some sparse set.

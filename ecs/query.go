@@ -40,6 +40,9 @@ type queryCache struct {
 	// list of sources drives the walk (see sparseIter.start), the others
 	// are checked per entity.
 	relTo []Filter
+	// splitTo are the To filters of split relations (SplitByTarget) with
+	// a fixed target: checked per table, by the table's pairs.
+	splitTo []Filter
 
 	sub *subscription // enter/leave observers, nil when none
 
@@ -92,9 +95,20 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			if f.rel.w != w {
 				panic(fmt.Sprintf("ecs: %s: the filter %s.To belongs to another world", op, f.rel.name()))
 			}
-			// No sparse term for the source side: the walk follows the
-			// target's list of sources, which holds exactly the sources.
-			q.relTo = append(q.relTo, f)
+			switch {
+			case f.rel.split && f.toVar == nil:
+				// The target's sources are the rows of its tables.
+				q.splitTo = append(q.splitTo, f)
+			case f.rel.split:
+				// First, so that the walk follows the target's tables
+				// (sparseIter.start).
+				q.relTo = slices.Insert(q.relTo, 0, f)
+			default:
+				// No sparse term for the source side: the walk follows
+				// the target's list of sources, which holds exactly the
+				// sources.
+				q.relTo = append(q.relTo, f)
+			}
 		case filterOptional:
 			for i, id := range ids {
 				k := slices.Index(terms, id)
@@ -138,7 +152,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 			}
 		}
 	}
-	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 && len(q.relTo) == 0 {
+	if q.all.empty() && len(q.sparseAll) == 0 && len(q.anyOf) == 0 && len(q.relTo) == 0 && len(q.splitTo) == 0 {
 		panic(fmt.Sprintf("ecs: %s: every term is optional; require at least one component", op))
 	}
 	for _, t := range w.tables {
@@ -168,6 +182,11 @@ func (q *queryCache) matches(t *table) bool {
 	}
 	for i, b := range q.anyOf {
 		if !t.mask.intersects(b) && len(q.anyOfSparse[i]) == 0 {
+			return false
+		}
+	}
+	for _, f := range q.splitTo {
+		if tt := t.pairTarget(f.rel); tt.IsZero() || tt != f.to {
 			return false
 		}
 	}

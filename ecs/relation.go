@@ -46,6 +46,7 @@ type relationOptions struct {
 	policy    CleanupPolicy
 	policySet bool
 	shallow   bool
+	split     bool
 }
 
 // Multi lets each source have any number of targets (many-to-many: items
@@ -77,6 +78,11 @@ type relation struct {
 	exclusive bool
 	acyclic   bool
 	policy    CleanupPolicy
+	index     int // in w.relations
+	// split is set by SplitByTarget: sources live in tables per target,
+	// and splitTables lists each target's tables, in creation order.
+	split       bool
+	splitTables map[Entity][]*table
 	out       *sparseSet // relOne[T] or relMany[T], on sources
 	in        *sparseSet // relIn[T], on targets
 	// dropAt removes pair i of a relMany value at p (Multi only).

@@ -44,18 +44,24 @@ func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 		opt(&o)
 	}
 	if r := w.relationOf[typ]; r != nil {
-		if len(opts) > 0 && (r.exclusive == o.multi || r.acyclic != o.acyclic || r.policy != o.policy) {
-			panic(fmt.Sprintf("ecs: NewRelation[%v]: declared before with other options (exclusive %v, acyclic %v, %v)", typ, r.exclusive, r.acyclic, r.policy))
+		if len(opts) > 0 && (r.exclusive == o.multi || r.acyclic != o.acyclic || r.policy != o.policy || r.split != o.split) {
+			panic(fmt.Sprintf("ecs: NewRelation[%v]: declared before with other options (exclusive %v, acyclic %v, %v, split by target %v)", typ, r.exclusive, r.acyclic, r.policy, r.split))
 		}
 		return &Relation[T]{r}
 	}
 	if o.multi && o.acyclic {
 		panic(fmt.Sprintf("ecs: NewRelation[%v]: Acyclic needs an exclusive relation (without Multi)", typ))
 	}
+	if o.multi && o.split {
+		panic(splitMessage(typ.String()))
+	}
 	if o.policy > RefuseDespawn {
 		panic(fmt.Sprintf("ecs: NewRelation[%v]: unknown cleanup policy %v", typ, o.policy))
 	}
-	r := &relation{w: w, typ: typ, exclusive: !o.multi, acyclic: o.acyclic, policy: o.policy}
+	r := &relation{w: w, typ: typ, exclusive: !o.multi, acyclic: o.acyclic, policy: o.policy, index: len(w.relations), split: o.split}
+	if r.split {
+		r.splitTables = make(map[Entity][]*table)
+	}
 	if r.exclusive {
 		Register[relOne[T]](w, Sparse())
 		r.out = w.reg.infos[idOf[relOne[T]](&w.reg)].sparse
@@ -150,6 +156,7 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		r.added(e, t)
 		w.touch(e) // To filters' membership may change with the target
 		w.leave()
+		r.place(e)
 		return
 	}
 	w.enter("a relation change")
@@ -198,6 +205,7 @@ func (R *Relation[T]) removeNow(e, t Entity) {
 	w.enter("a relation change")
 	R.r.dropPair(e, t)
 	w.leave()
+	R.r.place(e)
 }
 
 // RemoveTargets removes every pair of e as a source. Panics as Remove
@@ -220,6 +228,7 @@ func (R *Relation[T]) removeTargetsNow(e Entity) {
 	w.enter("a relation change")
 	R.r.dropAll(e)
 	w.leave()
+	R.r.place(e)
 }
 
 // Target returns e's target and true, or the zero Entity and false when e

@@ -110,7 +110,9 @@ func (w *World) unlinkRelations(e Entity) {
 			if len(srcs) == 0 {
 				break
 			}
-			r.dropPair(srcs[len(srcs)-1], e)
+			s := srcs[len(srcs)-1]
+			r.dropPair(s, e)
+			r.place(s)
 		}
 	}
 }

@@ -50,24 +50,28 @@ func (w *World) Save(out io.Writer) error {
 		e.buf = append(e.buf, byte(st.storage))
 		e.schema(st.schema)
 	}
-	var tables []*table
-	for _, t := range w.tables {
-		if len(t.entities) > 0 {
-			tables = append(tables, t)
-		}
-	}
-	e.uvarint(uint64(len(tables)))
-	for _, t := range tables {
-		e.uvarint(uint64(len(t.columns)))
-		for _, col := range t.columns {
+	groups := w.saveGroups()
+	e.uvarint(uint64(len(groups)))
+	for _, g := range groups {
+		first := g[0]
+		e.uvarint(uint64(len(first.columns)))
+		for _, col := range first.columns {
 			e.uvarint(uint64(p.ref[col.id]))
 		}
-		e.uvarint(uint64(len(t.entities)))
-		for _, ent := range t.entities {
-			e.uvarint(uint64(ent.index))
+		rows := 0
+		for _, t := range g {
+			rows += len(t.entities)
 		}
-		for _, col := range t.columns {
-			p.codec[col.id].values(e, col.base, len(t.entities))
+		e.uvarint(uint64(rows))
+		for _, t := range g {
+			for _, ent := range t.entities {
+				e.uvarint(uint64(ent.index))
+			}
+		}
+		for i, col := range first.columns {
+			for _, t := range g {
+				p.codec[col.id].values(e, t.columns[i].base, len(t.entities))
+			}
 		}
 		if err := e.flush(out); err != nil {
 			return err
@@ -191,4 +195,35 @@ func (w *World) saveIndex(e *encoder) {
 	for _, i := range x.free {
 		e.uvarint(uint64(i))
 	}
+}
+
+// saveGroups returns the tables that have rows, grouped by component
+// types, each group in creation order and the groups in the order of
+// their first tables: a file holds one table per set of component types,
+// so the tables of a split relation's targets (SplitByTarget) are one
+// table there, and loading places each row in its target's table again.
+func (w *World) saveGroups() [][]*table {
+	split := false
+	for _, r := range w.relations {
+		split = split || r.split
+	}
+	var groups [][]*table
+	at := map[string]int{}
+	for _, t := range w.tables {
+		if len(t.entities) == 0 {
+			continue
+		}
+		if !split {
+			groups = append(groups, []*table{t})
+			continue
+		}
+		k := t.mask.key()
+		if i, ok := at[k]; ok {
+			groups[i] = append(groups[i], t)
+			continue
+		}
+		at[k] = len(groups)
+		groups = append(groups, []*table{t})
+	}
+	return groups
 }

@@ -72,14 +72,18 @@ func (w *World) SaveJSON(out io.Writer) error {
 	for _, st := range p.types {
 		f.Types = append(f.Types, jsonType{st.name, st.storage.String()})
 	}
-	for _, t := range w.tables {
-		if len(t.entities) == 0 {
-			continue
+	for _, g := range w.saveGroups() {
+		var jt jsonTable
+		for _, t := range g {
+			jt.Entities = append(jt.Entities, entityIndices(t.entities)...)
 		}
-		jt := jsonTable{Entities: entityIndices(t.entities)}
-		for _, col := range t.columns {
+		for i, col := range g[0].columns {
 			jt.Types = append(jt.Types, col.info.name)
-			raw, err := json.Marshal(reflect.SliceAt(col.info.typ, col.base, len(t.entities)).Interface())
+			vals := reflect.SliceAt(col.info.typ, col.base, len(g[0].entities))
+			for _, t := range g[1:] {
+				vals = reflect.AppendSlice(vals, reflect.SliceAt(col.info.typ, t.columns[i].base, len(t.entities)))
+			}
+			raw, err := json.Marshal(vals.Interface())
 			if err != nil {
 				return fmt.Errorf("ecs: SaveJSON: component type %v: %w", col.info.typ, err)
 			}

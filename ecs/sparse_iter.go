@@ -18,11 +18,15 @@ type sparseIter struct {
 	t       *table     // the current entity's table
 	trow    uint32     // and its row
 	e       Entity
-	k       int               // number of terms
-	list    []Entity          // with useList: the sources the walk visits
-	useList bool              // the walk follows list (a Relation.To filter)
-	src     [8]termSource     // where each term's value comes from
-	ptr     [8]unsafe.Pointer // the current entity's components, by term
+	k       int      // number of terms
+	list    []Entity // with useList: the sources the walk visits
+	useList bool     // the walk follows list (a Relation.To filter)
+	// split: the walk visits the rows of tables, the target's tables of a
+	// split relation's ToVar filter, in their order.
+	split    []*table
+	useSplit bool
+	src      [8]termSource     // where each term's value comes from
+	ptr      [8]unsafe.Pointer // the current entity's components, by term
 }
 
 // termSource says where fill finds a term's value.
@@ -49,9 +53,17 @@ func (it *sparseIter) start(c *queryCache) {
 		// The sources of the first To filter's target are exactly the
 		// entities with that pair: walk them, O(sources), no scan.
 		f := c.relTo[0]
-		it.useList = true
-		if t := f.target(); !t.IsZero() {
-			it.list = f.rel.sources(t)
+		t := f.target()
+		if f.rel.split {
+			if !t.IsZero() {
+				it.split = f.rel.splitTables[t]
+			}
+			it.useSplit = true
+		} else {
+			it.useList = true
+			if !t.IsZero() {
+				it.list = f.rel.sources(t)
+			}
 		}
 	} else {
 		for _, s := range c.sparseAll {
@@ -91,6 +103,9 @@ func (it *sparseIter) next() bool {
 		}
 		return false
 	}
+	if it.useSplit {
+		return it.nextSplit()
+	}
 	for it.ti < len(c.tables) {
 		t := c.tables[it.ti]
 		if it.row++; it.row >= len(t.entities) {
@@ -99,6 +114,25 @@ func (it *sparseIter) next() bool {
 		}
 		it.t, it.trow, it.e = t, uint32(it.row), t.entities[it.row]
 		if it.fill(it.ti) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextSplit is next over the rows of the tables in it.split that the
+// query matches.
+func (it *sparseIter) nextSplit() bool {
+	c := it.c
+	for it.ti < len(it.split) {
+		t := it.split[it.ti]
+		slot := c.slotOf[t.id]
+		if it.row++; slot < 0 || it.row >= len(t.entities) {
+			it.ti, it.row = it.ti+1, -1
+			continue
+		}
+		it.t, it.trow, it.e = t, uint32(it.row), t.entities[it.row]
+		if it.fill(int(slot)) {
 			return true
 		}
 	}

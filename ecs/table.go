@@ -36,6 +36,14 @@ type table struct {
 	// of zero values), as Ark's creation without values does.
 	dirty uint32
 
+	// pairs are the pairs of split relations (SplitByTarget) that every
+	// row of the table is the source of, sorted by relation: tables of
+	// the same component types and different targets are distinct.
+	pairs []tablePair
+	// targetEdge caches the tables reached by changing the target of one
+	// split relation (relation.place), created on first use.
+	targetEdge map[tablePair]*table
+
 	// Archetype graph: the table reached by adding or removing one
 	// component id, cached after the first lookup.
 	addEdge    []*table

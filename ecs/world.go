@@ -209,16 +209,27 @@ func (w *World) checkAliveN(handle string, infos []*componentInfo, op string, e 
 
 // tableFor returns the table of the given sorted component ids, creating it
 // (and telling every query about it) when it does not exist yet.
-func (w *World) tableFor(ids []componentID) *table {
+func (w *World) tableFor(ids []componentID) *table { return w.tableForPairs(ids, nil) }
+
+// tableForPairs returns the table of the given sorted component ids whose
+// rows are the sources of the given pairs of split relations (see
+// SplitByTarget; pairs sorted by relation), creating it when needed.
+func (w *World) tableForPairs(ids []componentID, pairs []tablePair) *table {
 	var mask bitset
 	for _, id := range ids {
 		mask.set(id)
 	}
-	key := mask.key()
+	key := tableKey(mask, pairs)
 	if t, ok := w.tableByKey[key]; ok {
 		return t
 	}
 	t := &table{id: len(w.tables), slot: uint32(len(w.tables) + 1), mask: mask, ids: append([]componentID(nil), ids...)}
+	if len(pairs) > 0 {
+		t.pairs = append([]tablePair(nil), pairs...)
+		for _, p := range pairs {
+			p.rel.splitTables[p.target] = append(p.rel.splitTables[p.target], t)
+		}
+	}
 	maxID := -1
 	if len(ids) > 0 {
 		maxID = int(ids[len(ids)-1])
@@ -272,7 +283,7 @@ func (w *World) withComponent(t *table, id componentID) *table {
 	if !inserted {
 		ids = append(ids, id)
 	}
-	n := w.tableFor(ids)
+	n := w.tableForPairs(ids, t.pairs)
 	setEdge(&t.addEdge, id, n)
 	setEdge(&n.removeEdge, id, t)
 	return n
@@ -291,7 +302,7 @@ func (w *World) withoutComponent(t *table, id componentID) *table {
 			ids = append(ids, x)
 		}
 	}
-	n := w.tableFor(ids)
+	n := w.tableForPairs(ids, t.pairs)
 	setEdge(&t.removeEdge, id, n)
 	setEdge(&n.addEdge, id, t)
 	return n
