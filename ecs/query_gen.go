@@ -147,6 +147,17 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 			// run of the driving set when the term is its own value.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
+					if !yield(Chunk1[A]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.runs() {
 				for lo, hi, ok := it.nextRun(maxSparseRun); ok; lo, hi, ok = it.nextRun(maxSparseRun) {
 					if !yield(Chunk1[A]{Entities: it.runEntities(lo, hi), A: runSlice[A](it.driver, lo, hi)}) {
@@ -196,6 +207,17 @@ func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk1[A]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		if it.runs() {
 			// The term is the driving set's own value: a chunk per run of
 			// at most rows entities, as for a table.
@@ -465,6 +487,17 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
+					if !yield(Chunk2[A, B]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk2[A, B]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1])}) {
 					return
@@ -506,6 +539,17 @@ func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B]
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk2[A, B]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk2[A, B]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1])})
 		}
@@ -775,6 +819,17 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
+					if !yield(Chunk3[A, B, C]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk3[A, B, C]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2])}) {
 					return
@@ -816,6 +871,17 @@ func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk3[A, B, C]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk3[A, B, C]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2])})
 		}
@@ -1093,6 +1159,17 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
+					if !yield(Chunk4[A, B, C, D]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk4[A, B, C, D]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3])}) {
 					return
@@ -1134,6 +1211,17 @@ func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk4[A, B, C, D]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk4[A, B, C, D]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3])})
 		}
@@ -1419,6 +1507,17 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
+					if !yield(Chunk5[A, B, C, D, E]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk5[A, B, C, D, E]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4])}) {
 					return
@@ -1460,6 +1559,17 @@ func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows i
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk5[A, B, C, D, E]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk5[A, B, C, D, E]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4])})
 		}
@@ -1753,6 +1863,17 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
+					if !yield(Chunk6[A, B, C, D, E, F]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk6[A, B, C, D, E, F]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5])}) {
 					return
@@ -1794,6 +1915,17 @@ func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], 
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk6[A, B, C, D, E, F]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk6[A, B, C, D, E, F]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5])})
 		}
@@ -2095,6 +2227,17 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
+					if !yield(Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk7[A, B, C, D, E, F, G]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6])}) {
 					return
@@ -2136,6 +2279,17 @@ func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk7[A, B, C, D, E, F, G]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6])})
 		}
@@ -2445,6 +2599,17 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.tableRuns() {
+				// A split relation's target: a chunk per table of it.
+				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+					n := len(t.entities)
+					cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
+					if !yield(Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n), H: columnSlice[H](t, cols[7], n)}) {
+						return
+					}
+				}
+				return
+			}
 			for it.next() {
 				if !yield(Chunk8[A, B, C, D, E, F, G, H]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6]), H: oneSlice[H](it.ptr[7])}) {
 					return
@@ -2486,6 +2651,17 @@ func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.tableRuns() {
+			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
+				n := len(t.entities)
+				cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
+				for lo := 0; lo < n; lo += rows {
+					hi := min(lo+rows, n)
+					dst = append(dst, Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi), H: subSlice(columnSlice[H](t, cols[7], n), lo, hi)})
+				}
+			}
+			return dst
+		}
 		for it.next() {
 			dst = append(dst, Chunk8[A, B, C, D, E, F, G, H]{Entities: it.entities(), A: oneSlice[A](it.ptr[0]), B: oneSlice[B](it.ptr[1]), C: oneSlice[C](it.ptr[2]), D: oneSlice[D](it.ptr[3]), E: oneSlice[E](it.ptr[4]), F: oneSlice[F](it.ptr[5]), G: oneSlice[G](it.ptr[6]), H: oneSlice[H](it.ptr[7])})
 		}

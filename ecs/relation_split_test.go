@@ -104,16 +104,25 @@ func cmpEntity(a, b ecs.Entity) int {
 // component types are one table, handed out as one chunk.
 func TestSplitByTargetTables(t *testing.T) {
 	s := newSplitScene(t, ecs.RemovePairs)
-	q := ecs.NewQuery1[Position](s.w, s.member.To(s.factions[1]))
-	n := 0
-	for c := range q.Chunks() {
-		n++
-		if len(c.Entities) != 8 {
-			t.Fatalf("a chunk of %d sources, want all 8 of faction 1", len(c.Entities))
+	var v ecs.TargetVar
+	v.Set(s.factions[1])
+	for name, q := range map[string]*ecs.Query1[Position]{
+		"To":    ecs.NewQuery1[Position](s.w, s.member.To(s.factions[1])),
+		"ToVar": ecs.NewQuery1[Position](s.w, s.member.ToVar(&v)),
+	} {
+		n := 0
+		for c := range q.Chunks() {
+			n++
+			if len(c.Entities) != 8 {
+				t.Fatalf("%s: a chunk of %d sources, want all 8 of faction 1", name, len(c.Entities))
+			}
 		}
-	}
-	if n != 1 {
-		t.Fatalf("%d chunks for one target's table, want 1", n)
+		if n != 1 {
+			t.Fatalf("%s: %d chunks for one target's table, want 1", name, n)
+		}
+		if cs := q.AppendChunks(nil, 3); len(cs) != 3 || len(cs[2].Entities) != 2 {
+			t.Fatalf("%s: AppendChunks of 3 rows over 8 sources: %d chunks", name, len(cs))
+		}
 	}
 	// Without the filter the query sees every unit, in four tables: the
 	// three factions' and the one of units without one.

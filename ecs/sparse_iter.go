@@ -139,6 +139,34 @@ func (it *sparseIter) nextSplit() bool {
 	return false
 }
 
+// tableRuns reports whether the walk can hand out whole tables: it
+// follows a split relation's target tables and nothing needs a check per
+// entity (no sparse term, no other sparse filter).
+func (it *sparseIter) tableRuns() bool {
+	if !it.useSplit || it.c.sparseFilters {
+		return false
+	}
+	for _, sp := range it.c.sparseTerms {
+		if sp != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// nextTable returns the next table with rows of the walk of tableRuns
+// and its index among the query's matched tables.
+func (it *sparseIter) nextTable() (*table, int, bool) {
+	for it.ti < len(it.split) {
+		t := it.split[it.ti]
+		it.ti++
+		if slot := it.c.slotOf[t.id]; slot >= 0 && len(t.entities) > 0 {
+			return t, int(slot), true
+		}
+	}
+	return nil, 0, false
+}
+
 // walkList returns the entities the walk follows instead of the matching
 // tables, if it follows a list: a To filter's sources, or the driving
 // sparse set's entities.
