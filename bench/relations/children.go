@@ -243,6 +243,7 @@ const childrenDoc = "T targets with S sources each (T x S sources, spawned one a
 // only the handles.
 func childrenComparison(c Config) *Comparison {
 	t, a, d := newTesseraChildren(c), newArkChildren(c), newDbrChildren(c)
+	sp := newTesseraSplitChildren(c)
 	return &Comparison{
 		Name: "children",
 		Doc: childrenDoc + " Here a visit reads the source's handle only (each library's entity id is added to a sum), " +
@@ -253,6 +254,9 @@ func childrenComparison(c Config) *Comparison {
 			{Name: "Tessera Hierarchy.AppendChildren", Kind: Tessera, Lib: "Tessera",
 				What: "for each target: buf = h.AppendChildren(buf[:0], t), then sum += e.Index() over buf",
 				Run:  func() { tesseraVisitChildren(t.h, t.targets, &t.buf) }},
+			{Name: "Tessera Query1.Chunks + ToVar, SplitByTarget", Kind: Tessera, Lib: "Tessera",
+				What: "sources linked by a relation declared with ecs.SplitByTarget(); q := ecs.NewQuery1[Position](w, rel.ToVar(&v)) made once; for each target: v.Set(t); for c := range q.Chunks() { sum += e.Index() over c.Entities }",
+				Run:  func() { tesseraSplitVisitChildren(sp.byRel, &sp.target, sp.targets) }},
 			{Name: "Ark query by relation target", Kind: Peer, Lib: "Ark",
 				What: "for each target: q := filter1.Query(RelIdx(0, t)); for q.Next() { sum += q.Entity().ID() }",
 				Run:  func() { arkVisitChildren(a.byRel, a.targets) }},
@@ -267,13 +271,16 @@ func childrenComparison(c Config) *Comparison {
 // reading each one's Position.
 func childrenReadComparison(c Config) *Comparison {
 	t, a, d := newTesseraChildren(c), newArkChildren(c), newDbrChildren(c)
+	sp := newTesseraSplitChildren(c)
 	return &Comparison{
 		Name: "children_read",
 		Doc: childrenDoc + " Here a visit also reads the source's Position (donburi: its Transform) and adds X to a sum: " +
 			"Tessera looks each child up with Map.Get (the entity index, then the row of its table, in spawn order, so " +
 			"scattered), or walks a query filtered by the relation with a target variable (Relation.ToVar: one query " +
 			"for every target, flecs' query variables), which walks the target's list of sources and, for each, looks it up in " +
-			"the entity index and checks that it holds the relation (a lookup in the relation's sparse set); Ark reads the table the query walks, contiguous for each target.",
+			"the entity index and checks that it holds the relation (a lookup in the relation's sparse set); with a relation " +
+			"declared ecs.SplitByTarget() (Ark's layout), the same query walks the target's table, in the per-entity form or " +
+			"one chunk per target; Ark reads the table the query walks, contiguous for each target.",
 		Unit: "visited source", PerRun: c.ChildTargets * c.ChildSources,
 		Sizes: fmt.Sprintf("T = %s targets, S = %s sources each", count(c.ChildTargets), count(c.ChildSources)),
 		Rows: []Row{
@@ -283,6 +290,12 @@ func childrenReadComparison(c Config) *Comparison {
 			{Name: "Tessera Query1 + Relation.ToVar", Kind: Tessera, Lib: "Tessera",
 				What: "q := ecs.NewQuery1[Position](w, h.Relation().ToVar(&v)) made once; for each target: v.Set(t); for r := range q.All() { sum += r.A.X }",
 				Run:  func() { tesseraQueryChildren(t.byRel, &t.target, t.targets) }},
+			{Name: "Tessera Query1.All + ToVar, SplitByTarget", Kind: Tessera, Lib: "Tessera",
+				What: "as the row above, the relation declared with ecs.SplitByTarget()",
+				Run:  func() { tesseraSplitReadChildren(sp.byRel, &sp.target, sp.targets) }},
+			{Name: "Tessera Query1.Chunks + ToVar, SplitByTarget", Kind: Tessera, Lib: "Tessera",
+				What: "as the row above; for c := range q.Chunks() { sum += c.A[i].X over c.A }",
+				Run:  func() { tesseraSplitReadChunks(sp.byRel, &sp.target, sp.targets) }},
 			{Name: "Ark query by relation target", Kind: Peer, Lib: "Ark",
 				What: "for each target: q := filter2.Query(RelIdx(1, t)); for q.Next() { p, _ := q.Get(); sum += p.X }",
 				Run:  func() { arkReadChildren(a.read, a.targets) }},

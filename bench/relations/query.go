@@ -40,6 +40,23 @@ func tesseraQueryWorld(n, parents int, relations bool) *ecs.World {
 	return w
 }
 
+// tesseraSplitQueryWorld is tesseraQueryWorld with relations whose
+// children are linked to their parents by splitChildOf, a relation split
+// by target: each parent's children are a table of their own, as in Ark.
+func tesseraSplitQueryWorld(n, parents int) *ecs.World {
+	w := ecs.NewWorld()
+	pv := ecs.NewMap2[Position, Velocity](w)
+	rel := ecs.NewRelation[splitChildOf](w, ecs.SplitByTarget())
+	es := make([]ecs.Entity, n)
+	for i := range es {
+		es[i] = pv.Spawn(bodyOf(i))
+	}
+	for i := parents; i < n; i++ {
+		rel.Add(es[i], es[parentOfBody(i, parents)])
+	}
+	return w
+}
+
 // tesseraMove is one pass of p += v over q, the peer suite's query2 kernel
 // (range over func).
 //
@@ -138,6 +155,7 @@ func queryComparison(c Config) *Comparison {
 	n, parents := c.QueryEntities, c.QueryParents
 	tRel, tPlain := tesseraQueryWorld(n, parents, true), tesseraQueryWorld(n, parents, false)
 	tqRel, tqPlain := ecs.NewQuery2[Position, Velocity](tRel), ecs.NewQuery2[Position, Velocity](tPlain)
+	tqSplit := ecs.NewQuery2[Position, Velocity](tesseraSplitQueryWorld(n, parents))
 	aRel, aPlain := arkQueryWorld(n, parents, true), arkQueryWorld(n, parents, false)
 	afRel, afPlain := ark.NewFilter2[Position, Velocity](aRel), ark.NewFilter2[Position, Velocity](aPlain)
 	dRel, dPlain := dbrQueryWorld(n, parents, true), dbrQueryWorld(n, parents, false)
@@ -159,6 +177,9 @@ func queryComparison(c Config) *Comparison {
 		Rows: []Row{
 			{Name: "Tessera Query2.All, with relations", Baseline: "Tessera Query2.All, no relations", Kind: Tessera, Lib: "Tessera", What: "for r := range q.All() { p += v }",
 				Run: func() { tesseraMove(tqRel) }},
+			{Name: "Tessera Query2.All, SplitByTarget relations", Baseline: "Tessera Query2.All, no relations", Kind: Tessera, Lib: "Tessera",
+				What: "the same, the children linked by a relation declared with ecs.SplitByTarget(): P tables, as in Ark",
+				Run:  func() { tesseraMove(tqSplit) }},
 			{Name: "Tessera Query2.All, no relations", Kind: Tessera, Lib: "Tessera", Plain: true, What: "the same, world without relations",
 				Run: func() { tesseraMove(tqPlain) }},
 			{Name: "Ark Query2.Get, with relations", Baseline: "Ark Query2.Get, no relations", Kind: Peer, Lib: "Ark", What: "q := filter.Query(); for q.Next() { p, v := q.Get(); p += v }",

@@ -31,11 +31,13 @@ func testConfig() Config {
 func TestReparentSameWork(t *testing.T) {
 	c := testConfig()
 	tw, aw, dw := newTesseraReparent(c), newArkReparent(c), newDbrReparent(c)
+	sw := newTesseraSplitReparent(c)
 	arkChildren := ark.NewFilter1[arkChildOf](aw.w)
 	steps := c.ReparentChildren * 3 / 2
 	for round := range 3 {
 		for range steps / 3 {
 			tesseraReparentStep(tw)
+			tesseraSplitReparentStep(sw)
 			arkReparentStep(aw)
 			dbrReparentStep(dw)
 		}
@@ -52,6 +54,9 @@ func TestReparentSameWork(t *testing.T) {
 			if got, _ := tw.h.Parent(e); got != tw.parents[p] {
 				t.Fatalf("round %d: Tessera child %d has parent %v, want %v", round, i, got, tw.parents[p])
 			}
+			if got, _ := sw.rel.Target(sw.children[i]); got != sw.parents[p] {
+				t.Fatalf("round %d: Tessera SplitByTarget child %d has target %v, want %v", round, i, got, sw.parents[p])
+			}
 			if got := aw.rel.GetRelation(aw.children[i]); got != aw.parents[p] {
 				t.Fatalf("round %d: Ark child %d has target %v, want %v", round, i, got, aw.parents[p])
 			}
@@ -67,6 +72,9 @@ func TestReparentSameWork(t *testing.T) {
 			an := q.Count()
 			q.Close()
 			dc, _ := transform.GetChildren(dw.parents[p])
+			if sn := sw.rel.NumSources(sw.parents[p]); sn != n {
+				t.Fatalf("round %d: parent %d has %d sources in Tessera SplitByTarget, want %d", round, p, sn, n)
+			}
 			if tn := tw.h.NumChildren(tw.parents[p]); tn != n || an != n || len(dc) != n {
 				t.Fatalf("round %d: parent %d has %d children in Tessera, %d in Ark, %d in donburi; want %d", round, p, tn, an, len(dc), n)
 			}
@@ -102,10 +110,12 @@ func TestReparentPlanCycles(t *testing.T) {
 func TestChildrenSameWork(t *testing.T) {
 	c := testConfig()
 	tw, aw, dw := newTesseraChildren(c), newArkChildren(c), newDbrChildren(c)
+	sw := newTesseraSplitChildren(c)
 	total := c.ChildTargets * c.ChildSources
-	var tIDs, aIDs, dIDs uint64
+	var tIDs, aIDs, dIDs, sIDs uint64
 	wantX := 0.0
 	for k := range total {
+		sIDs += uint64(sw.sources[k].Index())
 		tIDs += uint64(tw.sources[k].Index())
 		aIDs += uint64(aw.sources[k].ID())
 		dIDs += uint64(dw.sources[k].Id())
@@ -113,6 +123,9 @@ func TestChildrenSameWork(t *testing.T) {
 	}
 	if n, s := tesseraVisitChildren(tw.h, tw.targets, &tw.buf); n != total || s != tIDs {
 		t.Errorf("Tessera visited %d sources, id sum %d; want %d, %d", n, s, total, tIDs)
+	}
+	if n, s := tesseraSplitVisitChildren(sw.byRel, &sw.target, sw.targets); n != total || s != sIDs {
+		t.Errorf("Tessera SplitByTarget visited %d sources, id sum %d; want %d, %d", n, s, total, sIDs)
 	}
 	if n, s := arkVisitChildren(aw.byRel, aw.targets); n != total || s != aIDs {
 		t.Errorf("Ark visited %d sources, id sum %d; want %d, %d", n, s, total, aIDs)
@@ -123,8 +136,12 @@ func TestChildrenSameWork(t *testing.T) {
 	for name, got := range map[string]func() (int, float64){
 		"Tessera":       func() (int, float64) { return tesseraReadChildren(tw.h, tw.pos, tw.targets, &tw.buf) },
 		"Tessera ToVar": func() (int, float64) { return tesseraQueryChildren(tw.byRel, &tw.target, tw.targets) },
-		"Ark":           func() (int, float64) { return arkReadChildren(aw.read, aw.targets) },
-		"donburi":       func() (int, float64) { return dbrReadChildren(dw.targets) },
+		"Tessera split": func() (int, float64) { return tesseraSplitReadChildren(sw.byRel, &sw.target, sw.targets) },
+		"Tessera split chunks": func() (int, float64) {
+			return tesseraSplitReadChunks(sw.byRel, &sw.target, sw.targets)
+		},
+		"Ark":     func() (int, float64) { return arkReadChildren(aw.read, aw.targets) },
+		"donburi": func() (int, float64) { return dbrReadChildren(dw.targets) },
 	} {
 		if n, x := got(); n != total || x != wantX {
 			t.Errorf("%s read %d sources, X sum %v; want %d, %v", name, n, x, total, wantX)
@@ -236,6 +253,18 @@ func TestQuerySameWork(t *testing.T) {
 	for i := range n {
 		p, v := bodyOf(i)
 		want += p.X + v.X + p.Y + v.Y
+	}
+	sw := tesseraSplitQueryWorld(n, parents)
+	tesseraMove(ecs.NewQuery2[Position, Velocity](sw))
+	s, tables := 0.0, 0
+	for c := range ecs.NewQuery2[Position, Velocity](sw).Chunks() {
+		tables++
+		for i := range c.A {
+			s += c.A[i].X + c.A[i].Y
+		}
+	}
+	if s != want || tables != parents+1 {
+		t.Errorf("Tessera SplitByTarget: sum %v over %d tables, want %v over %d", s, tables, want, parents+1)
 	}
 	for _, rel := range []bool{true, false} {
 		tw := tesseraQueryWorld(n, parents, rel)

@@ -111,6 +111,7 @@ func dbrReparentStep(s *dbrReparent) {
 // reparentComparison times moving one child to another parent.
 func reparentComparison(c Config) *Comparison {
 	t, a, d := newTesseraReparent(c), newArkReparent(c), newDbrReparent(c)
+	sp := newTesseraSplitReparent(c)
 	return &Comparison{
 		Name: "reparent",
 		Doc: "N children spread over M parents (child i starts under parent i mod M); one operation moves one child " +
@@ -130,6 +131,9 @@ func reparentComparison(c Config) *Comparison {
 		Rows: []Row{
 			{Name: "Tessera Hierarchy.SetParent", Kind: Tessera, Lib: "Tessera", What: "h.SetParent(child, newParent)",
 				Run: func() { tesseraReparentStep(t) }},
+			{Name: "Tessera Relation.Set, SplitByTarget", Kind: Tessera, Lib: "Tessera",
+				What: "rel.Set(child, newParent, v) on a relation declared with ecs.SplitByTarget(): the child's row moves to its new parent's table",
+				Run:  func() { tesseraSplitReparentStep(sp) }},
 			{Name: "Ark Map.SetRelation", Kind: Peer, Lib: "Ark", What: "childOf.SetRelation(child, newParent)",
 				Run: func() { arkReparentStep(a) }},
 			{Name: "donburi transform.ChangeParent", Kind: Peer, Lib: "donburi",
