@@ -83,8 +83,8 @@ type relation struct {
 	// and splitTables lists each target's tables, in creation order.
 	split       bool
 	splitTables map[Entity][]*table
-	out       *sparseSet // relOne[T] or relMany[T], on sources
-	in        *sparseSet // relIn[T], on targets
+	out         *sparseSet // relOne[T] or relMany[T], on sources
+	in          *sparseSet // relIn[T], on targets
 	// dropAt removes pair i of a relMany value at p (Multi only).
 	dropAt func(p unsafe.Pointer, i int)
 	// onAdd and onRemove are the pair hooks (see Relation.OnAdd).

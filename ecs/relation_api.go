@@ -14,7 +14,8 @@ import (
 // Sources(t) read one list each, O(its length), never a scan of the world,
 // and adding a pair moves no table row, so relations do not fragment
 // tables (Bevy's ChildOf/Children keep both sides in sync the same way;
-// flecs and Ark split tables by target instead).
+// flecs and Ark split tables by target instead, which [SplitByTarget]
+// offers for an exclusive relation, on top of the two indexed sides).
 //
 // Inside an iteration, a hook or an observer, changes to a relation are
 // deferred like other structural changes and applied, in order with them,
@@ -32,7 +33,8 @@ type Relation[T any] struct {
 // [DespawnSources] unless options say otherwise. Its two internal
 // component types are sparse and named after T for save files, so a
 // world that loads a save declares its relations first, as it makes its
-// Maps. Panics inside a parallel section, and for [Multi] with [Acyclic].
+// Maps. Panics inside a parallel section, and for [Multi] with [Acyclic]
+// or [SplitByTarget].
 func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 	w.mustNotMakeShared("NewRelation", "handle")
 	typ := reflect.TypeFor[T]()

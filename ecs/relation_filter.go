@@ -19,8 +19,10 @@ func (v *TargetVar) Get() Entity { return v.e }
 // the entities e for which Has(e, t). The query walks t's list of sources,
 // O(sources of t) per pass, whatever the size of the world; the target is
 // fixed for the query's life (a despawned target has no sources). Use
-// [Relation.ToVar] to choose the target per pass. Panics when t belongs to
-// another world.
+// [Relation.ToVar] to choose the target per pass. For a relation declared
+// [SplitByTarget] the filter is a table filter instead: the query matches
+// t's tables only, checks nothing per entity and hands out whole tables in
+// its Chunks form. Panics when t belongs to another world.
 func (R *Relation[T]) To(t Entity) Filter {
 	if R.r.w.foreign(t) {
 		panic(R.r.w.deadMessage(R.r.name()+".To", t, nil))
@@ -30,7 +32,9 @@ func (R *Relation[T]) To(t Entity) Filter {
 
 // ToVar returns a query filter like To whose target is read from v when
 // each pass starts, so one query serves every target (the children of
-// each node of a tree, in turn).
+// each node of a tree, in turn). For a relation declared [SplitByTarget]
+// a pass walks the rows of the target's tables, O(tables of the target +
+// their rows), and the Chunks form hands out one chunk per table.
 func (R *Relation[T]) ToVar(v *TargetVar) Filter {
 	if v == nil {
 		panic(R.r.name() + ".ToVar: nil TargetVar")

@@ -45,10 +45,6 @@ const (
 // saves that set's own lookup.
 func (it *sparseIter) start(c *queryCache) {
 	*it = sparseIter{c: c, ti: 0, row: -1, k: len(c.terms)}
-	rows := 0
-	for _, t := range c.tables {
-		rows += len(t.entities)
-	}
 	if len(c.relTo) > 0 {
 		// The sources of the first To filter's target are exactly the
 		// entities with that pair: walk them, O(sources), no scan.
@@ -66,6 +62,10 @@ func (it *sparseIter) start(c *queryCache) {
 			}
 		}
 	} else {
+		rows := 0
+		for _, t := range c.tables {
+			rows += len(t.entities)
+		}
 		for _, s := range c.sparseAll {
 			if s.len() <= rows && (it.driver == nil || s.len() < it.driver.len()) {
 				it.driver = s

@@ -45,9 +45,11 @@ func tesseraSplitVisitChildren(q *ecs.Query1[Position], v *ecs.TargetVar, target
 	for _, t := range targets {
 		v.Set(t)
 		for c := range q.Chunks() {
+			var s uint64 // see tesseraSplitReadChunks
 			for _, e := range c.Entities {
-				sum += uint64(e.Index())
+				s += uint64(e.Index())
 			}
+			sum += s
 			n += len(c.Entities)
 		}
 	}
@@ -70,16 +72,21 @@ func tesseraSplitReadChildren(q *ecs.Query1[Position], v *ecs.TargetVar, targets
 }
 
 // tesseraSplitReadChunks reads every target's sources' Position through
-// the Chunks form: one chunk per target, a plain slice loop over it.
+// the Chunks form: one chunk per target, a plain slice loop over it that
+// sums into a local.
 //
 //go:noinline
 func tesseraSplitReadChunks(q *ecs.Query1[Position], v *ecs.TargetVar, targets []ecs.Entity) (n int, sum float64) {
 	for _, t := range targets {
 		v.Set(t)
 		for c := range q.Chunks() {
+			// A local sum per chunk: the range body is a closure, and
+			// sum, captured by it, would live in memory.
+			s := 0.0
 			for i := range c.A {
-				sum += c.A[i].X
+				s += c.A[i].X
 			}
+			sum += s
 			n += len(c.A)
 		}
 	}

@@ -248,12 +248,13 @@ func baselineRatios(c *relations.Comparison, res []relResult) []string {
 const goalTolerance = 1.05
 
 // goalVerdict says whether each Tessera row of c with a baseline is within
-// goalTolerance of it.
+// goalTolerance of it; rows set aside (another storage, shown for what it
+// costs) are not judged.
 func goalVerdict(c *relations.Comparison, res []relResult) string {
 	var parts []string
 	for ri, r := range c.Rows {
 		bi := rowIndex(c, r.Baseline)
-		if r.Kind != relations.Tessera || bi < 0 {
+		if r.Kind != relations.Tessera || bi < 0 || r.Aside != "" {
 			continue
 		}
 		ratio := pairedRatio(res[ri], res[bi])
