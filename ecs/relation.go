@@ -139,7 +139,14 @@ func (r *relation) dropSource(t, e Entity) {
 	}
 	// SAFETY: as in addSource.
 	s := (*[]Entity)(p)
-	if i := lastIndex(*s, e); i >= 0 {
+	if len(*s) > 0 && (*s)[0] == e {
+		// The first source: drop it by reslicing, O(1), so a batch that
+		// despawns a target's sources in the order they were linked
+		// (DespawnAll over them) is linear, not quadratic. The slot
+		// left before the list holds no pointer and goes at the next
+		// growth.
+		*s = (*s)[1:]
+	} else if i := lastIndex(*s, e); i >= 0 {
 		*s = slices.Delete(*s, i, i+1)
 	}
 	if len(*s) == 0 {
