@@ -38,12 +38,12 @@ func (w *World) despawnTree(e Entity) {
 	if cascades > 1 || multi || refuse {
 		seen = map[Entity]bool{e: true}
 	}
-	type frame struct {
-		e        Entity
-		expanded bool
-	}
-	stack := []frame{{e: e}}
-	var order []Entity
+	// The walk's buffers are the world's, reused: the hooks that run
+	// below cannot start another walk before this one is done (their
+	// despawns wait for the unlock at the end).
+	stack := append(w.treeStack[:0], treeFrame{e: e})
+	order := w.treeOrder[:0]
+	defer func() { w.treeStack, w.treeOrder = stack[:0], order[:0] }()
 	for len(stack) > 0 {
 		top := len(stack) - 1
 		if stack[top].expanded {
@@ -64,7 +64,7 @@ func (w *World) despawnTree(e Entity) {
 					}
 					seen[s] = true
 				}
-				stack = append(stack, frame{e: s})
+				stack = append(stack, treeFrame{e: s})
 			}
 		}
 		if len(order)+len(stack) > w.entities.alive {
@@ -96,6 +96,13 @@ func (w *World) despawnTree(e Entity) {
 			w.despawnOne(x, r)
 		}
 	}
+}
+
+// treeFrame is an entity on despawnTree's stack, and whether its sources
+// have been pushed above it.
+type treeFrame struct {
+	e        Entity
+	expanded bool
 }
 
 // unlinkRelations removes e's pairs before e is despawned: as a source,

@@ -70,6 +70,8 @@ type World struct {
 	pairBuf    []pairEvent // firePairEvents' second buffer
 	relationOf map[reflect.Type]*relation
 	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
+	treeStack  []treeFrame     // despawnTree's buffers, reused
+	treeOrder  []Entity
 }
 
 // NewWorld returns an empty world.
@@ -137,12 +139,16 @@ func (w *World) despawnOne(e Entity, r *record) {
 		w.touch(e)
 		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
 	}
-	if len(w.relations) != 0 {
+	unlinked := len(w.relations) != 0
+	if unlinked {
 		w.unlinkRelations(e)
 		r = w.entities.at(e.index) // a cascade may have spawned through hooks
 	}
 	w.enter("Despawn")
 	for _, s := range w.sparse {
+		if s.rel != nil && unlinked {
+			continue // unlinkRelations emptied e's slots in the relations' sets
+		}
 		s.remove(e)
 	}
 	t := w.tableOf(r)
