@@ -450,6 +450,9 @@
 // the same entities: 10,000 instances of a root with four components and
 // three children take about 0.15 of the time of Ark's batch creation of
 // the same entities (bench/results/RELATIONS.md, the prefab comparison).
+// A system that records into a [Commands] buffer spawns with
+// [Prefab.SpawnCmd], which returns the pending root; the instance is
+// filled when the buffer is applied.
 //
 // # Checksums
 //
