@@ -53,13 +53,10 @@ var (
 // newHashPlan builds the hash plan of t.
 func newHashPlan(t reflect.Type) *hashPlan {
 	p := &hashPlan{}
-	switch {
-	case t.Implements(checksummerType):
-		p.method = func(v unsafe.Pointer) uint64 {
-			return reflect.NewAt(t, v).Elem().Interface().(Checksummer).Checksum()
-		}
-		return p
-	case reflect.PointerTo(t).Implements(checksummerType):
+	if reflect.PointerTo(t).Implements(checksummerType) {
+		// Through a pointer for value methods too (the pointer type's
+		// method set holds them): an interface of a pointer needs no
+		// copy of the value, so hashing allocates nothing.
 		p.method = func(v unsafe.Pointer) uint64 {
 			return reflect.NewAt(t, v).Interface().(Checksummer).Checksum()
 		}

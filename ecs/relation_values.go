@@ -46,7 +46,7 @@ func (m relMany[T]) Clone() relMany[T] {
 
 // Checksum hashes the targets (index and generation, as Checksum does
 // every entity) and the values field by field.
-func (m relMany[T]) Checksum() uint64 {
+func (m *relMany[T]) Checksum() uint64 {
 	var h stateHash
 	hashEntities(&h, m.Targets)
 	plan := relHashPlan[T]()
@@ -71,7 +71,7 @@ type relIn[T any] struct {
 func (in relIn[T]) Clone() relIn[T] { return relIn[T]{Sources: slices.Clone(in.Sources)} }
 
 // Checksum hashes the sources in order.
-func (in relIn[T]) Checksum() uint64 {
+func (in *relIn[T]) Checksum() uint64 {
 	var h stateHash
 	hashEntities(&h, in.Sources)
 	return h.sum()
@@ -125,8 +125,10 @@ func pairSnapshotPolicy[T any](r *relation, shallow bool) {
 }
 
 // Checksum hashes the target and the value, through the value's own
-// Checksum method when T has one, field by field otherwise.
-func (o relOne[T]) Checksum() uint64 {
+// Checksum method when T has one, field by field otherwise. The three
+// pair types hash through pointer receivers: World.Checksum calls them
+// on the values where they lie, with nothing copied or allocated.
+func (o *relOne[T]) Checksum() uint64 {
 	var h stateHash
 	h.word(uint64(o.Target.index)<<32 | uint64(o.Target.gen&genMask))
 	if c, ok := any(&o.Value).(Checksummer); ok {
