@@ -18,7 +18,8 @@ import "unsafe"
 // Inside an iteration, a hook or an observer the clone is spawned at once,
 // empty, so the handle is usable, and it receives copies of e's
 // components, as they are then, when the outermost iteration ends (if
-// both still live), in order with the other deferred changes. Panics if e
+// both still live and the clone has no component by then), in order with
+// the other deferred changes. Panics if e
 // is not alive or belongs to another world, and inside a parallel section.
 // Complexity: O(e's components + e's pairs), the cost of a spawn of that
 // many components. (Bevy's EntityCommands::clone_and_spawn; flecs'
@@ -33,7 +34,10 @@ func (w *World) Clone(e Entity) Entity {
 	c := w.Spawn()
 	if w.lock > 0 {
 		w.queueFunc(func(*commandBuffer) {
-			if w.Alive(e) && w.Alive(c) {
+			// c may have received components meanwhile (a change made
+			// between a panic in the loop and Recover): it is left as
+			// it is rather than filled over them.
+			if w.Alive(e) && w.Alive(c) && w.isEmpty(c) {
 				w.cloneInto(c, e)
 			}
 		})
@@ -154,4 +158,10 @@ func (w *World) moveEmpty(e Entity, r *record, dst *table) uint32 {
 		return r.row
 	}
 	return w.move(e, r, dst)
+}
+
+// isEmpty reports whether the live entity e has no component in either
+// storage.
+func (w *World) isEmpty(e Entity) bool {
+	return w.tableOf(w.entities.at(e.index)) == w.empty && !w.hasSparse(e)
 }

@@ -191,3 +191,34 @@ func TestCloneInsideLoop(t *testing.T) {
 		t.Fatal("a clone made before the despawn of its entity in the same loop must get its values")
 	}
 }
+
+// TestCloneFillKeepsLaterChanges: a clone made in a loop whose end panics
+// may receive components before Recover applies its fill; the fill then
+// leaves it as it is instead of overwriting them.
+func TestCloneFillKeepsLaterChanges(t *testing.T) {
+	type cfPos struct{ X int }
+	type cfVel struct{ X int }
+	type cfRare struct{ X int }
+	w := ecs.NewWorld()
+	ecs.Register[cfRare](w, ecs.Sparse())
+	pos, vel, rare := ecs.NewMap[cfPos](w), ecs.NewMap[cfVel](w), ecs.NewMap[cfRare](w)
+	h := ecs.NewHierarchy(w)
+	e := pos.Spawn(cfPos{1})
+	rare.Add(e, cfRare{1})
+	a, b := w.Spawn(), w.Spawn()
+	var c ecs.Entity
+	func() {
+		defer func() { _ = recover() }()
+		for range ecs.NewQuery1[cfPos](w).All() {
+			h.SetParent(a, b)
+			h.SetParent(b, a) // refused when the loop ends: the end panics
+			c = w.Clone(e)
+		}
+	}()
+	vel.Add(c, cfVel{9})
+	rare.Add(c, cfRare{7})
+	w.Recover()
+	if !vel.Has(c) || vel.Get(c).X != 9 || rare.Get(c).X != 7 || pos.Has(c) {
+		t.Fatalf("the clone after Recover: vel %v, rare %v, pos %v; want its own vel 9 and rare 7, no pos", vel.Has(c), rare.Get(c), pos.Has(c))
+	}
+}

@@ -13,6 +13,9 @@ package ecs_test
 // over, and a drHook, whose OnRemove hook may despawn the entity's parent
 // or another entity, adopt another entity under the parent, or link to the
 // dying entity: changes made while a cascade runs, so they wait for its end.
+// A clone (World.Clone) copies both, and its entity's pairs as a source;
+// made inside a loop, it stays empty until the loop ends, and for good if
+// its entity dies first.
 //
 // The entities form a small pool (at most drMaxLive), so the same ones are
 // hit again and again. A step is one change made at once, a script (a few
@@ -81,6 +84,9 @@ const (
 	drCovHookDespawn
 	drCovRestore
 	drCovDespawnAll
+	drCovClonePairs
+	drCovCloneFilled
+	drCovCloneEmpty
 	drCovN
 )
 
@@ -98,6 +104,9 @@ var drCovNames = [drCovN]string{
 	"an OnRemove hook that despawns an entity (deferred)",
 	"a Restore",
 	"a DespawnAll of targets guarded by RefuseDespawn with their sources",
+	"a clone, made at once, of an entity with pairs as a source",
+	"a clone made inside a loop, filled when the loop ended",
+	"a clone made inside a loop whose entity died first, left empty",
 }
 
 // drShape sums samples of the worlds' shape, to report how rich the
@@ -202,11 +211,12 @@ type drHarness struct {
 
 	rels []drRel
 
-	live  []drPair
-	dead  []drPair // the latest dead, oldest first
-	toM   map[ecs.Entity]refmodel.EntityID
-	table []drPair // every entity spawned, for drHook.Other
-	focus []drPair // the entities a loop's changes favour
+	live   []drPair
+	dead   []drPair // the latest dead, oldest first
+	toM    map[ecs.Entity]refmodel.EntityID
+	table  []drPair // every entity spawned, for drHook.Other
+	focus  []drPair // the entities a loop's changes favour
+	clones []drPair // the clones made inside the current loop
 
 	// The entities whose OnRemove hook ran during the current step, in
 	// order, in each world: the order of every despawn and cascade.
@@ -476,12 +486,7 @@ func (h *drHarness) spawn() drPair {
 		other = h.src.intn(len(h.table))
 	}
 	p := drPair{h.w.Spawn(), h.m.Spawn()}
-	h.table = append(h.table, p)
-	h.toM[p.e] = p.id
-	h.live = append(h.live, p)
-	if h.depth > 0 {
-		h.focus = append(h.focus, p)
-	}
+	h.enlist(p)
 	h.record("Spawn", p, drPair{}, act)
 	h.ops++
 	// Inside a loop the entity lives at once and its components come when
@@ -491,6 +496,34 @@ func (h *drHarness) spawn() drPair {
 	h.hooks.Add(p.e, drHook{act, other})
 	h.mhooks.Add(p.id, drHook{act, other})
 	return p
+}
+
+// enlist takes p, just spawned in both worlds, into the pool.
+func (h *drHarness) enlist(p drPair) {
+	h.table = append(h.table, p)
+	h.toM[p.e] = p.id
+	h.live = append(h.live, p)
+	if h.depth > 0 {
+		h.focus = append(h.focus, p)
+	}
+}
+
+// clone clones x in both worlds and takes the clone into the pool. Its
+// drHook is x's: its OnRemove hook runs for the clone in both worlds.
+func (h *drHarness) clone(x drPair) {
+	if h.depth == 0 && !h.usable(x) {
+		return
+	}
+	if h.depth == 0 && slices.ContainsFunc(h.rels, func(r drRel) bool { return len(r.mTargets(x.id)) > 0 }) {
+		h.cov[drCovClonePairs]++
+	}
+	var c drPair
+	h.both("Clone", x, drPair{}, 0, nil, func() { c.e = h.w.Clone(x.e) }, func() { c.id = h.m.Clone(x.id) })
+	h.enlist(c)
+	h.record("Clone made", c, x, 0)
+	if h.depth > 0 {
+		h.clones = append(h.clones, c)
+	}
 }
 
 // grow spawns a few entities and links most of them into the structures
@@ -514,7 +547,7 @@ func (h *drHarness) grow() {
 func (h *drHarness) change() {
 	a, b := h.pick(), h.pick()
 	v := h.src.intn(100)
-	switch h.src.intn(22) {
+	switch h.src.intn(24) {
 	case 0:
 		if len(h.live) < drMaxLive {
 			h.spawn()
@@ -562,6 +595,12 @@ func (h *drHarness) change() {
 		} else {
 			h.both("drOwns.RemoveTargets", a, drPair{}, 0, nil, func() { h.owns.RemoveTargets(a.e) }, func() { h.mowns.RemoveTargets(a.id) })
 		}
+	case 22, 23:
+		if len(h.live) < drMaxLive {
+			h.clone(a)
+		} else {
+			h.despawn(a)
+		}
 	}
 }
 
@@ -569,7 +608,7 @@ func (h *drHarness) change() {
 // sequences, at once at top level, deferred inside a loop.
 func (h *drHarness) script() {
 	a, b, c := h.pick(), h.pick(), h.pick()
-	switch h.src.intn(12) {
+	switch h.src.intn(14) {
 	case 0: // remove a pair and make it again: it goes last on both sides
 		h.linkRemove(a, b)
 		if h.src.intn(2) == 0 {
@@ -625,6 +664,16 @@ func (h *drHarness) script() {
 			h.linkSet(a, t, 12)
 			h.linkAdd(a, t)
 		}
+	case 12: // clone, then despawn the original: in a loop the clone is filled first
+		if len(h.live) < drMaxLive {
+			h.clone(a)
+			h.despawn(a)
+		}
+	case 13: // despawn, then clone: in a loop the clone stays empty
+		h.despawn(a)
+		if len(h.live) < drMaxLive {
+			h.clone(a)
+		}
 	}
 }
 
@@ -653,10 +702,10 @@ func (h *drHarness) despawn(x drPair) {
 }
 
 // despawnAll despawns every entity with a tag: every entity but those
-// spawned in the loop after it. No RefuseDespawn applies then (a guard's
-// source dies in the same batch), and what the hooks change is dropped
-// (its entities are dead by then), so the two worlds agree although they
-// despawn in different orders.
+// spawned or cloned in the loop after it. No RefuseDespawn applies then
+// (a guard's source dies in the same batch), and what the hooks change is
+// dropped (its entities are dead by then), so the two worlds agree
+// although they despawn in different orders.
 func (h *drHarness) despawnAll() {
 	h.unordered = true
 	if h.depth == 0 && h.mguard.Len() > 0 {
@@ -824,6 +873,7 @@ func (h *drHarness) settle(msgT, msgM string, refusedNow bool) {
 func (h *drHarness) loop() {
 	n := 1 + h.src.intn(8)
 	h.focus = h.focus[:0]
+	h.clones = h.clones[:0]
 	for range 3 {
 		h.focus = append(h.focus, h.live[h.src.intn(len(h.live))])
 	}
@@ -849,6 +899,21 @@ func (h *drHarness) loop() {
 	msgM := drCatch(h.m.EndIteration)
 	h.record("loop end", drPair{}, drPair{}, 0)
 	h.settle(msgT, msgM, false)
+	for _, c := range h.clones {
+		switch {
+		case h.mtags.Has(c.id):
+			h.cov[drCovCloneFilled]++
+		case h.usable(c):
+			// Every entity outside a loop has a tag and a hook, so
+			// that a DespawnAll takes every source of a guard.
+			h.cov[drCovCloneEmpty]++
+			h.record("tag empty clone", c, drPair{}, 0)
+			h.tags.Add(c.e, drTag{-1})
+			h.mtags.Add(c.id, -1)
+			h.hooks.Add(c.e, drHook{drActNone, 0})
+			h.mhooks.Add(c.id, drHook{drActNone, 0})
+		}
+	}
 }
 
 // loopBody makes n changes, scripts, nested loops or checks inside a loop.
@@ -867,7 +932,10 @@ func (h *drHarness) loopBody(n int) {
 		case 4:
 			h.checkAll("inside a loop") // reads see the pairs applied so far
 		case 5:
-			if h.src.intn(16) == 0 {
+			// Not after a clone: one left empty, without a tag, could
+			// guard a target the batch takes, and the worlds refuse
+			// after despawning different entities.
+			if h.src.intn(16) == 0 && len(h.clones) == 0 {
 				h.despawnAll()
 			} else {
 				h.change()

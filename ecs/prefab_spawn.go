@@ -98,8 +98,7 @@ func (p *Prefab) placeSplit(ents [][]Entity, n int) {
 func (p *Prefab) fillLater(inst []Entity, i int, init func(int, []Entity)) {
 	w := p.w
 	for _, e := range inst {
-		r := w.entities.lookup(e)
-		if r == nil || w.tableOf(r) != w.empty || w.hasSparse(e) {
+		if !w.Alive(e) || !w.isEmpty(e) {
 			return
 		}
 	}

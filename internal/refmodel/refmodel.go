@@ -55,6 +55,10 @@ type storage interface {
 	put(e EntityID, v any) // add or overwrite, firing OnAdd or OnSet
 	save() any             // a copy of the values, for a Snapshot
 	load(saved any)        // replace the values by a copy of saved, firing nothing
+
+	// For Clone:
+	copyTo(dst, src EntityID) bool // copy src's value, if any, to dst, firing nothing
+	fireAdd(e EntityID)            // fire OnAdd for a present value
 }
 
 // NewWorld returns an empty world with no component types.
@@ -228,6 +232,7 @@ const (
 	opRemoveAll
 	opDespawnAll
 	opRelation // a relation change: fn applies it
+	opClone    // the filling of the clone e (see Clone): fn applies it
 )
 
 // command is one deferred structural change.
@@ -273,7 +278,7 @@ func (w *World) flush() {
 			}
 		case opDespawnAll:
 			w.despawnBatch(w.Match(c.q))
-		case opRelation:
+		case opRelation, opClone:
 			c.fn()
 		}
 	}

@@ -69,7 +69,7 @@ type pair[T any] struct {
 }
 
 // relationSet is the part of a Relation[T] the world needs without knowing
-// T: despawns, snapshots.
+// T: despawns, snapshots, clones.
 type relationSet interface {
 	label() string
 	cleanup() CleanupPolicy
@@ -77,6 +77,8 @@ type relationSet interface {
 	unlink(e EntityID)               // remove every pair of e, as source or target
 	save() any                       // a copy of the pairs, for a Snapshot
 	load(saved any)                  // replace the pairs by a copy of saved (nil: none)
+	copySources(dst, src EntityID)   // copy src's pairs as a source to dst (see Clone)
+	isSource(e EntityID) bool        // e is the source of a pair
 }
 
 // NewRelation declares a relation of pair values T in w, named name in
