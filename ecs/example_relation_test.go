@@ -47,3 +47,39 @@ func ExampleHierarchy() {
 	// [] [2v0 4v0]
 	// false false 1
 }
+
+// MemberOf is the pair type of ExampleSplitByTarget: a unit's faction.
+type MemberOf struct{}
+
+// A relation split by target: each faction's units are a table of their
+// own, so a query over one faction hands out its units as one chunk.
+func ExampleSplitByTarget() {
+	type Health struct{ HP int }
+	w := ecs.NewWorld()
+	hp := ecs.NewMap[Health](w)
+	member := ecs.NewRelation[MemberOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i := range 5 {
+		u := hp.Spawn(Health{HP: 10 * (i + 1)})
+		if i%2 == 0 {
+			member.Add(u, red)
+		} else {
+			member.Add(u, blue)
+		}
+	}
+	var faction ecs.TargetVar
+	q := ecs.NewQuery1[Health](w, member.ToVar(&faction))
+	for name, f := range map[string]ecs.Entity{"red": red, "blue": blue} {
+		faction.Set(f)
+		for c := range q.Chunks() {
+			total := 0
+			for _, h := range c.A {
+				total += h.HP
+			}
+			fmt.Printf("%s: %d units in one chunk, %d HP\n", name, len(c.A), total)
+		}
+	}
+	// Unordered output:
+	// red: 3 units in one chunk, 90 HP
+	// blue: 2 units in one chunk, 60 HP
+}
