@@ -55,7 +55,7 @@ func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 		panic(fmt.Sprintf("ecs: NewRelation[%v]: Acyclic needs an exclusive relation (without Multi)", typ))
 	}
 	if o.multi && o.split {
-		panic(splitMessage(typ.String()))
+		panic(fmt.Sprintf("ecs: NewRelation[%v]: SplitByTarget needs an exclusive relation (without Multi)", typ))
 	}
 	if o.policy > RefuseDespawn {
 		panic(fmt.Sprintf("ecs: NewRelation[%v]: unknown cleanup policy %v", typ, o.policy))

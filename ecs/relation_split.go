@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"encoding/binary"
-	"fmt"
-)
+import "encoding/binary"
 
 // SplitByTarget stores the relation's sources in tables of their own per
 // target, as Ark does (and flecs for every pair): the sources of one
@@ -144,10 +141,4 @@ func (w *World) withTarget(src *table, r *relation, t Entity) *table {
 	}
 	src.targetEdge[edge] = dst
 	return dst
-}
-
-// splitMessage is the panic message of NewRelation for options that a
-// split relation refuses.
-func splitMessage(r string) string {
-	return fmt.Sprintf("ecs: NewRelation[%s]: SplitByTarget needs an exclusive relation (without Multi)", r)
 }

@@ -292,7 +292,7 @@ func childrenReadComparison(c Config) *Comparison {
 				Run:  func() { tesseraQueryChildren(t.byRel, &t.target, t.targets) }},
 			{Name: "Tessera Query1.All + ToVar, SplitByTarget", Kind: Tessera, Lib: "Tessera",
 				What: "as the row above, the relation declared with ecs.SplitByTarget()",
-				Run:  func() { tesseraSplitReadChildren(sp.byRel, &sp.target, sp.targets) }},
+				Run:  func() { tesseraQueryChildren(sp.byRel, &sp.target, sp.targets) }},
 			{Name: "Tessera Query1.Chunks + ToVar, SplitByTarget", Kind: Tessera, Lib: "Tessera",
 				What: "as the row above; for c := range q.Chunks() { s := 0.0; s += c.A[i].X over c.A; sum += s }",
 				Run:  func() { tesseraSplitReadChunks(sp.byRel, &sp.target, sp.targets) }},

@@ -56,21 +56,6 @@ func tesseraSplitVisitChildren(q *ecs.Query1[Position], v *ecs.TargetVar, target
 	return n, sum
 }
 
-// tesseraSplitReadChildren reads every target's sources' Position through
-// the per-entity form of a ToVar query over a split relation.
-//
-//go:noinline
-func tesseraSplitReadChildren(q *ecs.Query1[Position], v *ecs.TargetVar, targets []ecs.Entity) (n int, sum float64) {
-	for _, t := range targets {
-		v.Set(t)
-		for r := range q.All() {
-			sum += r.A.X
-			n++
-		}
-	}
-	return n, sum
-}
-
 // tesseraSplitReadChunks reads every target's sources' Position through
 // the Chunks form: one chunk per target, a plain slice loop over it that
 // sums into a local.
