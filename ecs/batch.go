@@ -61,6 +61,7 @@ func (w *World) ownCache(op string, q Matcher) *queryCache {
 func (w *World) matchedEntities(c *queryCache) []Entity {
 	var it sparseIter
 	it.start(c)
+	it.mark = false // a selection, not a pass
 	w.scratch = w.scratch[:0]
 	for it.next() {
 		w.scratch = append(w.scratch, it.e)
@@ -83,6 +84,9 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 			if w.hasComponent(e, r, info) {
 				p := w.componentAt("AddAll", e, r, info)
 				info.copy1(p, v)
+				if info.track {
+					w.touchValue(info, e)
+				}
 				if h := info.hooks; h != nil {
 					w.runHooks(hookOnSet, info, h.onSet, e, p)
 				}
@@ -104,6 +108,9 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 		}
 		if col := src.column(info.id); col >= 0 {
 			info.fillN(src.columns[col].base, int(rows), v)
+			if info.track {
+				src.columns[col].ticks.touchRange(0, rows)
+			}
 			continue
 		}
 		dst := w.withComponent(src, info.id)
@@ -174,7 +181,13 @@ func (w *World) addAllMany(c *queryCache, b *commandBuffer, pairs []componentID)
 		}
 		for j := 0; j < len(pairs); j += 2 {
 			info := w.reg.infos[pairs[j]]
-			info.fillN(dst.columns[dst.column(info.id)].at(start), int(rows), b.staging[info.id].col.at(uint32(pairs[j+1])))
+			col := &dst.columns[dst.column(info.id)]
+			info.fillN(col.at(start), int(rows), b.staging[info.id].col.at(uint32(pairs[j+1])))
+			if info.track {
+				// Rows that had the type are overwritten: changed (the
+				// ones that gained it were stamped added by moveAll).
+				col.ticks.touchRange(start, start+rows)
+			}
 		}
 	}
 }
@@ -301,6 +314,14 @@ func (w *World) moveAll(src, dst *table) uint32 {
 		}
 		if j := src.column(col.id); j >= 0 {
 			col.info.copyN(col.at(start), src.columns[j].base, int(n))
+		}
+	}
+	for _, i := range dst.tracked {
+		col := &dst.columns[i]
+		if j := src.column(col.id); j >= 0 {
+			col.ticks.carryRows(start, src.columns[j].ticks, n)
+		} else {
+			col.ticks.stampRows(start, n)
 		}
 	}
 	recs, row := w.entities.recs, start

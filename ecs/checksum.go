@@ -96,6 +96,7 @@ func (w *World) Checksum() uint64 {
 		}
 	}
 	w.hashResources(&h)
+	w.hashEvents(&h)
 	return h.sum()
 }
 

@@ -13,6 +13,9 @@ type column struct {
 	id    componentID
 	words uint32 // info.words, kept here to save a load per row move
 	info  *componentInfo
+	// ticks are the change ticks of a tracked type (TrackChanges), nil
+	// for every other type and outside tables and sparse sets.
+	ticks *tickColumn
 }
 
 func newColumn(info *componentInfo, capacity int) column {

@@ -59,6 +59,8 @@ type componentInfo struct {
 	// In a world with a checker every entry is nil, which sends every Get
 	// down the checking path.
 	cols []unsafe.Pointer
+	// track says the type keeps change ticks (TrackChanges).
+	track bool
 	// index is the world's entity index (&w.entities, kept apart because
 	// the extra load would push Map.Get over the inliner's budget) and w
 	// the world, for Map.Get's fast path and its out-of-line twin.

@@ -364,6 +364,9 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 		var p unsafe.Pointer
 		if had&(1<<(i/2)) != 0 {
 			p = w.componentAt("AddCmd", e, r, info)
+			if info.track {
+				w.touchValue(info, e)
+			}
 		} else {
 			p = spawnSlot(e, dst, r.row, dst.column(info.id), info)
 		}

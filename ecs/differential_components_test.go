@@ -131,6 +131,8 @@ type diffComp interface {
 	check(h *diffHarness, p diffPair)
 	checkRow(h *diffHarness, r *diffRow, id refmodel.EntityID, optional bool)
 	writeRow(h *diffHarness, r *diffRow, id refmodel.EntityID, x int) bool
+	changePass(h *diffHarness)
+	markChanged(h *diffHarness, p diffPair)
 	checkDead(h *diffHarness, p diffPair, misuse int)
 	junk(e ecs.Entity, x int) // Tessera only: for entities the model never sees
 	newQuery(h *diffHarness, spec diffSpec)
@@ -149,6 +151,12 @@ type diffKind[T any] struct {
 	mk   func(int) T
 	eq   func(a, b T) bool
 	disc *ecs.Query1[T] // finds the entities of a Map.SpawnBatch
+
+	// The change-filtered queries of a tracked kind, by Added (bit 1) and
+	// Writes (bit 0), made on first use, and the model's memory of their
+	// last passes.
+	watched [4]*ecs.Query1[T]
+	watches [4]refmodel.ChangeWatch
 }
 
 func newDiffKind[T any](h *diffHarness, k int, name string, mk func(int) T, eq func(a, b T) bool) *diffKind[T] {

@@ -107,6 +107,7 @@ type diffHarness struct {
 	logN   int
 
 	sparse  [numKinds]bool // the kinds registered with ecs.Sparse
+	tracked [numKinds]bool // the kinds registered with ecs.TrackChanges
 	listen  int            // listenNone, listenRecording or listenActing
 	storage string         // the storage choices, for failure messages
 	cov     [diffCovN]int  // how often each sparse situation was reached
@@ -185,6 +186,10 @@ const (
 	covRestoreReusedIndex   // a restore after an index freed since the snapshot was handed out again
 	covRestoreLateQueries   // a restore of a snapshot taken before the late queries were made
 	covRestoreListening     // a restore with hooks and observers registered
+	// Change detection (see changePass).
+	covChangePass         // a pass of a change-filtered query
+	covChangeSome         // one that visits some but not all of the kind's holders
+	covChangeAfterRestore // a change-filtered pass right after a restore
 	diffCovN
 )
 
@@ -208,6 +213,8 @@ var diffCovNames = [diffCovN]string{
 	"a second restore from one snapshot", "a snapshot right after a restore",
 	"a restore after an index freed since the snapshot was reused",
 	"a restore of a snapshot older than the late queries", "a restore with hooks and observers",
+	"a change-filtered pass", "a change-filtered pass visiting some holders",
+	"a change-filtered pass right after a restore",
 }
 
 const (
@@ -368,6 +375,11 @@ func (h *diffHarness) chooseStorage() {
 				opts = append([]ecs.ComponentOption{ecs.CapacityHint(hint)}, opts...)
 			}
 			desc[k] += fmt.Sprintf("(hint %d)", hint)
+		}
+		if h.tracked[k] = h.src.intn(2) == 0; h.tracked[k] {
+			opts = append(opts, ecs.TrackChanges())
+			desc[k] += "(tracked)"
+			register = true
 		}
 		if register {
 			diffRegisters[k](h.w, opts...)

@@ -71,6 +71,21 @@ var diffTopOps = []diffOp[func(h *diffHarness) (exact bool)]{
 	{"Snapshot", 2, func(h *diffHarness) bool { h.takeSnapshot(); return true }},
 	// Chosen only when a snapshot exists; drops every pin.
 	{"Restore", 2, func(h *diffHarness) bool { h.restoreSnapshot(); return true }},
+	// Change detection: a pass of a query filtered by Added or Changed.
+	{"a change-filtered pass", 3, func(h *diffHarness) bool {
+		k := h.src.intn(numKinds)
+		if h.restores > 0 && h.restoredAt == h.step-1 && h.tracked[k] {
+			h.cov[covChangeAfterRestore]++
+		}
+		h.kinds[k].changePass(h)
+		return true
+	}},
+	{"MarkChanged", 1, func(h *diffHarness) bool {
+		if len(h.live) > 0 {
+			h.kinds[h.src.intn(numKinds)].markChanged(h, h.pickLive())
+		}
+		return true
+	}},
 }
 
 // topOp performs one operation of diffTopOps, sometimes after pinning

@@ -68,6 +68,9 @@ func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 
 // overwritten fires the OnSet hooks of info for e's value at v.
 func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
+	if info.track {
+		w.touchValue(info, e)
+	}
 	if h := info.hooks; h != nil && len(h.onSet) > 0 {
 		// A Set in a parallel section fires OnSet too: the count is left
 		// alone there, as by every pass.

@@ -373,6 +373,8 @@ func (w *World) placeImage(img *loadImage, local func(i uint32) Entity) {
 			r.slot, r.row = t.slot, uint32(start+row)
 			t.entities = append(t.entities, e)
 		}
+		t.stampRows(uint32(start), uint32(n)) // a load is an add
+
 	}
 	for _, ls := range img.sparse {
 		s := ls.info.sparse
@@ -384,5 +386,6 @@ func (w *World) placeImage(img *loadImage, local func(i uint32) Entity) {
 			s.dense = append(s.dense, e)
 			s.setEntry(e.index, uint32(start+k)+1)
 		}
+		s.stampRows(uint32(start), uint32(n))
 	}
 }

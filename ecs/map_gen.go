@@ -430,6 +430,15 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 	m.put(e, r, dst, had, vA, vB)
 }
 
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map2[A, B]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map2", m.infos[:], e)
+}
+
 // put is Add and Set once judged: it moves the live entity e (record r) to
 // dst, its table with every table type of the handle (no move if dst is
 // its table), writes the values, over the types it had (bit i of had: the
@@ -1086,6 +1095,15 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map3[A, B, C]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map3", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -1782,6 +1800,15 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map4[A, B, C, D]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map4", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -2516,6 +2543,15 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map5[A, B, C, D, E]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map5", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -3288,6 +3324,15 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map6[A, B, C, D, E, F]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map6", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -4098,6 +4143,15 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map7[A, B, C, D, E, F, G]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map7", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -4946,6 +5000,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map8[A, B, C, D, E, F, G, H]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map8", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -5832,6 +5895,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map9", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -6756,6 +6828,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map10", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -7718,6 +7799,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map11", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to
@@ -8718,6 +8808,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 		}
 	}
 	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes
+// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
+// the types that do not track changes are left alone. Panics, naming e and
+// the types, if e is not alive or lacks one of them, or if none of them
+// tracks changes. Complexity: O(number of types).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) MarkChanged(e Entity) {
+	markChangedN(m.w, "Map12", m.infos[:], e)
 }
 
 // put is Add and Set once judged: it moves the live entity e (record r) to

@@ -2,7 +2,8 @@ package ecs
 
 // SetIsPlainWrite reports whether, at this moment, m.Set(e, v) for a live
 // entity e that already has a T would do nothing but store v: no OnSet hook
-// is registered for T, no access checker is installed, and the world is
+// is registered for T, T does not track changes (TrackChanges: a Set marks
+// it changed), no access checker is installed, and the world is
 // neither inside an iteration nor in a parallel section (where a Set may be
 // judged against, or queued behind, deferred changes).
 //
@@ -16,7 +17,7 @@ package ecs
 func (m *Map[T]) SetIsPlainWrite() bool {
 	w := m.w
 	h := m.info.hooks
-	return w.lock == 0 && w.checker == nil && (h == nil || len(h.onSet) == 0)
+	return w.lock == 0 && w.checker == nil && (h == nil || len(h.onSet) == 0) && !m.info.track
 }
 
 // PointerFree reports whether values of T hold no pointers the garbage

@@ -44,6 +44,11 @@ func (w *World) EndParallel() {
 	}
 	w.shared = false
 	w.epoch++ // passes opened in the section must not unlock when they end
+	if w.tracking {
+		// The section's changes carry one tick; what comes after is newer
+		// for the passes that ran in it (see queryCache.passed).
+		w.advanceTick()
+	}
 	w.unlock()
 }
 
@@ -134,7 +139,8 @@ func (w *World) checkPass(c *queryCache) {
 	}
 	for _, f := range c.filters {
 		for _, ct := range f.types {
-			w.checker.CheckAccess(ComponentAccess, ct.typ, false, "query filter")
+			// A Writes filter writes its type (and marks it changed).
+			w.checker.CheckAccess(ComponentAccess, ct.typ, f.kind == filterWrites, "query filter")
 		}
 		if f.rel != nil { // To, ToVar: the target's list of sources and the sources' targets
 			w.checker.CheckAccess(ComponentAccess, f.rel.out.info.typ, false, "query filter")

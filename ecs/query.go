@@ -44,6 +44,14 @@ type queryCache struct {
 	// a fixed target: checked per table, by the table's pairs.
 	splitTo []Filter
 
+	// changes are the Added and Changed filters, checked per table (the
+	// column's newest tick) and per row; writes are the tracked types of
+	// the Writes filters, marked as the pass visits them. lastRun is the
+	// change tick at the end of the previous pass (see passed).
+	changes []changeTerm
+	writes  []*componentInfo
+	lastRun uint32
+
 	sub *subscription // enter/leave observers, nil when none
 
 	op      string   // the constructor, for messages (see describe)
@@ -109,6 +117,21 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 				// sources.
 				q.relTo = append(q.relTo, f)
 			}
+		case filterAdded, filterChanged:
+			for _, id := range ids {
+				info := w.reg.infos[id]
+				if !info.track {
+					panic(notTracked(map[bool]string{true: "Added", false: "Changed"}[f.kind == filterAdded], info))
+				}
+				q.require(id)
+				q.changes = append(q.changes, changeTerm{info: info, added: f.kind == filterAdded})
+			}
+		case filterWrites:
+			for _, id := range ids {
+				if info := w.reg.infos[id]; info.track && !slices.Contains(q.writes, info) {
+					q.writes = append(q.writes, info)
+				}
+			}
 		case filterOptional:
 			for i, id := range ids {
 				k := slices.Index(terms, id)
@@ -139,7 +162,10 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 	for _, g := range q.anyOfSparse {
 		q.hasSparse = q.hasSparse || len(g) > 0
 	}
-	q.hasSparse = q.hasSparse || len(q.relTo) > 0
+	q.hasSparse = q.hasSparse || len(q.relTo) > 0 || len(q.changes) > 0
+	// A new query has seen nothing: every value is newer than its last run.
+	// (clampTicks left no tick older than clampedAt-maxTickAge.)
+	q.lastRun = w.clampedAt - maxTickAge - 1
 	for _, s := range q.sparseAll {
 		if slices.Contains(q.sparseNone, s) {
 			panic(requiredAndExcluded(op, s.info))
@@ -239,6 +265,7 @@ func (q *queryCache) count() int {
 	if q.hasSparse {
 		var it sparseIter
 		it.start(q)
+		it.mark = false // counting is not a pass
 		n := 0
 		for it.next() {
 			n++

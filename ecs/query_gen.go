@@ -103,11 +103,11 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row1[A]{it.e, (*A)(it.ptr[0])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -116,17 +116,20 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 			if n == 0 {
 				continue
 			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
+			}
 			cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
 			as := unsafe.Slice((*A)(t.columns[cols[0]].base), n)
 			for i := range ents {
 				if !yield(Row1[A]{ents[i], &as[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -141,16 +144,31 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 	c := q.c
 	return func(yield func(Chunk1[A]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity, or per
 			// run of the driving set when the term is its own value.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
+					if !yield(Chunk1[A]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 					if !yield(Chunk1[A]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n)}) {
 						return
@@ -178,6 +196,9 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 			if n == 0 {
 				continue
 			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
+			}
 			cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 			ch := Chunk1[A]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n)}
 			if !yield(ch) {
@@ -204,12 +225,26 @@ func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
+				dst = append(dst, Chunk1[A]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -233,6 +268,9 @@ func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*1 : ti*1+1 : ti*1+1]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -316,6 +354,9 @@ func (it *Cursor1[A]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*1 : it.ti*1+1 : it.ti*1+1]
 		it.p0 = termBase(t, cols[0])
 		return true
@@ -341,7 +382,7 @@ func (it *Cursor1[A]) Close() {
 	it.p0 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -442,11 +483,11 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row2[A, B]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -455,6 +496,9 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			if n == 0 {
 				continue
 			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
+			}
 			cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
 			as := unsafe.Slice((*A)(t.columns[cols[0]].base), n)
@@ -462,12 +506,12 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			bs := unsafe.Slice((*B)(t.columns[cols[1]].base), n)
 			for i := range ents {
 				if !yield(Row2[A, B]{ents[i], &as[i], &bs[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -482,15 +526,30 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 	c := q.c
 	return func(yield func(Chunk2[A, B]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
+					if !yield(Chunk2[A, B]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
 					if !yield(Chunk2[A, B]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n)}) {
 						return
@@ -509,6 +568,9 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
 			ch := Chunk2[A, B]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n)}
@@ -536,12 +598,26 @@ func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B]
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
+				dst = append(dst, Chunk2[A, B]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -557,6 +633,9 @@ func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B]
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*2 : ti*2+2 : ti*2+2]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -642,6 +721,9 @@ func (it *Cursor2[A, B]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*2 : it.ti*2+2 : it.ti*2+2]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -669,7 +751,7 @@ func (it *Cursor2[A, B]) Close() {
 	it.p1 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -772,11 +854,11 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row3[A, B, C]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -784,6 +866,9 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -794,12 +879,12 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			cs := unsafe.Slice((*C)(t.columns[cols[2]].base), n)
 			for i := range ents {
 				if !yield(Row3[A, B, C]{ents[i], &as[i], &bs[i], &cs[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -814,15 +899,30 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 	c := q.c
 	return func(yield func(Chunk3[A, B, C]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
+					if !yield(Chunk3[A, B, C]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
 					if !yield(Chunk3[A, B, C]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n)}) {
 						return
@@ -841,6 +941,9 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
 			ch := Chunk3[A, B, C]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n)}
@@ -868,12 +971,26 @@ func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
+				dst = append(dst, Chunk3[A, B, C]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -889,6 +1006,9 @@ func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*3 : ti*3+3 : ti*3+3]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -976,6 +1096,9 @@ func (it *Cursor3[A, B, C]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*3 : it.ti*3+3 : it.ti*3+3]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -1005,7 +1128,7 @@ func (it *Cursor3[A, B, C]) Close() {
 	it.p2 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -1110,11 +1233,11 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row4[A, B, C, D]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1122,6 +1245,9 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -1134,12 +1260,12 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			ds := unsafe.Slice((*D)(t.columns[cols[3]].base), n)
 			for i := range ents {
 				if !yield(Row4[A, B, C, D]{ents[i], &as[i], &bs[i], &cs[i], &ds[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -1154,15 +1280,30 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 	c := q.c
 	return func(yield func(Chunk4[A, B, C, D]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
+					if !yield(Chunk4[A, B, C, D]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
 					if !yield(Chunk4[A, B, C, D]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n)}) {
 						return
@@ -1181,6 +1322,9 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
 			ch := Chunk4[A, B, C, D]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n)}
@@ -1208,12 +1352,26 @@ func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
+				dst = append(dst, Chunk4[A, B, C, D]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -1229,6 +1387,9 @@ func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*4 : ti*4+4 : ti*4+4]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -1318,6 +1479,9 @@ func (it *Cursor4[A, B, C, D]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*4 : it.ti*4+4 : it.ti*4+4]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -1349,7 +1513,7 @@ func (it *Cursor4[A, B, C, D]) Close() {
 	it.p3 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -1456,11 +1620,11 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row5[A, B, C, D, E]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1468,6 +1632,9 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -1482,12 +1649,12 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			es := unsafe.Slice((*E)(t.columns[cols[4]].base), n)
 			for i := range ents {
 				if !yield(Row5[A, B, C, D, E]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -1502,15 +1669,30 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 	c := q.c
 	return func(yield func(Chunk5[A, B, C, D, E]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
+					if !yield(Chunk5[A, B, C, D, E]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
 					if !yield(Chunk5[A, B, C, D, E]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n)}) {
 						return
@@ -1529,6 +1711,9 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
 			ch := Chunk5[A, B, C, D, E]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n)}
@@ -1556,12 +1741,26 @@ func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows i
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
+				dst = append(dst, Chunk5[A, B, C, D, E]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -1577,6 +1776,9 @@ func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows i
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*5 : ti*5+5 : ti*5+5]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -1668,6 +1870,9 @@ func (it *Cursor5[A, B, C, D, E]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*5 : it.ti*5+5 : it.ti*5+5]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -1701,7 +1906,7 @@ func (it *Cursor5[A, B, C, D, E]) Close() {
 	it.p4 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -1810,11 +2015,11 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			it.start(c)
 			for it.next() {
 				if !yield(Row6[A, B, C, D, E, F]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -1822,6 +2027,9 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -1838,12 +2046,12 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			fs := unsafe.Slice((*F)(t.columns[cols[5]].base), n)
 			for i := range ents {
 				if !yield(Row6[A, B, C, D, E, F]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -1858,15 +2066,30 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 	c := q.c
 	return func(yield func(Chunk6[A, B, C, D, E, F]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
+					if !yield(Chunk6[A, B, C, D, E, F]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
 					if !yield(Chunk6[A, B, C, D, E, F]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n)}) {
 						return
@@ -1885,6 +2108,9 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
 			ch := Chunk6[A, B, C, D, E, F]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n)}
@@ -1912,12 +2138,26 @@ func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], 
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
+				dst = append(dst, Chunk6[A, B, C, D, E, F]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -1933,6 +2173,9 @@ func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], 
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*6 : ti*6+6 : ti*6+6]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -2026,6 +2269,9 @@ func (it *Cursor6[A, B, C, D, E, F]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*6 : it.ti*6+6 : it.ti*6+6]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -2061,7 +2307,7 @@ func (it *Cursor6[A, B, C, D, E, F]) Close() {
 	it.p5 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -2172,11 +2418,11 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			it.start(c)
 			for it.next() {
 				if !yield(Row7[A, B, C, D, E, F, G]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -2184,6 +2430,9 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -2202,12 +2451,12 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			gs := unsafe.Slice((*G)(t.columns[cols[6]].base), n)
 			for i := range ents {
 				if !yield(Row7[A, B, C, D, E, F, G]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -2222,15 +2471,30 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 	c := q.c
 	return func(yield func(Chunk7[A, B, C, D, E, F, G]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
+					if !yield(Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
 					if !yield(Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n)}) {
 						return
@@ -2249,6 +2513,9 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
 			ch := Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n)}
@@ -2276,12 +2543,26 @@ func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
+				dst = append(dst, Chunk7[A, B, C, D, E, F, G]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -2297,6 +2578,9 @@ func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*7 : ti*7+7 : ti*7+7]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -2392,6 +2676,9 @@ func (it *Cursor7[A, B, C, D, E, F, G]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*7 : it.ti*7+7 : it.ti*7+7]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -2429,7 +2716,7 @@ func (it *Cursor7[A, B, C, D, E, F, G]) Close() {
 	it.p6 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }
 
@@ -2542,11 +2829,11 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			it.start(c)
 			for it.next() {
 				if !yield(Row8[A, B, C, D, E, F, G, H]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6]), (*H)(it.ptr[7])}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
-			w.unlockPass(epoch)
+			c.endPass(epoch)
 			return
 		}
 		for ti, t := range c.tables {
@@ -2554,6 +2841,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			n := len(ents)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
 			// SAFETY: column cols[0] of t stores A values and has at least n rows.
@@ -2574,12 +2864,12 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			hs := unsafe.Slice((*H)(t.columns[cols[7]].base), n)
 			for i := range ents {
 				if !yield(Row8[A, B, C, D, E, F, G, H]{ents[i], &as[i], &bs[i], &cs[i], &ds[i], &es[i], &fs[i], &gs[i], &hs[i]}) {
-					w.unlockPass(epoch)
+					c.endPass(epoch)
 					return
 				}
 			}
 		}
-		w.unlockPass(epoch)
+		c.endPass(epoch)
 	}
 }
 
@@ -2594,15 +2884,30 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 	c := q.c
 	return func(yield func(Chunk8[A, B, C, D, E, F, G, H]) bool) {
 		w := c.w
-		defer w.unlockPass(w.lockPass(c))
+		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
 			var it sparseIter
 			it.start(c)
+			if it.changeRuns() {
+				// Change filters on table types: a chunk per run of rows
+				// that pass them.
+				for t, ti, lo, hi, ok := it.nextChangedRun(maxChangeRun); ok; t, ti, lo, hi, ok = it.nextChangedRun(maxChangeRun) {
+					n := len(t.entities)
+					cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
+					if !yield(Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi), H: subSlice(columnSlice[H](t, cols[7], n), lo, hi)}) {
+						return
+					}
+				}
+				return
+			}
 			if it.tableRuns() {
 				// A split relation's target: a chunk per table of it.
 				for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 					n := len(t.entities)
+					if c.writes != nil {
+						c.markTable(t, 0, n)
+					}
 					cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
 					if !yield(Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n), H: columnSlice[H](t, cols[7], n)}) {
 						return
@@ -2621,6 +2926,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 			n := len(t.entities)
 			if n == 0 {
 				continue
+			}
+			if c.writes != nil {
+				c.markTable(t, 0, n)
 			}
 			cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
 			ch := Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[:n:n], A: columnSlice[A](t, cols[0], n), B: columnSlice[B](t, cols[1], n), C: columnSlice[C](t, cols[2], n), D: columnSlice[D](t, cols[3], n), E: columnSlice[E](t, cols[4], n), F: columnSlice[F](t, cols[5], n), G: columnSlice[G](t, cols[6], n), H: columnSlice[H](t, cols[7], n)}
@@ -2648,12 +2956,26 @@ func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E
 	if c.w.checker != nil {
 		c.w.checkPass(c)
 	}
+	if c.changes != nil {
+		defer c.passed() // the chunks are the pass
+	}
 	if c.hasSparse {
 		var it sparseIter
 		it.start(c)
+		if it.changeRuns() {
+			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
+				n := len(t.entities)
+				cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
+				dst = append(dst, Chunk8[A, B, C, D, E, F, G, H]{Entities: t.entities[lo:hi:hi], A: subSlice(columnSlice[A](t, cols[0], n), lo, hi), B: subSlice(columnSlice[B](t, cols[1], n), lo, hi), C: subSlice(columnSlice[C](t, cols[2], n), lo, hi), D: subSlice(columnSlice[D](t, cols[3], n), lo, hi), E: subSlice(columnSlice[E](t, cols[4], n), lo, hi), F: subSlice(columnSlice[F](t, cols[5], n), lo, hi), G: subSlice(columnSlice[G](t, cols[6], n), lo, hi), H: subSlice(columnSlice[H](t, cols[7], n), lo, hi)})
+			}
+			return dst
+		}
 		if it.tableRuns() {
 			for t, ti, ok := it.nextTable(); ok; t, ti, ok = it.nextTable() {
 				n := len(t.entities)
+				if c.writes != nil {
+					c.markTable(t, 0, n)
+				}
 				cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
 				for lo := 0; lo < n; lo += rows {
 					hi := min(lo+rows, n)
@@ -2669,6 +2991,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E
 	}
 	for ti, t := range c.tables {
 		n := len(t.entities)
+		if c.writes != nil {
+			c.markTable(t, 0, n)
+		}
 		cols := c.cols[ti*8 : ti*8+8 : ti*8+8]
 		for lo := 0; lo < n; lo += rows {
 			hi := min(lo+rows, n)
@@ -2766,6 +3091,9 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) nextTable() bool {
 			continue
 		}
 		it.ents, it.n, it.row = t.entities, len(t.entities), 0
+		if c.writes != nil {
+			c.markTable(t, 0, it.n)
+		}
 		cols := c.cols[it.ti*8 : it.ti*8+8 : it.ti*8+8]
 		it.p0 = termBase(t, cols[0])
 		it.p1 = termBase(t, cols[1])
@@ -2805,6 +3133,6 @@ func (it *Cursor8[A, B, C, D, E, F, G, H]) Close() {
 	it.p7 = nil
 	if it.open {
 		it.open = false
-		it.c.w.unlockPass(it.epoch)
+		it.c.endPass(it.epoch)
 	}
 }

@@ -47,6 +47,9 @@ func (t *table) shrink() {
 		col.info.copyN(nb, col.base, int(n))
 		col.base = nb
 	}
+	for _, i := range t.tracked {
+		t.columns[i].ticks.grow(n, n, false)
+	}
 	t.entities = exactCopy(t.entities)
 	t.capacity = n
 	t.dirty = 0
@@ -64,6 +67,9 @@ func (s *sparseSet) shrink() {
 	nb := s.info.alloc(int(n))
 	s.info.copyN(nb, s.values.base, int(n))
 	s.values.base = nb
+	if tc := s.values.ticks; tc != nil {
+		tc.grow(n, n, true)
+	}
 	s.dense = exactCopy(s.dense)
 	s.capacity = n
 }

@@ -31,6 +31,7 @@ type Snapshot struct {
 	tables []tableState  // per table id, the tables the world had
 	sparse []sparseState // per sparse set, in World.sparse order
 	res    map[reflect.Type]*resourceState
+	events []any // per event queue, in World.events order (see snapshotEvents)
 }
 
 // tableState is a snapshot's copy of one table.
@@ -135,6 +136,7 @@ func (w *World) Snapshot(dst *Snapshot) {
 		ss.values.save(s.info, s.values.base, len(s.dense))
 	}
 	w.snapshotResources(dst)
+	w.snapshotEvents(dst)
 }
 
 // CanSnapshot reports whether [World.Snapshot] would accept w's component
@@ -160,7 +162,7 @@ func (w *World) CanSnapshot() error {
 	if t := w.refusedResource(); t != nil {
 		return fmt.Errorf("%s", refusedMessage("Snapshot", "resource", t))
 	}
-	return nil
+	return w.refusedEvents()
 }
 
 // stores reports whether w has storage for info's type: a sparse set, or a

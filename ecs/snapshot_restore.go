@@ -45,6 +45,7 @@ func (w *World) Restore(s *Snapshot) {
 		}
 	}
 	w.restoreResources(s)
+	w.restoreEvents(s)
 	w.touched = w.touched[:0]
 	w.recountMembers()
 }
@@ -63,6 +64,7 @@ func (c *queryCache) recountMembers() {
 	c.sub.members.clearAll()
 	var it sparseIter
 	it.start(c)
+	it.mark = false
 	for it.next() {
 		c.sub.members.set(componentID(it.e.index))
 	}
@@ -108,6 +110,9 @@ func (t *table) restore(st *tableState) {
 		copyForSnapshot(col.info, col.base, st.cols[i].base, n)
 	}
 	t.entities = append(t.entities, st.entities...)
+	// A restore puts values back that passes may have seen differently:
+	// it counts as an add of every tracked value it restores.
+	t.stampRows(0, uint32(n))
 }
 
 // restore makes s's entities and values those st saved, or none when st
@@ -135,6 +140,7 @@ func (s *sparseSet) restore(st *sparseState) {
 	for i, e := range s.dense {
 		s.setEntry(e.index, uint32(i)+1)
 	}
+	s.stampRows(0, uint32(n)) // a restore is an add (see table.restore)
 }
 
 // setEntry sets the page entry of entity index i to v (a dense slot + 1, or

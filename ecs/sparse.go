@@ -39,6 +39,9 @@ type sparseSet struct {
 
 func newSparseSet(w *World, info *componentInfo, hint int) *sparseSet {
 	s := &sparseSet{w: w, info: info, values: newColumn(info, 0)}
+	if info.track {
+		s.values.ticks = newTickColumn(&w.tick, true, 0)
+	}
 	if hint > 0 {
 		s.grow(uint32(hint))
 	}
@@ -81,6 +84,9 @@ func (s *sparseSet) grow(n uint32) {
 	nb := s.info.alloc(int(c))
 	s.info.copyN(nb, s.values.base, len(s.dense))
 	s.values.base = nb
+	if tc := s.values.ticks; tc != nil {
+		tc.grow(c, uint32(len(s.dense)), true)
+	}
 	d := make([]Entity, len(s.dense), c)
 	copy(d, s.dense)
 	s.dense = d
@@ -113,7 +119,18 @@ func (s *sparseSet) insert(e Entity) (unsafe.Pointer, bool) {
 	*entry = i + 1
 	page.used++
 	s.w.touch(e)
+	if tc := s.values.ticks; tc != nil {
+		tc.stampRows(i, 1)
+	}
 	return s.values.at(i), true
+}
+
+// stampRows marks dense slots [start, start+n) as added and changed now,
+// when the type tracks changes.
+func (s *sparseSet) stampRows(start, n uint32) {
+	if tc := s.values.ticks; tc != nil {
+		tc.stampRows(start, n)
+	}
 }
 
 // page returns the page of entity index i, taking one from the pool (or a
@@ -150,6 +167,9 @@ func (s *sparseSet) remove(e Entity) bool {
 		moved := s.dense[last]
 		s.dense[i] = moved
 		s.pages[moved.index>>sparsePageBits].slot[moved.index&(sparsePageSize-1)] = uint32(i) + 1
+		if tc := s.values.ticks; tc != nil {
+			tc.moveRow(uint32(i), uint32(last))
+		}
 	}
 	if !s.info.pointerFree {
 		s.info.clearN(s.values.at(uint32(last)), 1)

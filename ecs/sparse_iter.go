@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // sparseIter walks the entities of a query that has sparse terms, one at a
 // time, checking the sparse part of the terms per entity. When a required
@@ -25,8 +28,20 @@ type sparseIter struct {
 	// split relation's ToVar filter, in their order.
 	split    []*table
 	useSplit bool
-	src      [8]termSource     // where each term's value comes from
-	ptr      [8]unsafe.Pointer // the current entity's components, by term
+	// since is the query's last run, for its change filters; scan, when
+	// not nil, is the tick column of the current table that the walk
+	// scans for rows newer than since (enterTable). mark says the walk
+	// marks what it visits for the query's Writes filters (a pass, not a
+	// Count).
+	since uint32
+	scan  []uint32
+	// blocks, when the walk follows a driving sparse set that a change
+	// filter is on, are that set's per-block newest ticks: a block with no
+	// change since the last run is skipped whole.
+	blocks []atomic.Uint32
+	mark   bool
+	src    [8]termSource     // where each term's value comes from
+	ptr    [8]unsafe.Pointer // the current entity's components, by term
 }
 
 // termSource says where fill finds a term's value.
@@ -44,7 +59,7 @@ const (
 // matching tables: walking it costs an entity-index lookup per holder but
 // saves that set's own lookup.
 func (it *sparseIter) start(c *queryCache) {
-	*it = sparseIter{c: c, ti: 0, row: -1, k: len(c.terms)}
+	*it = sparseIter{c: c, ti: 0, row: -1, k: len(c.terms), since: c.lastRun, mark: c.writes != nil}
 	if len(c.relTo) > 0 {
 		// The sources of the first To filter's target are exactly the
 		// entities with that pair: walk them, O(sources), no scan.
@@ -72,6 +87,11 @@ func (it *sparseIter) start(c *queryCache) {
 			}
 		}
 	}
+	for _, ct := range c.changes {
+		if s := ct.info.sparse; s != nil && s == it.driver {
+			it.blocks = s.values.ticks.blocks
+		}
+	}
 	for i, sp := range c.sparseTerms {
 		switch {
 		case sp == nil:
@@ -92,6 +112,10 @@ func (it *sparseIter) next() bool {
 	if es, ok := it.walkList(); ok {
 		x := &c.w.entities
 		for it.row++; it.row < len(es); it.row++ {
+			if it.blocks != nil && !newer(it.blocks[it.row>>tickBlockBits].Load(), it.since) {
+				it.row |= 1<<tickBlockBits - 1 // no change in the block: to its end
+				continue
+			}
 			e := es[it.row]
 			r := x.at(e.index)
 			if slot := c.slotOf[r.tableID()]; slot >= 0 {
@@ -108,7 +132,15 @@ func (it *sparseIter) next() bool {
 	}
 	for it.ti < len(c.tables) {
 		t := c.tables[it.ti]
-		if it.row++; it.row >= len(t.entities) {
+		if it.row < 0 && c.changes != nil && !it.enterTable(t) {
+			it.ti++
+			continue
+		}
+		it.row++
+		if it.scan != nil {
+			it.row = it.scanFrom(it.row, len(t.entities))
+		}
+		if it.row >= len(t.entities) {
 			it.ti, it.row = it.ti+1, -1
 			continue
 		}
@@ -143,7 +175,7 @@ func (it *sparseIter) nextSplit() bool {
 // follows a split relation's target tables and nothing needs a check per
 // entity (no sparse term, no other sparse filter).
 func (it *sparseIter) tableRuns() bool {
-	if !it.useSplit || it.c.sparseFilters {
+	if !it.useSplit || it.c.sparseFilters || it.c.changes != nil {
 		return false
 	}
 	for _, sp := range it.c.sparseTerms {
@@ -207,7 +239,13 @@ func (it *sparseIter) fill(slot int) bool {
 		}
 		it.ptr[i] = p
 	}
+	if c.changes != nil && !it.changesPass() {
+		return false
+	}
 	if !c.sparseFilters {
+		if it.mark {
+			it.markEntity()
+		}
 		return true
 	}
 	e := it.e
@@ -221,7 +259,13 @@ func (it *sparseIter) fill(slot int) bool {
 			return false
 		}
 	}
-	return c.relToMatch(e, 1) && c.anyOfSparseMatch(e, it.t)
+	if !c.relToMatch(e, 1) || !c.anyOfSparseMatch(e, it.t) {
+		return false
+	}
+	if it.mark {
+		it.markEntity()
+	}
+	return true
 }
 
 // entities returns the current entity as a one-element slice of its table's
@@ -250,7 +294,8 @@ const maxSparseRun = 1024
 // values, like a table's rows. (A query with table terms cannot: its table
 // values for consecutive dense slots are scattered over rows and tables.)
 func (it *sparseIter) runs() bool {
-	if it.driver == nil || it.c.sparseFilters {
+	// Change filters and writes need the per-entity walk (fill).
+	if it.driver == nil || it.c.sparseFilters || it.c.changes != nil || it.c.writes != nil {
 		return false
 	}
 	for i := range it.k {

@@ -31,6 +31,9 @@ func addQuiet[T any](s *sparseSet, x *entityIndex, e Entity, v T) bool {
 	// SAFETY: the values column of s stores T values and has room for
 	// cap(dense) of them.
 	*(*T)(s.values.at(i)) = v
+	if tc := s.values.ticks; tc != nil {
+		tc.stampRows(i, 1)
+	}
 	return true
 }
 
@@ -59,6 +62,9 @@ func removeQuiet[T any](s *sparseSet, e Entity) bool {
 		moved := s.dense[last]
 		s.dense[i] = moved
 		s.pages[moved.index>>sparsePageBits].slot[moved.index&(sparsePageSize-1)] = uint32(i) + 1
+		if tc := s.values.ticks; tc != nil {
+			tc.moveRow(uint32(i), uint32(last))
+		}
 	}
 	if !s.info.pointerFree {
 		var zero T

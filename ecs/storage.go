@@ -33,6 +33,7 @@ type componentOptions struct {
 	hint    int
 	shallow bool
 	name    string
+	track   bool
 }
 
 // Sparse selects [SparseStorage] for the type.
@@ -78,6 +79,10 @@ func Register[T any](w *World, opts ...ComponentOption) {
 	}
 	if o.shallow && info.snap == refuseValues {
 		info.snap = copyValues
+	}
+	info.track = o.track
+	if o.track {
+		w.tracking = true
 	}
 	if o.storage == SparseStorage {
 		info.sparse = newSparseSet(w, info, info.hint)

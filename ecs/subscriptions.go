@@ -23,6 +23,9 @@ func (w *World) observe(c *queryCache, enter bool, fn func(Entity)) {
 	if w.lock > 0 {
 		panic("ecs: OnEnter/OnLeave: called inside an iteration" + w.openLoopNote())
 	}
+	if c.changes != nil {
+		panic("ecs: OnEnter/OnLeave: the query has Added or Changed filters, whose matches depend on when it last ran, not on the entity; observe a query without them, or use OnAdd and OnSet hooks")
+	}
 	if c.sub == nil {
 		c.sub = &subscription{}
 		c.recountMembers()

@@ -24,6 +24,9 @@ type table struct {
 	// pointerCols lists the columns of types that hold pointers: the ones
 	// a removed row must be zeroed in (removeRow's copy plan).
 	pointerCols []int32
+	// tracked lists the columns of types that track changes (their
+	// column.ticks is set): the ones whose ticks rows carry.
+	tracked []int32
 	// entities has one entry per row; its length is the row count.
 	entities []Entity
 	capacity uint32
@@ -76,6 +79,9 @@ func (t *table) reserve(n uint32) {
 		col.info.copyN(nb, col.base, rows)
 		col.base = nb
 	}
+	for _, i := range t.tracked {
+		t.columns[i].ticks.grow(c, uint32(rows), false)
+	}
 	ents := make([]Entity, rows, c)
 	copy(ents, t.entities)
 	t.entities = ents
@@ -92,7 +98,19 @@ func (t *table) pushEntity(e Entity) uint32 {
 		t.reserve(row + 1)
 	}
 	t.entities = append(t.entities, e)
+	if len(t.tracked) > 0 {
+		t.stampRows(row, 1)
+	}
 	return row
+}
+
+// stampRows marks rows [start, start+n) of every tracked column as added
+// and changed now: rows just made by a spawn, an add (the move then
+// carries the ticks of the columns the entity had), a load or a restore.
+func (t *table) stampRows(start, n uint32) {
+	for _, i := range t.tracked {
+		t.columns[i].ticks.stampRows(start, n)
+	}
 }
 
 // removeRow removes row by moving the last row into it and returns the
@@ -141,6 +159,9 @@ func (t *table) removeRow(row uint32) Entity {
 		}
 		moved = t.entities[last]
 		t.entities[row] = moved
+		for _, i := range t.tracked {
+			t.columns[i].ticks.moveRow(row, last)
+		}
 	}
 	for _, i := range t.pointerCols {
 		col := &t.columns[i]

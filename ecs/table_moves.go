@@ -156,6 +156,9 @@ func (w *World) spawnRows(t *table, n int) uint32 {
 	start := t.len()
 	t.reserve(start + uint32(n))
 	t.entities = t.entities[:start+uint32(n)]
+	if len(t.tracked) > 0 {
+		t.stampRows(start, uint32(n))
+	}
 	for i := range uint32(n) {
 		e, r := w.entities.alloc()
 		t.entities[start+i] = e
@@ -212,9 +215,15 @@ func spawnSlot(e Entity, t *table, row uint32, col int32, info *componentInfo) u
 // slot in the type's sparse set, the one it has if had, else a new one.
 func putSlot(e Entity, t *table, row uint32, col int32, info *componentInfo, had bool) unsafe.Pointer {
 	if col >= 0 {
+		if had && info.track {
+			t.columns[col].ticks.touch(row)
+		}
 		return t.columns[col].at(row)
 	}
 	if had {
+		if info.track {
+			info.w.touchValue(info, e)
+		}
 		return info.sparse.get(e)
 	}
 	return info.sparse.add(e)

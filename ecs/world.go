@@ -64,6 +64,15 @@ type World struct {
 	settling  bool
 
 	resources map[reflect.Type]any
+	events    []eventQueue // event queues, in creation order (EventsOf)
+
+	// tick is the change tick (see TrackChanges): what a change of a
+	// tracked type records, advanced when a filtered pass ends and when a
+	// parallel section closes. tracking says some type tracks changes;
+	// clampedAt is the tick of the last clampTicks.
+	tick      uint32
+	clampedAt uint32
+	tracking  bool
 
 	relations  []*relation // in declaration order (NewRelation)
 	pairEvents []pairEvent // pairs made or removed, for pair hooks (see settle)
@@ -83,6 +92,8 @@ func NewWorld() *World {
 		resources:  make(map[reflect.Type]any),
 		queueEpoch: 1,
 		bySlot:     []*table{deadTable},
+		tick:       1,
+		clampedAt:  1,
 	}
 	w.reg.w = w
 	w.reg.slots = 1 // slot 0 is deadTable's
@@ -253,6 +264,10 @@ func (w *World) tableForPairs(ids []componentID, pairs []tablePair) *table {
 		if info.size != 0 && !info.pointerFree {
 			t.pointerCols = append(t.pointerCols, int32(i))
 		}
+		if info.track {
+			t.columns[i].ticks = newTickColumn(&w.tick, false, 0)
+			t.tracked = append(t.tracked, int32(i))
+		}
 		hint = max(hint, info.hint)
 	}
 	w.bySlot = append(w.bySlot, t)
@@ -335,6 +350,14 @@ func (w *World) move(e Entity, r *record, dst *table) uint32 {
 		}
 		if j := src.column(col.id); j >= 0 {
 			col.copyValue(col.at(row), src.columns[j].at(r.row))
+		}
+	}
+	for _, i := range dst.tracked {
+		// pushEntity stamped the row as new; the types e had keep their
+		// ticks.
+		col := &dst.columns[i]
+		if j := src.column(col.id); j >= 0 {
+			col.ticks.carry(row, src.columns[j].ticks, r.row)
 		}
 	}
 	if moved := src.removeRow(r.row); !moved.IsZero() {

@@ -136,9 +136,9 @@ func appendType(ts []reflect.Type, t reflect.Type) []reflect.Type {
 }
 
 // touchesComponents reports whether d reads, writes or emits any component
-// type.
+// type (events, declared with SendsEvents and ReadsEvents, are not).
 func (d *decl) touchesComponents() bool {
-	return len(d.reads)+len(d.writes)+len(d.emits) > 0
+	return len(d.writes) > 0 || slices.ContainsFunc(d.reads, isComponent) || slices.ContainsFunc(d.emits, isComponent)
 }
 
 // touches reports whether d reads, writes or emits component type t.
@@ -230,7 +230,7 @@ func relation(earlier, later *decl) (conflict string, ordered bool) {
 	}
 	for _, t := range earlier.emits {
 		if slices.Contains(later.reads, t) {
-			return "outputs for component " + t.String(), true
+			return emitReason(t), true
 		}
 	}
 	if earlier.structural && !earlier.atTickEnd && later.touchesComponents() {

@@ -77,6 +77,7 @@ func (s *Store[T]) copyTo(dst, src EntityID) bool {
 		return false
 	}
 	s.m[dst] = cloneValue(v)
+	s.stamp(dst, true)
 	s.w.touch(dst)
 	return true
 }

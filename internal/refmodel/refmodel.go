@@ -20,6 +20,7 @@ type Kind int
 // make one with [NewWorld]. A World is not safe for concurrent use.
 type World struct {
 	last    EntityID
+	clock   uint64 // the change log's clock (see changes.go)
 	alive   map[EntityID]struct{}
 	stores  []storage
 	depth   int       // iterations in progress (and hook calls, see fire)

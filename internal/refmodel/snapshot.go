@@ -108,12 +108,14 @@ func (s *Store[T]) save() any {
 // saved is nil. It fires nothing.
 func (s *Store[T]) load(saved any) {
 	s.m = make(map[EntityID]T)
+	s.addedAt, s.changed = nil, nil
 	if saved == nil {
 		return
 	}
 	for e, v := range saved.(map[EntityID]T) {
 		s.m[e] = cloneValue(v)
 	}
+	s.stampAll() // a restore is an add of every value it puts back
 }
 
 // cloneValue returns v's Clone() when T has that method, v otherwise.

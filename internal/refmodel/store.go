@@ -14,6 +14,9 @@ type Store[T any] struct {
 	kind Kind
 	name string
 	m    map[EntityID]T
+	// addedAt and changed are the change log (see changes.go): per entity,
+	// the world's clock when its T was added and last changed.
+	addedAt, changed map[EntityID]uint64
 
 	onAdd, onSet, onRemove []func(EntityID, T) // hooks (see OnAdd)
 }
@@ -121,6 +124,7 @@ func (s *Store[T]) addOrDefer(e EntityID, v T) {
 func (s *Store[T]) write(e EntityID, v T) {
 	_, had := s.m[e]
 	s.m[e] = v
+	s.stamp(e, !had)
 	hooks := s.onSet
 	if !had {
 		hooks = s.onAdd
@@ -151,6 +155,7 @@ func (s *Store[T]) fireRemove(e EntityID) {
 // erase removes e's T, which e has, firing nothing.
 func (s *Store[T]) erase(e EntityID) {
 	delete(s.m, e)
+	s.unstamp(e)
 	s.w.touch(e)
 }
 

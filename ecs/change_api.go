@@ -1,0 +1,102 @@
+package ecs
+
+import "fmt"
+
+// TrackChanges makes the type keep change ticks, so that queries can ask
+// for the entities whose value was added ([Added]) or changed ([Changed])
+// since their last pass. Each table column of the type, and its sparse set,
+// gets two 32-bit ticks per row (added, changed) and the newest tick of the
+// column, so a pass skips a table that has no change since its last run
+// without reading a row. Types without it pay nothing: no ticks, no stamps,
+// only the test of an empty list when a row moves.
+//
+// What counts as a change, and what does not, is listed in the package
+// documentation (Change detection). Bevy tracks every component this way;
+// its users ask for it to be opt-in (Bevy issues 5097 and 23152), which is
+// what this option is.
+func TrackChanges() ComponentOption { return func(o *componentOptions) { o.track = true } }
+
+// Added filters a query to the entities that gained a T since the query's
+// previous pass (or ever, on its first pass): by any add, spawn, batch,
+// command buffer, deferred change, clone, prefab, load or restore. It
+// requires T, as [With] does. T must have been registered with
+// [TrackChanges]; otherwise the query constructor panics. Bevy's Added<T>.
+func Added[T any]() Filter { return Filter{kind: filterAdded, types: []ComponentType{C[T]()}} }
+
+// Changed filters a query to the entities whose T was added or changed
+// since the query's previous pass (or ever, on its first pass): every add
+// that [Added] sees, every Set (of a Map, a MapN, a command buffer or a
+// sched Output), every [Map.MarkChanged], and every pass of a query that
+// declares [Writes][T]. It requires T, as [With] does. T must have been
+// registered with [TrackChanges]; otherwise the query constructor panics.
+//
+// Each query has its own last pass: two queries (two systems) with
+// Changed[T] each see every change once. A query does not see the changes
+// made while its own pass was open (its writes and those of its loop
+// body), as a Bevy system does not see its own: so a query that both
+// filters on Changed[T] and writes T does not feed itself. Several change
+// filters on one query must all hold. Bevy's Changed<T>; flecs' change
+// detection for cached queries.
+func Changed[T any]() Filter { return Filter{kind: filterChanged, types: []ComponentType{C[T]()}} }
+
+// Writes declares that the query writes T through the pointers or slices
+// it hands out (flecs' inout terms): when T tracks changes, every entity
+// the pass visits is marked changed. The table forms mark a whole table, or
+// run of rows, when the pass enters it, so a loop that breaks early marks
+// the rest of that table too: a change reported that did not happen, never
+// one missed. On a type without [TrackChanges] it does nothing. T need not
+// be one of the query's types; it is not required by the filter.
+func Writes[T any]() Filter { return Filter{kind: filterWrites, types: []ComponentType{C[T]()}} }
+
+// MarkChanged marks e's T as changed now, for [Changed] filters: call it
+// after writing through a pointer from [Map.Get] or a query that does not
+// declare [Writes][T]. Panics, naming e and T, if e is not alive, has no T,
+// or T does not track changes ([TrackChanges]). Complexity: O(1).
+func (m *Map[T]) MarkChanged(e Entity) {
+	w := m.w
+	if w.checker != nil {
+		w.checkComponent(m.info, true, "MarkChanged")
+	}
+	r := w.checkAlive("MarkChanged", e, m.info)
+	if !m.info.track {
+		panic(notTracked("MarkChanged", m.info))
+	}
+	if !w.hasComponent(e, r, m.info) {
+		panic(missingComponent(w, "MarkChanged", e, m.info))
+	}
+	w.touchValue(m.info, e)
+}
+
+// markChangedN is MarkChanged of a MapN handle over the types infos.
+func markChangedN(w *World, handle string, infos []*componentInfo, e Entity) {
+	if w.checker != nil {
+		for _, info := range infos {
+			w.checkComponent(info, true, "MarkChanged")
+		}
+	}
+	r := w.checkAliveN(handle, infos, "MarkChanged", e)
+	tracked := false
+	for _, info := range infos {
+		if !w.hasComponent(e, r, info) {
+			panic(missingComponent(w, handleOp(handle, infos, "MarkChanged"), e, info))
+		}
+		tracked = tracked || info.track
+	}
+	if !tracked {
+		panic(fmt.Sprintf("ecs: %s: none of the types tracks changes; register one with ecs.Register[T](w, ecs.TrackChanges())", handleOp(handle, infos, "MarkChanged")))
+	}
+	for _, info := range infos {
+		if info.track {
+			w.touchValue(info, e)
+		}
+	}
+}
+
+// Tracked reports whether T keeps change ticks ([TrackChanges]).
+func (m *Map[T]) Tracked() bool { return m.info.track }
+
+// notTracked is the message for a change filter or mark of a type that
+// keeps no ticks.
+func notTracked(op string, info *componentInfo) string {
+	return fmt.Sprintf("ecs: %s[%v]: the type does not track changes; register it first with ecs.Register[%v](w, ecs.TrackChanges())", op, info.typ, info.typ)
+}

@@ -1,0 +1,240 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+)
+
+// Events is a world's queue of events of type E: messages that one part of a
+// program sends and others read later, such as "entity A hit entity B for 5"
+// or "the level is complete". A world has at most one queue per event type,
+// which [EventsOf] returns (making it on first use). Senders append with
+// [Events.Send]; each reader, made with [Events.NewReader], has a cursor of
+// its own and gets every event sent after it was made exactly once, in the
+// order sent, however rarely it reads.
+//
+// Lifetime: an event lives until every open reader has read it. An event
+// sent while the queue has no open reader is dropped at once (a reader made
+// later starts at the end anyway). A reader that never reads, and is never
+// closed, keeps every event sent after it was made: close readers that are
+// done ([EventReader.Close]). The events every open reader has read are
+// dropped outside parallel sections only, by Send, SendAll, Read and Close,
+// once they are at least half of what the queue holds, so dropping costs
+// O(1) amortised per event.
+//
+// Events are sequence-numbered: the n-th event sent to a queue has number
+// n-1, and a reader's cursor is the number of the next event it will read
+// (64-bit numbers: they never wrap). [World.Snapshot] and [World.Restore]
+// save and restore the events some reader has not read and every reader's
+// cursor, and [World.Checksum] hashes them; save files do not carry events.
+//
+// A queue is not safe for concurrent use outside a parallel section. Inside
+// one, Read may be called by several goroutines at once for different
+// readers; sending there panics: a system of package sched sends through
+// sched.Events, whose per-system buffers are sent in the order of record at
+// the end of the stage, so the events and their order do not depend on
+// which goroutine ran first.
+//
+// (Bevy's Events<T> with its EventReader, which keeps a cursor per reader;
+// Bevy drops an event after two updates whether it was read or not, where
+// Tessera keeps it until every reader has read it. Ark's custom events and
+// donburi's event types call subscribed functions instead, Ark at once and
+// donburi when its ProcessEvents runs; Tessera's readers pull their events
+// when their system runs.)
+type Events[E any] struct {
+	w        *World
+	typ      reflect.Type
+	buf      []E    // the events held: buf[i] has sequence number base+i
+	base     uint64 // the sequence number of buf[0]
+	readers  []*EventReader[E]
+	pointers bool // E holds pointers: dropped slots are cleared for the collector
+	// policy says how snapshots copy events (snapshotPolicyOf, ShallowEvents).
+	policy snapshotPolicy
+	plan   *hashPlan // E's hash plan for World.Checksum, built on first use
+}
+
+// EventReader reads the events of one [Events] queue that were sent after
+// the reader was made, each once, in the order sent. Make one per consumer
+// (a system, say) with [Events.NewReader] and keep it; one reader must not
+// be used by two goroutines at once.
+type EventReader[E any] struct {
+	q      *Events[E]
+	next   uint64 // the sequence number of the next event to read
+	closed bool
+}
+
+// EventsOf returns w's queue of events of type E, making it on first use.
+// Queues are kept in the order they were made. Making one inside a parallel
+// section panics: make queues before the first Run, outside systems.
+// Complexity: O(event types in w), a scan of a short list.
+func EventsOf[E any](w *World) *Events[E] {
+	t := reflect.TypeFor[E]()
+	for _, q := range w.events {
+		if q.eventType() == t {
+			return q.(*Events[E])
+		}
+	}
+	if w.shared {
+		panic(fmt.Sprintf("ecs: EventsOf[%v]: called inside a parallel section (a running system) for an event type the world has no queue for; make event queues once, outside systems (before the first Run), and reuse them: making one adds it to the world, a change systems running at the same time must not make", t))
+	}
+	q := &Events[E]{w: w, typ: t, pointers: hasPointers(t)}
+	q.policy, _ = snapshotPolicyOf[E]()
+	w.events = append(w.events, q)
+	return q
+}
+
+// Send appends e to the queue, for the readers open now. It is not a
+// structural change: it is allowed inside iterations, hooks and observers.
+// Panics inside a parallel section, where systems send through
+// sched.Events.Send with their Context. Complexity: O(1) amortised (the
+// readers' cursors are checked only when the buffer is full).
+func (q *Events[E]) Send(e E) {
+	q.mustNotShare("Send")
+	if len(q.readers) == 0 {
+		q.base++ // nobody would read it
+		return
+	}
+	if len(q.buf) == cap(q.buf) {
+		q.compact() // before the append grows the buffer
+	}
+	q.buf = append(q.buf, e)
+}
+
+// SendAll appends the events of es to the queue, in order, as Send would
+// one by one. Panics inside a parallel section. Complexity: O(len(es))
+// amortised, plus O(open readers).
+func (q *Events[E]) SendAll(es []E) {
+	q.mustNotShare("SendAll")
+	if len(q.readers) == 0 {
+		q.base += uint64(len(es))
+		return
+	}
+	q.compact()
+	q.buf = append(q.buf, es...)
+}
+
+// NewReader returns a reader whose cursor is at the end of the queue: it
+// reads the events sent from now on. The queue keeps each event until
+// every open reader has read it, so close a reader that is no longer read.
+// Panics inside a parallel section: make readers before the first Run.
+// Complexity: O(1) amortised.
+func (q *Events[E]) NewReader() *EventReader[E] {
+	if q.w.shared {
+		panic(fmt.Sprintf("ecs: Events[%v].NewReader: called inside a parallel section (a running system); make readers once, outside systems (before the first Run), and reuse them", q.typ))
+	}
+	r := &EventReader[E]{q: q, next: q.end()}
+	q.readers = append(q.readers, r)
+	return r
+}
+
+// Len returns the number of events some open reader has not read yet: the
+// events the queue must keep. It is 0 when every reader is up to date, or
+// when there is no reader. Panics inside a parallel section, where readers
+// may be moving their cursors ([EventReader.Len] is safe there).
+// Complexity: O(open readers).
+func (q *Events[E]) Len() int {
+	if q.w.shared {
+		panic(fmt.Sprintf("ecs: Events[%v].Len: called inside a parallel section, where readers may be moving their cursors; call it between stages or ticks, or use EventReader.Len", q.typ))
+	}
+	return int(q.end() - q.oldest())
+}
+
+// Sent returns the number of events sent to the queue since it was made
+// (read, unread or dropped): the sequence number the next event gets.
+// Complexity: O(1).
+func (q *Events[E]) Sent() uint64 { return q.end() }
+
+// Read returns the events the reader has not read yet, in the order they
+// were sent, and marks them read; nil when there are none. The slice
+// aliases the queue's storage: it is valid until the next Send, SendAll,
+// Read or Close on the queue outside a parallel section, or the next
+// [World.Restore]; do not keep it (appending to it copies). Inside
+// a parallel section, readers of one queue may read on different goroutines
+// at once: Read then only reads the queue and moves the reader's own cursor.
+// Outside one, it first drops the events every reader has read (see
+// [Events]). Panics after [EventReader.Close]. Complexity: O(1) in a
+// parallel section; outside, O(open readers) plus the amortised dropping.
+func (r *EventReader[E]) Read() []E {
+	q := r.q
+	if r.closed {
+		panic(fmt.Sprintf("ecs: EventReader[%v].Read: the reader is closed", q.typ))
+	}
+	if !q.w.shared {
+		q.compact()
+	}
+	i, n := int(r.next-q.base), len(q.buf)
+	r.next = q.end()
+	if i == n {
+		return nil
+	}
+	return q.buf[i:n:n]
+}
+
+// Len returns the number of events the reader has not read yet; 0 once it
+// is closed. Complexity: O(1).
+func (r *EventReader[E]) Len() int {
+	if r.closed {
+		return 0
+	}
+	return int(r.q.end() - r.next)
+}
+
+// Close stops the reader: the queue no longer keeps events for it, and
+// Read panics from then on. Closing a closed reader does nothing. Panics
+// inside a parallel section. Complexity: O(open readers) plus the dropping
+// of the events no remaining reader needs.
+func (r *EventReader[E]) Close() {
+	if r.closed {
+		return
+	}
+	q := r.q
+	if q.w.shared {
+		panic(fmt.Sprintf("ecs: EventReader[%v].Close: called inside a parallel section (a running system); close readers between ticks", q.typ))
+	}
+	r.closed = true
+	if i := slices.Index(q.readers, r); i >= 0 {
+		q.readers = slices.Delete(q.readers, i, i+1)
+	}
+	q.compact()
+}
+
+// end returns the sequence number the next event sent gets.
+func (q *Events[E]) end() uint64 { return q.base + uint64(len(q.buf)) }
+
+// oldest returns the lowest cursor of the open readers, or the end when
+// there is none: every event before it has been read by every reader.
+func (q *Events[E]) oldest() uint64 {
+	low := q.end()
+	for _, r := range q.readers {
+		low = min(low, r.next)
+	}
+	return low
+}
+
+// compact drops the events every open reader has read (all of them when
+// there is no reader) if they are at least half of the buffer. Each event is
+// dropped once and a compaction copies fewer events than it drops, so the
+// cost is O(1) amortised per event, plus O(open readers) per call.
+func (q *Events[E]) compact() {
+	k := int(q.oldest() - q.base)
+	if k == 0 || 2*k < len(q.buf) {
+		return
+	}
+	n := copy(q.buf, q.buf[k:])
+	if q.pointers {
+		clear(q.buf[n:])
+	}
+	q.buf = q.buf[:n]
+	q.base += uint64(k)
+}
+
+// mustNotShare panics, naming op, inside a parallel section.
+func (q *Events[E]) mustNotShare(op string) {
+	if q.w.shared {
+		panic(fmt.Sprintf("ecs: Events[%v].%s: called inside a parallel section (a running system); systems send through sched.Events.Send with their Context, whose buffers are sent in the order of record at the end of the stage", q.typ, op))
+	}
+}
+
+// eventType returns E.
+func (q *Events[E]) eventType() reflect.Type { return q.typ }

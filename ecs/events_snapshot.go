@@ -1,0 +1,175 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// eventQueue is an Events[E] seen by the world without knowing E: what
+// snapshots and checksums need.
+type eventQueue interface {
+	eventType() reflect.Type
+	// refused reports whether snapshots cannot copy E.
+	refused() bool
+	// saveTo saves the queue into *st, reusing the state it holds.
+	saveTo(st *any)
+	// restoreFrom puts back what st saved; a nil st means the queue did
+	// not exist then.
+	restoreFrom(st any)
+	// hashTo hashes the queue, if anything was ever sent to it.
+	hashTo(h *stateHash)
+}
+
+// eventsState is a snapshot's copy of one Events[E].
+type eventsState[E any] struct {
+	base    uint64 // the sequence number of events[0]: the oldest cursor then
+	end     uint64
+	events  []E // the events some reader had not read, copies of the snapshot's own
+	readers []*EventReader[E]
+	cursors []uint64 // parallel to readers
+}
+
+// ShallowEvents declares event type E safe to snapshot by a plain copy
+// although it holds references (pointers, slices, maps, interfaces): the
+// snapshot and the world then share what they reference, and the caller
+// promises not to mutate it while a snapshot may be restored. Without it,
+// and without a [Cloner] method, [World.Snapshot] panics once w has a queue
+// of E, and [World.CanSnapshot] says so. It makes the queue if w has none.
+// Panics inside a parallel section.
+func ShallowEvents[E any](w *World) {
+	w.mustNotShare("ShallowEvents", nil)
+	q := EventsOf[E](w)
+	if q.policy == refuseValues {
+		q.policy = copyValues
+	}
+}
+
+func (q *Events[E]) refused() bool { return q.policy == refuseValues }
+
+func (q *Events[E]) saveTo(st *any) {
+	s, _ := (*st).(*eventsState[E])
+	if s == nil {
+		s = &eventsState[E]{}
+		*st = s
+	}
+	s.base, s.end = q.oldest(), q.end()
+	s.events = q.copyEvents(s.events, q.buf[s.base-q.base:])
+	s.readers = append(s.readers[:0], q.readers...)
+	s.cursors = s.cursors[:0]
+	for _, r := range q.readers {
+		s.cursors = append(s.cursors, r.next)
+	}
+}
+
+// restoreFrom puts back the events and cursors st saved. Readers made
+// since the snapshot move to the restored end; readers closed since stay
+// closed, and the events only they needed are dropped.
+func (q *Events[E]) restoreFrom(st any) {
+	s, _ := st.(*eventsState[E])
+	if s == nil {
+		s = &eventsState[E]{}
+	}
+	q.buf = q.copyEvents(q.buf, s.events)
+	q.base = s.base
+	for _, r := range q.readers {
+		r.next = s.end
+		if i := slices.Index(s.readers, r); i >= 0 {
+			r.next = s.cursors[i]
+		}
+	}
+	q.compact()
+}
+
+// copyEvents makes dst a copy of src, reusing dst's array, with the copy
+// policy of snapshots: Clone for a Cloner, a plain copy otherwise. Slots
+// dst no longer uses are cleared when E holds pointers.
+func (q *Events[E]) copyEvents(dst, src []E) []E {
+	old := len(dst)
+	dst = slices.Grow(dst[:0], len(src))[:len(src)]
+	if q.policy == cloneValues {
+		for i := range src {
+			dst[i] = any(&src[i]).(Cloner[E]).Clone()
+		}
+	} else {
+		copy(dst, src)
+	}
+	if q.pointers && old > len(src) { // dst kept its array: len(src) <= old <= cap
+		clear(dst[len(src):old])
+	}
+	return dst
+}
+
+// hashTo hashes the queue's type name, its end, the events some reader has
+// not read and every reader's cursor. A queue nothing was ever sent to
+// hashes as nothing, like an empty table.
+func (q *Events[E]) hashTo(h *stateHash) {
+	end := q.end()
+	if end == 0 {
+		return
+	}
+	if q.plan == nil {
+		q.plan = newHashPlan(q.typ)
+	}
+	h.str(typeName(q.typ))
+	h.word(end)
+	unread := q.buf[q.oldest()-q.base:]
+	h.word(uint64(len(unread)))
+	for i := range unread {
+		h.value(q.plan, unsafe.Pointer(&unread[i]))
+	}
+	h.word(uint64(len(q.readers)))
+	for _, r := range q.readers {
+		h.word(r.next)
+	}
+}
+
+// snapshotEvents saves every event queue of w into s, in creation order.
+func (w *World) snapshotEvents(s *Snapshot) {
+	for len(s.events) < len(w.events) {
+		s.events = append(s.events, nil)
+	}
+	for i, q := range w.events {
+		q.saveTo(&s.events[i])
+	}
+}
+
+// restoreEvents puts back the event queues s saved; a queue made since is
+// emptied and its sequence numbers start again from 0.
+func (w *World) restoreEvents(s *Snapshot) {
+	for i, q := range w.events {
+		var st any
+		if i < len(s.events) {
+			st = s.events[i]
+		}
+		q.restoreFrom(st)
+	}
+}
+
+// refusedEvents returns the error of CanSnapshot for the first event queue
+// (in creation order) whose type snapshots cannot copy, or nil.
+func (w *World) refusedEvents() error {
+	for _, q := range w.events {
+		if q.refused() {
+			t := q.eventType()
+			return fmt.Errorf("ecs: Snapshot: event type %v holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
+				"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare it with ecs.ShallowEvents[%v](w)", t, t, t)
+		}
+	}
+	return nil
+}
+
+// hashEvents hashes the event queues that were ever sent to, in the order
+// of their type names, so the order in which queues were made does not
+// count.
+func (w *World) hashEvents(h *stateHash) {
+	qs := slices.Clone(w.events)
+	slices.SortStableFunc(qs, func(a, b eventQueue) int {
+		return strings.Compare(typeName(a.eventType()), typeName(b.eventType()))
+	})
+	for _, q := range qs {
+		q.hashTo(h)
+	}
+}

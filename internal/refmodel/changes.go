@@ -1,0 +1,91 @@
+package refmodel
+
+import "slices"
+
+// The change log: Tessera's change detection (ecs.TrackChanges, ecs.Added,
+// ecs.Changed) stated plainly. Every store records, per entity, the step of
+// the world's change clock at which its value was added and at which it
+// last changed; the clock is a counter that never wraps and never goes
+// back, not even on Restore. A [ChangeWatch] is one query's memory of its
+// last pass.
+//
+// What counts: an add by any path (Add, Set of a missing value, AddAll,
+// deferred adds when they are applied, Clone) is an add and a change; a
+// Set or AddAll over a present value, and [Store.MarkChanged], is a change;
+// [Store.Update], the model's write through a pointer, is not; a Restore
+// counts as an add of every value it puts back.
+
+// ChangeWatch is the last pass of one change-filtered query. The zero
+// value has seen nothing: its first pass reports every present value.
+type ChangeWatch struct{ last uint64 }
+
+// stamp records a change of e's T now, and an add when added.
+func (s *Store[T]) stamp(e EntityID, added bool) {
+	s.w.clock++
+	if s.changed == nil {
+		s.addedAt, s.changed = make(map[EntityID]uint64), make(map[EntityID]uint64)
+	}
+	s.changed[e] = s.w.clock
+	if added {
+		s.addedAt[e] = s.w.clock
+	}
+}
+
+// unstamp forgets e's ticks: its T is gone.
+func (s *Store[T]) unstamp(e EntityID) {
+	delete(s.addedAt, e)
+	delete(s.changed, e)
+}
+
+// stampAll records an add of every present value: a Restore.
+func (s *Store[T]) stampAll() {
+	s.addedAt, s.changed = nil, nil
+	for _, e := range s.Entities() {
+		s.stamp(e, true)
+	}
+}
+
+// MarkChanged records a change of e's T, as ecs.Map.MarkChanged does, and
+// reports whether e has a T (nothing is recorded when it has none).
+func (s *Store[T]) MarkChanged(e EntityID) bool {
+	if !s.Has(e) {
+		return false
+	}
+	s.stamp(e, false)
+	return true
+}
+
+// Changed returns, in increasing id order, the entities whose T was added
+// or changed after w's last pass, and makes this call w's last pass: what
+// a pass of a query with ecs.Changed[T] visits.
+func (s *Store[T]) Changed(w *ChangeWatch) []EntityID { return s.Pass(w, false, false) }
+
+// Added returns, in increasing id order, the entities whose T was added
+// after w's last pass, and makes this call w's last pass: what a pass of a
+// query with ecs.Added[T] visits.
+func (s *Store[T]) Added(w *ChangeWatch) []EntityID { return s.Pass(w, true, false) }
+
+// Pass is [Store.Added] (added true) or [Store.Changed]; with writes, the
+// pass also marks every entity it returns as changed, as a query that
+// declares ecs.Writes[T] does, before it becomes w's last pass: a query
+// does not see its own writes.
+func (s *Store[T]) Pass(w *ChangeWatch, added, writes bool) []EntityID {
+	at := s.changed
+	if added {
+		at = s.addedAt
+	}
+	var ids []EntityID
+	for e, t := range at {
+		if t > w.last {
+			ids = append(ids, e)
+		}
+	}
+	slices.Sort(ids)
+	if writes {
+		for _, e := range ids {
+			s.stamp(e, false)
+		}
+	}
+	w.last = s.w.clock
+	return ids
+}

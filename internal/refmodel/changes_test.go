@@ -1,0 +1,54 @@
+package refmodel
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestChangeLog(t *testing.T) {
+	w := NewWorld()
+	s := NewStore[int](w, "int")
+	a, b, c := w.Spawn(), w.Spawn(), w.Spawn()
+	s.Add(a, 1)
+	s.Add(b, 2)
+	var changed, added ChangeWatch
+	want := func(what string, got []EntityID, ids ...EntityID) {
+		t.Helper()
+		if !slices.Equal(got, ids) {
+			t.Fatalf("%s: got %v, want %v", what, got, ids)
+		}
+	}
+	want("first Changed", s.Changed(&changed), a, b)
+	want("first Added", s.Added(&added), a, b)
+	want("second Changed", s.Changed(&changed))
+	s.Set(b, 3)
+	s.Update(a, func(v *int) { *v = 9 }) // a write through a pointer: not seen
+	want("Changed after Set and Update", s.Changed(&changed), b)
+	want("Added after Set", s.Added(&added))
+	if s.MarkChanged(c) {
+		t.Fatal("MarkChanged of an entity without the component reported true")
+	}
+	if !s.MarkChanged(a) {
+		t.Fatal("MarkChanged of a present value reported false")
+	}
+	want("Changed after MarkChanged", s.Changed(&changed), a)
+	snap := w.Snapshot()
+	s.Remove(a)
+	s.Add(a, 4)
+	s.Add(c, 5)
+	want("Added after remove and add", s.Added(&added), a, c)
+	w.Despawn(c)
+	want("Changed after a despawn", s.Changed(&changed), a)
+	w.Restore(snap)
+	want("Added after Restore", s.Added(&added), a, b)
+	want("Changed after Restore", s.Changed(&changed), a, b)
+	d := w.Clone(b)
+	want("Added after Clone", s.Added(&added), d)
+	// Deferred: applied when the iteration ends.
+	q := &Query{Terms: []Kind{s.Kind()}}
+	w.Each(q, func(e EntityID) bool {
+		s.Set(e, 7)
+		return true
+	})
+	want("Changed after Sets in a loop", s.Changed(&changed), a, b, d)
+}
