@@ -369,8 +369,10 @@
 // feed itself; the structural changes its loop deferred are applied after
 // it ends and are seen next time. Under package sched every system of a
 // stage works at the stage's tick, so the result does not depend on the
-// number of workers. A pass left by a panic (then [World.Recover]) keeps
-// its previous last run: it sees those changes again. [Query1.Count] and
+// number of workers. A pass that breaks out of its loop early still ends
+// a pass: the changed rows it did not reach are not reported again. A pass
+// left by a panic (then [World.Recover]) keeps its previous last run: it
+// sees those changes again. [Query1.Count] and
 // batch operations over a change-filtered query select the same entities
 // without ending a pass. [Query1.AppendChunks] is a pass (sched's ForEach
 // splits one). Observers ([Query1.OnEnter]) on a change-filtered query

@@ -101,6 +101,21 @@
 // [Output]); nothing depends on the number of workers. Outputs to dead
 // entities are dropped and counted, never applied to a recycled id.
 //
+// # Change detection
+//
+// Queries filtered by ecs.Changed or ecs.Added (over types registered with
+// ecs.TrackChanges) remember their own last pass, so a system that makes
+// its own queries (as it should: build them before the first Run) sees
+// every change made since its previous run exactly once, whatever other
+// systems watch the same type. Every system of a stage works at the
+// stage's change tick, which moves on when the stage ends: a system sees
+// the changes of the earlier stages and of the previous tick, not its own,
+// and the result is the same with 1 or 8 workers. A filter reads its type
+// and [Writes] must cover ecs.Writes filters (debug mode checks both); a
+// change-filtered pass split with [ForEach] over AppendChunks counts as one
+// pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
+// workers and compares what every system saw.
+//
 // # Data parallelism
 //
 // A system can split its own work across the workers with [ForEach], for
