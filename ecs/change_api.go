@@ -1,6 +1,9 @@
 package ecs
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // TrackChanges makes the type keep change ticks, so that queries can ask
 // for the entities whose value was added ([Added]) or changed ([Changed])
@@ -75,15 +78,13 @@ func markChangedN(w *World, handle string, infos []*componentInfo, e Entity) {
 		}
 	}
 	r := w.checkAliveN(handle, infos, "MarkChanged", e)
-	tracked := false
+	if !slices.ContainsFunc(infos, func(info *componentInfo) bool { return info.track }) {
+		panic(fmt.Sprintf("ecs: %s: none of the types tracks changes; register one with ecs.Register[T](w, ecs.TrackChanges())", handleOp(handle, infos, "MarkChanged")))
+	}
 	for _, info := range infos {
 		if !w.hasComponent(e, r, info) {
 			panic(missingComponent(w, handleOp(handle, infos, "MarkChanged"), e, info))
 		}
-		tracked = tracked || info.track
-	}
-	if !tracked {
-		panic(fmt.Sprintf("ecs: %s: none of the types tracks changes; register one with ecs.Register[T](w, ecs.TrackChanges())", handleOp(handle, infos, "MarkChanged")))
 	}
 	for _, info := range infos {
 		if info.track {

@@ -350,3 +350,23 @@ func TestChangedInParallelSection(t *testing.T) {
 	wantEntities(t, "q1 after the section", passAll(q1), b)
 	wantEntities(t, "q2", passAll(q2), a, b)
 }
+
+func TestMapNMarkChangedAndEarlyBreak(t *testing.T) {
+	w := newTrackedWorld()
+	m2 := ecs.NewMap2[Tracked, Velocity](w)
+	a, b := m2.Spawn(Tracked{1}, Velocity{}), m2.Spawn(Tracked{2}, Velocity{})
+	q := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
+	passAll(q)
+	m2.MarkChanged(b)
+	wantEntities(t, "after Map2.MarkChanged", passAll(q), b)
+	mustPanic(t, "none of the types", func() { ecs.NewMap2[Velocity, Position](w).MarkChanged(a) })
+	mustPanic(t, "does not have", func() { ecs.NewMap2[Tracked, Position](w).MarkChanged(a) })
+	// A pass that breaks early ends a pass: the rows it did not reach are
+	// not reported again.
+	m2.MarkChanged(a)
+	m2.MarkChanged(b)
+	for range q.All() {
+		break
+	}
+	wantEntities(t, "after a pass that broke early", passAll(q))
+}
