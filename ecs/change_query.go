@@ -91,6 +91,19 @@ func (it *sparseIter) enterTable(t *table) bool {
 // is newer than the last run, or n.
 func (it *sparseIter) scanFrom(row, n int) int {
 	s, since := it.scan, it.since
+	if row >= n {
+		return n
+	}
+	// Eight ticks at a time, without a branch per tick: t is newer than
+	// since exactly when t-since-1 has its sign bit clear, so eight ticks
+	// none of which is newer AND to a value with the sign bit set.
+	k := since + 1
+	for x := s[row:n]; len(x) >= 8; x = x[8:] {
+		if (x[0]-k)&(x[1]-k)&(x[2]-k)&(x[3]-k)&(x[4]-k)&(x[5]-k)&(x[6]-k)&(x[7]-k)>>31 == 0 {
+			break
+		}
+		row += 8
+	}
 	for row < n && !newer(s[row], since) {
 		row++
 	}

@@ -370,3 +370,27 @@ func TestMapNMarkChangedAndEarlyBreak(t *testing.T) {
 	}
 	wantEntities(t, "after a pass that broke early", passAll(q))
 }
+
+// TestChangedScanPositions changes single rows and pairs of rows at every
+// position of a 70-row table, so the scan's eight-at-a-time steps and its
+// tail both find them.
+func TestChangedScanPositions(t *testing.T) {
+	w := newTrackedWorld()
+	m := ecs.NewMap[Tracked](w)
+	var es []ecs.Entity
+	for i := range 70 {
+		es = append(es, m.Spawn(Tracked{i}))
+	}
+	q := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
+	passAll(q)
+	for i := range es {
+		for _, j := range []int{i, (i * 7) % len(es)} {
+			m.Set(es[j], Tracked{-j})
+		}
+		want := []ecs.Entity{es[i]}
+		if j := (i * 7) % len(es); j != i {
+			want = append(want, es[j])
+		}
+		wantEntities(t, "after Sets", passChunks(q), want...)
+	}
+}

@@ -66,11 +66,18 @@ func (w *World) added(info *componentInfo, e Entity, v unsafe.Pointer) {
 	}
 }
 
-// overwritten fires the OnSet hooks of info for e's value at v.
+// overwritten marks e's value at v of a tracked type changed and fires the
+// OnSet hooks of info for it.
 func (w *World) overwritten(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if info.track {
 		w.touchValue(info, e)
 	}
+	w.setHooks(info, e, v)
+}
+
+// setHooks is overwritten without the change mark, for a caller that has
+// marked the row itself.
+func (w *World) setHooks(info *componentInfo, e Entity, v unsafe.Pointer) {
 	if h := info.hooks; h != nil && len(h.onSet) > 0 {
 		// A Set in a parallel section fires OnSet too: the count is left
 		// alone there, as by every pass.

@@ -299,10 +299,14 @@ func (m *Map[T]) Set(e Entity, v T) {
 	if m.sparse == nil {
 		t := w.tableOf(r)
 		if c := t.column(m.id); c >= 0 {
-			p := t.columns[c].at(r.row)
+			col := &t.columns[c]
+			p := col.at(r.row)
 			// SAFETY: as in Get.
 			*(*T)(p) = v
-			m.w.overwritten(m.info, e, p)
+			if col.ticks != nil {
+				col.ticks.touch(r.row) // the row is at hand: no second lookup
+			}
+			m.w.setHooks(m.info, e, p)
 			return
 		}
 	}
