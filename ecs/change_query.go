@@ -175,8 +175,8 @@ func (it *sparseIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bo
 			it.ti, it.row = it.ti+1, -1
 			continue
 		}
-		for hi = lo + 1; hi < n && hi-lo < limit && it.rowPasses(t, hi); hi++ {
-		}
+		hi = it.runEnd(t, lo, min(n, lo+limit))
+
 		it.row = hi - 1
 		if it.mark && c.writes != nil {
 			c.markTable(t, lo, hi)
@@ -184,6 +184,24 @@ func (it *sparseIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bo
 		return t, it.ti, lo, hi, true
 	}
 	return nil, 0, 0, 0, false
+}
+
+// runEnd returns the end of the run of rows from lo on, below n, that
+// pass every change filter; row lo passes. With one filter it reads the
+// scanned ticks alone.
+func (it *sparseIter) runEnd(t *table, lo, n int) int {
+	hi := lo + 1
+	if len(it.c.changes) == 1 {
+		s, since := it.scan[:n], it.since
+		for hi < n && newer(s[hi], since) {
+			hi++
+		}
+		return hi
+	}
+	for hi < n && it.rowPasses(t, hi) {
+		hi++
+	}
+	return hi
 }
 
 // rowPassing returns the first row from row on, below n, of the table

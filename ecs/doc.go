@@ -390,6 +390,35 @@
 // with no change costs the table check alone; with changes it scans 4 bytes
 // per row and touches the values of the changed rows only.
 //
+// # Events
+//
+// An event is a message from one part of a tick to others: "A hit B for 5",
+// "the level is complete". [EventsOf] returns a world's queue for an event
+// type (one per type, made on first use). [Events.Send] appends to it, and
+// each [EventReader], made with [Events.NewReader], has a cursor of its own
+// and reads every event sent after it was made exactly once, in the order
+// sent, however rarely it reads (Bevy's Events<T> and EventReader):
+//
+//	hits := ecs.EventsOf[Hit](w)
+//	r := hits.NewReader()              // once, before the first Run
+//	hits.Send(Hit{From: a, To: b})     // outside parallel sections; loops and hooks too
+//	for _, h := range r.Read() { ... } // what r has not read yet, now marked read
+//
+// An event lives until every open reader has read it, not a fixed number of
+// ticks (Bevy drops events after two updates, read or not). With no open
+// reader it is dropped at once. A reader that never reads keeps every event,
+// so close readers that are done ([EventReader.Close]). Read events are
+// dropped outside parallel sections, once they are half of what the queue
+// holds: O(1) amortised per event. Inside a parallel section any number of
+// readers may read at once, each on its own goroutine. Sending there panics:
+// systems of package sched send through sched.Events, whose per-system
+// buffers are merged at the end of the stage in the order of record.
+// Snapshots, restores and checksums carry the unread events and every
+// reader's cursor; save files do not carry events. Sending 1,000 events and
+// reading them with two readers costs 1.45 ns per event with SendAll, 0.06
+// of Ark's events and observers doing the same work
+// (bench/results/CHANGES.md).
+//
 // # Resources
 //
 // A resource is a value that exists once per world rather than once per

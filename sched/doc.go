@@ -101,6 +101,31 @@
 // [Output]); nothing depends on the number of workers. Outputs to dead
 // entities are dropped and counted, never applied to a recycled id.
 //
+// # Events
+//
+// [NewEvents] gives a scheduler's systems a sender for the world's queue of
+// an event type (ecs.EventsOf). [Events.Send] appends to the calling
+// system's own buffer, with no lock. At the end of the stage the buffers are
+// sent to the queue in the order of record, each in send order, with the
+// outputs and before the command buffers, so the queue is the same with one
+// worker or many. Systems read through ecs.EventReader values made before
+// the first Run with [Events.NewReader]; readers of one queue may share a
+// stage.
+//
+//	hits := sched.NewEvents[Hit](s)
+//	r := hits.NewReader()
+//	s.AddFunc("combat", func(ctx *sched.Context) { hits.Send(ctx, Hit{...}) }, sched.SendsEvents[Hit]())
+//	s.AddFunc("damage", func(ctx *sched.Context) {
+//		for _, h := range r.Read() { ... }
+//	}, sched.ReadsEvents[Hit](), sched.Writes[Health]())
+//
+// Declare [SendsEvents] and [ReadsEvents]. Senders share stages. A reader
+// registered after a sender runs in a later stage and reads that tick's
+// events; one registered before it reads them the next tick. Either way it
+// reads each event once. Debug mode makes an undeclared Send panic.
+// TestEventsDeterministicAcrossWorkers runs 400 ticks on 1, 2, 4 and 8
+// workers and compares every read log and checksum.
+//
 // # Change detection
 //
 // Queries filtered by ecs.Changed or ecs.Added (over types registered with

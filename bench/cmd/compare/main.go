@@ -8,6 +8,7 @@
 //	cd bench && go run ./cmd/compare -suite seeds  # two sources' suites, in results/SEEDS.md
 //	cd bench && go run ./cmd/compare -suite persist  # snapshots and saves, in results/PERSIST.md
 //	cd bench && go run ./cmd/compare -suite relations  # relations and hierarchies, in results/RELATIONS.md
+//	cd bench && go run ./cmd/compare -suite changes  # events and change detection, in results/CHANGES.md
 //
 // The seeds suite holds the workloads of the dissertation "optimisations for
 // the Entity Component System pattern" and of Pierre Vigier,
@@ -66,7 +67,7 @@ func main() {
 		only      = flag.String("workloads", "", "regular expression selecting workloads")
 		out       = flag.String("out", "results", "directory for REPORT.md and the plots")
 		quiet     = flag.Bool("quiet", false, "no progress bar")
-		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md), seeds (Vigier's and the dissertation's workloads, SEEDS.md), persist (snapshot, checksum, save and load against plain Go and Ark, PERSIST.md) or relations (relations and hierarchies against Ark and donburi, RELATIONS.md)")
+		suiteName = flag.String("suite", "peers", "peers (the go-ecs-benchmarks workloads, REPORT.md), seeds (Vigier's and the dissertation's workloads, SEEDS.md), persist (snapshot, checksum, save and load against plain Go and Ark, PERSIST.md), relations (relations and hierarchies against Ark and donburi, RELATIONS.md) or changes (events and change detection against Ark and donburi, CHANGES.md)")
 	)
 	flag.Parse()
 	cmd := strings.TrimSpace("cd bench && go run ./cmd/compare " + strings.Join(os.Args[1:], " "))
@@ -92,8 +93,12 @@ func main() {
 		cfg, err := relationsFlags(*quick, *count, *benchtime, *sizesFlag, *only)
 		writeSuiteReport(err, "RELATIONS.md", *quiet, func(progress func(string)) error { return runRelations(*out, cfg, cmd, progress) }, *out)
 		return
+	case "changes":
+		cfg, err := changesFlags(*quick, *count, *benchtime, *sizesFlag, *only)
+		writeSuiteReport(err, "CHANGES.md", *quiet, func(progress func(string)) error { return runChanges(*out, cfg, cmd, progress) }, *out)
+		return
 	default:
-		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds, persist or relations\n", *suiteName)
+		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds, persist, relations or changes\n", *suiteName)
 		os.Exit(2)
 	}
 	sizes := suite.Sizes
