@@ -93,7 +93,9 @@ func markChangedN(w *World, handle string, infos []*componentInfo, e Entity) {
 	}
 }
 
-// Tracked reports whether T keeps change ticks ([TrackChanges]).
+// Tracked reports whether T keeps change ticks ([TrackChanges]), for
+// code that must know whether [Changed] filters and [Map.MarkChanged] are
+// valid for T. Complexity: O(1).
 func (m *Map[T]) Tracked() bool { return m.info.track }
 
 // notTracked is the message for a change filter or mark of a type that

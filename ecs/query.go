@@ -118,10 +118,14 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 				q.relTo = append(q.relTo, f)
 			}
 		case filterAdded, filterChanged:
+			name := "Changed"
+			if f.kind == filterAdded {
+				name = "Added"
+			}
 			for _, id := range ids {
 				info := w.reg.infos[id]
 				if !info.track {
-					panic(notTracked(map[bool]string{true: "Added", false: "Changed"}[f.kind == filterAdded], info))
+					panic(notTracked(name, info))
 				}
 				q.require(id)
 				q.changes = append(q.changes, changeTerm{info: info, added: f.kind == filterAdded})
