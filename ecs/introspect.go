@@ -1,0 +1,232 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// ComponentInfo describes one component type a world knows, for tools such
+// as the inspector (package inspect), debug consoles and editors: the
+// reflection a type-erased caller needs, without the type parameter.
+type ComponentInfo struct {
+	Type    ComponentType // for Value, Entities, Commands.SetValue and filters
+	Name    string        // the stable name: the Name option, or package path and type name
+	GoType  reflect.Type  // the Go type
+	Storage Storage       // TableStorage or SparseStorage
+	Tracked bool          // the type keeps change ticks (TrackChanges)
+	Count   int           // entities that have it
+}
+
+// Components describes every component type w knows (used or registered),
+// in id order: the order w first met them. Meant for tools, not hot loops:
+// it allocates the slice. Complexity: O(types + tables).
+func (w *World) Components() []ComponentInfo {
+	out := make([]ComponentInfo, len(w.reg.infos))
+	for i, info := range w.reg.infos {
+		out[i] = ComponentInfo{Type: info.ct, Name: info.name, GoType: info.typ, Tracked: info.track}
+		if info.sparse != nil {
+			out[i].Storage = SparseStorage
+			out[i].Count = info.sparse.len()
+		}
+	}
+	for _, t := range w.tables {
+		for _, id := range t.ids {
+			out[id].Count += len(t.entities)
+		}
+	}
+	return out
+}
+
+// ComponentNamed returns the component type w knows by the stable name
+// name (see [Name]), or false. Complexity: O(types).
+func (w *World) ComponentNamed(name string) (ComponentType, bool) {
+	if info := w.reg.named(name); info != nil {
+		return info.ct, true
+	}
+	return ComponentType{}, false
+}
+
+// known returns the info of c in w, or nil when w has not met c's type
+// (never registering it, unlike the typed paths).
+func (w *World) known(c ComponentType) *componentInfo {
+	id, ok := w.reg.byType[c.typ]
+	if !ok {
+		return nil
+	}
+	return w.reg.infos[id]
+}
+
+// EntityAt returns the living entity with index index and its current
+// generation, or false when no living entity has that index: how a tool
+// turns a number a user typed into a handle. Complexity: O(1).
+func (w *World) EntityAt(index uint32) (Entity, bool) {
+	x := &w.entities
+	if index == 0 || uint64(index) >= uint64(len(x.recs)) || x.recs[index].slot == deadSlot {
+		return Entity{}, false
+	}
+	return Entity{index, x.recs[index].gen}, true
+}
+
+// ComponentsOf appends to dst the component types e has: its table's in id
+// order, then its sparse ones in registration order. Panics if e is not
+// alive (check with [World.Alive]). Complexity: O(its table's types +
+// sparse types).
+func (w *World) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
+	r := w.entities.lookup(e)
+	if r == nil {
+		panic(w.deadMessage("ComponentsOf", e, nil))
+	}
+	for _, col := range w.tableOf(r).columns {
+		dst = append(dst, col.info.ct)
+	}
+	for _, s := range w.sparse {
+		if s.has(e) {
+			dst = append(dst, s.info.ct)
+		}
+	}
+	return dst
+}
+
+// Value returns a copy of e's component of type c, boxed in an any whose
+// dynamic type is the component type, or false when e is not alive or has
+// none (or w has never met the type). Boxing allocates; use [Map.Get] in
+// systems. Complexity: O(1) plus the copy.
+func (w *World) Value(e Entity, c ComponentType) (any, bool) {
+	info := w.known(c)
+	r := w.entities.lookup(e)
+	if info == nil || r == nil {
+		return nil, false
+	}
+	var p unsafe.Pointer
+	if info.sparse != nil {
+		p = info.sparse.get(e)
+	} else if col := w.tableOf(r).column(info.id); col >= 0 {
+		p = w.tableOf(r).columns[col].at(r.row)
+	}
+	if p == nil {
+		return nil, false
+	}
+	return reflect.NewAt(info.typ, p).Elem().Interface(), true
+}
+
+// Entities appends to dst the living entities that have every type of with
+// and none of without, in table order (tables in creation order, rows in
+// table order: the order of a query whose types are all table-stored),
+// skipping the first offset matches and keeping at most limit (a negative
+// limit keeps all). It returns dst and the number of matches in all, so
+// a tool can page through a large world. Types w has never met match no
+// entity in with and every entity in without. Complexity: O(tables) plus
+// O(rows of the matching tables) when a type of with or without is sparse,
+// or to copy the page.
+func (w *World) Entities(dst []Entity, with, without []ComponentType, offset, limit int) ([]Entity, int) {
+	var all, none bitset
+	var sparseAll, sparseNone []*sparseSet
+	for _, c := range with {
+		info := w.known(c)
+		if info == nil {
+			return dst, 0
+		}
+		if info.sparse != nil {
+			sparseAll = append(sparseAll, info.sparse)
+		} else {
+			all.set(info.id)
+		}
+	}
+	for _, c := range without {
+		if info := w.known(c); info != nil && info.sparse != nil {
+			sparseNone = append(sparseNone, info.sparse)
+		} else if info != nil {
+			none.set(info.id)
+		}
+	}
+	offset = max(offset, 0)
+	total := 0
+	keep := func(e Entity) {
+		if total >= offset && (limit < 0 || total-offset < limit) {
+			dst = append(dst, e)
+		}
+		total++
+	}
+	for _, t := range w.tables {
+		if len(t.entities) == 0 || !t.mask.containsAll(all) || t.mask.intersects(none) {
+			continue
+		}
+		if len(sparseAll) == 0 && len(sparseNone) == 0 {
+			lo := min(max(offset-total, 0), len(t.entities))
+			hi := len(t.entities)
+			if limit >= 0 {
+				hi = min(hi, max(offset+limit-total, lo))
+			}
+			dst = append(dst, t.entities[lo:hi]...)
+			total += len(t.entities)
+			continue
+		}
+		for _, e := range t.entities {
+			if !slices.ContainsFunc(sparseAll, func(s *sparseSet) bool { return !s.has(e) }) &&
+				!slices.ContainsFunc(sparseNone, func(s *sparseSet) bool { return s.has(e) }) {
+				keep(e)
+			}
+		}
+	}
+	return dst, total
+}
+
+// ResourceInfo describes one resource of a world, for tools.
+type ResourceInfo struct {
+	Name   string       // package path and type name, as in save files
+	GoType reflect.Type // the resource's type T
+	Value  any          // a *T pointing at the world's value: read or write it between ticks only
+}
+
+// Resources describes every resource w holds, sorted by name. Meant for
+// tools: it allocates. Complexity: O(resources log resources).
+func (w *World) Resources() []ResourceInfo {
+	var out []ResourceInfo
+	for t, slot := range w.resources {
+		if p := slot.(resourceHolder).pointer(); p != nil {
+			out = append(out, ResourceInfo{typeName(t), t, reflect.NewAt(t, p).Interface()})
+		}
+	}
+	slices.SortFunc(out, func(a, b ResourceInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// SetValue records giving e the component v, whose dynamic type is the
+// component type (as [World.Value] returns it or [World.DecodeValue]
+// makes it): the type-erased twin of [Map.AddCmd] for tools, with the same
+// effect when the buffer is applied (an add, or an overwrite that fires
+// OnSet). Panics if v's type is not a component type of the buffer's world
+// (one it has met), or as AddCmd does. Complexity: as AddCmd, plus boxing.
+func (c *Commands) SetValue(e Entity, v any) {
+	info := c.w.known(ComponentType{typ: reflect.TypeOf(v)})
+	if v == nil || info == nil {
+		panic(fmt.Sprintf("ecs: SetValue: entity %v: %T is not a component type of this world", e, v))
+	}
+	c.check(AddAccess, "SetValue", e, c.w, info)
+	s := c.buf.stagingFor(info)
+	slot := s.n
+	if slot == s.capacity {
+		s.grow()
+	}
+	s.n++
+	val := reflect.ValueOf(v)
+	tmp := reflect.New(info.typ)
+	tmp.Elem().Set(val)
+	info.copy1(s.col.at(slot), tmp.UnsafePointer())
+	c.push(command{kind: cmdAdd, e: e, id: info.id, slot: slot})
+}
+
+// RemoveValue records taking the component of type t away from e: the
+// type-erased twin of [Map.RemoveCmd]. Panics if w has never met t, or as
+// RemoveCmd does.
+func (c *Commands) RemoveValue(e Entity, t ComponentType) {
+	info := c.w.known(t)
+	if info == nil {
+		panic(fmt.Sprintf("ecs: RemoveValue: entity %v: %v is not a component type of this world", e, t))
+	}
+	c.check(RemoveAccess, "RemoveValue", e, c.w, info)
+	c.push(command{kind: cmdRemove, e: e, id: info.id})
+}

@@ -1,0 +1,254 @@
+package ecs_test
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+type inspFollow struct{ Target ecs.Entity }
+type inspScore struct{ Points int }
+
+// inspWorld has table types Position and Velocity, the sparse type
+// Burning and a resource: 30 entities in three tables, every third one
+// burning.
+func inspWorld() (*ecs.World, []ecs.Entity) {
+	w, burn := sparseWorld()
+	pos, pv := ecs.NewMap[Position](w), ecs.NewMap2[Position, Velocity](w)
+	var es []ecs.Entity
+	for i := range 30 {
+		var e ecs.Entity
+		switch i % 3 {
+		case 0:
+			e = pos.Spawn(Position{X: float64(i)})
+		case 1:
+			e = pv.Spawn(Position{X: float64(i)}, Velocity{Y: 1})
+		default:
+			e = w.Spawn()
+		}
+		if i%3 == 0 {
+			burn.Add(e, Burning{})
+		}
+		es = append(es, e)
+	}
+	ecs.AddResource(w, &inspScore{Points: 7})
+	return w, es
+}
+
+func TestComponentsAndNames(t *testing.T) {
+	w, _ := inspWorld()
+	got := map[string]ecs.ComponentInfo{}
+	for _, c := range w.Components() {
+		got[c.GoType.Name()] = c
+	}
+	if c := got["Position"]; c.Count != 20 || c.Storage != ecs.TableStorage || !strings.HasSuffix(c.Name, "/ecs_test.Position") {
+		t.Errorf("Position: %+v", c)
+	}
+	if c := got["Burning"]; c.Count != 10 || c.Storage != ecs.SparseStorage {
+		t.Errorf("Burning: %+v", c)
+	}
+	ct, ok := w.ComponentNamed(got["Velocity"].Name)
+	if !ok || ct.String() != ecs.C[Velocity]().String() {
+		t.Errorf("ComponentNamed(Velocity) = %v, %v", ct, ok)
+	}
+	if _, ok := w.ComponentNamed("no.Such"); ok {
+		t.Error("ComponentNamed found an unknown name")
+	}
+}
+
+func TestEntityAtComponentsOfValue(t *testing.T) {
+	w, es := inspWorld()
+	e, ok := w.EntityAt(es[3].Index())
+	if !ok || e != es[3] {
+		t.Fatalf("EntityAt(%d) = %v, %v; want %v", es[3].Index(), e, ok, es[3])
+	}
+	w.Despawn(es[4])
+	if _, ok := w.EntityAt(es[4].Index()); ok {
+		t.Error("EntityAt found a despawned index")
+	}
+	if _, ok := w.EntityAt(0); ok {
+		t.Error("EntityAt(0) found an entity")
+	}
+	if _, ok := w.EntityAt(1 << 30); ok {
+		t.Error("EntityAt past the index found an entity")
+	}
+	var names []string
+	for _, c := range w.ComponentsOf(es[3], nil) {
+		names = append(names, c.String())
+	}
+	if want := []string{"ecs_test.Position", "ecs_test.Burning"}; !slices.Equal(names, want) {
+		t.Errorf("ComponentsOf = %v, want %v", names, want)
+	}
+	v, ok := w.Value(es[3], ecs.C[Position]())
+	if p, isPos := v.(Position); !ok || !isPos || p.X != 3 {
+		t.Errorf("Value(Position) = %#v, %v", v, ok)
+	}
+	if v, ok := w.Value(es[3], ecs.C[Burning]()); !ok || reflect.TypeOf(v) != reflect.TypeFor[Burning]() {
+		t.Errorf("Value(Burning) = %#v, %v", v, ok)
+	}
+	if _, ok := w.Value(es[3], ecs.C[Velocity]()); ok {
+		t.Error("Value of a missing component")
+	}
+	if _, ok := w.Value(es[3], ecs.C[inspFollow]()); ok {
+		t.Error("Value of a type the world never met")
+	}
+	if _, ok := w.Value(es[4], ecs.C[Position]()); ok {
+		t.Error("Value of a dead entity")
+	}
+	mustPanic(t, "ComponentsOf: entity", func() { w.ComponentsOf(es[4], nil) })
+}
+
+// TestEntitiesPaging checks every page of every filter against the
+// entities a brute-force walk in table order selects.
+func TestEntitiesPaging(t *testing.T) {
+	w, _ := inspWorld()
+	cts := []ecs.ComponentType{ecs.C[Position](), ecs.C[Velocity](), ecs.C[Burning]()}
+	full, total := w.Entities(nil, nil, nil, 0, -1)
+	if total != 30 || len(full) != 30 {
+		t.Fatalf("unfiltered: %d of %d", len(full), total)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		var with, without []ecs.ComponentType
+		for _, c := range cts {
+			switch rng.IntN(3) {
+			case 0:
+				with = append(with, c)
+			case 1:
+				without = append(without, c)
+			}
+		}
+		var want []ecs.Entity
+		for _, e := range full {
+			has := func(c ecs.ComponentType) bool { _, ok := w.Value(e, c); return ok }
+			if !slices.ContainsFunc(with, func(c ecs.ComponentType) bool { return !has(c) }) &&
+				!slices.ContainsFunc(without, has) {
+				want = append(want, e)
+			}
+		}
+		offset, limit := rng.IntN(35)-2, rng.IntN(12)-1
+		got, n := w.Entities(nil, with, without, offset, limit)
+		lo := min(max(offset, 0), len(want))
+		hi := len(want)
+		if limit >= 0 {
+			hi = min(hi, lo+limit)
+		}
+		if n != len(want) || !slices.Equal(got, want[lo:hi]) {
+			t.Fatalf("with %v without %v offset %d limit %d: got %v (total %d), want %v (total %d)", with, without, offset, limit, got, n, want[lo:hi], len(want))
+		}
+	}
+	if got, n := w.Entities(nil, []ecs.ComponentType{ecs.C[inspFollow]()}, nil, 0, 10); n != 0 || len(got) != 0 {
+		t.Errorf("a type never met matched %d", n)
+	}
+}
+
+func TestEntitiesTableOrderIsQueryOrder(t *testing.T) {
+	w, _ := inspWorld()
+	var want []ecs.Entity
+	for r := range ecs.NewQuery1[Position](w).All() {
+		want = append(want, r.Entity)
+	}
+	got, _ := w.Entities(nil, []ecs.ComponentType{ecs.C[Position]()}, nil, 0, -1)
+	if !slices.Equal(got, want) {
+		t.Errorf("Entities = %v, query order %v", got, want)
+	}
+}
+
+func TestResourcesListing(t *testing.T) {
+	w, _ := inspWorld()
+	rs := w.Resources()
+	if len(rs) != 1 || !strings.HasSuffix(rs[0].Name, "ecs_test.inspScore") || rs[0].GoType != reflect.TypeFor[inspScore]() {
+		t.Fatalf("Resources = %+v", rs)
+	}
+	rs[0].Value.(*inspScore).Points = 9
+	if ecs.GetResource[inspScore](w).Points != 9 {
+		t.Error("Resources' Value does not point at the world's value")
+	}
+}
+
+func TestSetValueRemoveValue(t *testing.T) {
+	w, es := inspWorld()
+	var sets, adds, removes int
+	ecs.OnSet(w, func(ecs.Entity, *Position) { sets++ })
+	ecs.OnAdd(w, func(ecs.Entity, *Velocity) { adds++ })
+	ecs.OnRemove(w, func(ecs.Entity, *Burning) { removes++ })
+	cmds := w.NewCommands()
+	v, err := w.DecodeValue(ecs.C[Position](), []byte(`{"X": 5, "Y": -1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds.SetValue(es[0], v)
+	cmds.SetValue(es[0], Velocity{X: 2})
+	cmds.RemoveValue(es[0], ecs.C[Burning]())
+	w.Apply(cmds)
+	if p := ecs.NewMap[Position](w).Get(es[0]); *p != (Position{5, -1}) {
+		t.Errorf("Position = %+v", *p)
+	}
+	if ecs.NewMap[Velocity](w).Get(es[0]).X != 2 || ecs.NewMap[Burning](w).Has(es[0]) {
+		t.Error("SetValue or RemoveValue not applied")
+	}
+	if sets != 1 || adds != 1 || removes != 1 {
+		t.Errorf("hooks: %d sets, %d adds, %d removes; want 1 each", sets, adds, removes)
+	}
+	mustPanic(t, "SetValue: entity 1v0: string is not a component type", func() { cmds.SetValue(es[0], "text") })
+	mustPanic(t, "is not a component type", func() { cmds.SetValue(es[0], nil) })
+	mustPanic(t, "RemoveValue: entity 1v0: ecs_test.inspFollow is not a component type", func() { cmds.RemoveValue(es[0], ecs.C[inspFollow]()) })
+	w.Despawn(es[1])
+	mustPanic(t, "SetValue", func() { cmds.SetValue(es[1], Position{}) })
+	if cmds.Len() != 0 {
+		t.Errorf("a refused change was recorded: %d", cmds.Len())
+	}
+}
+
+func TestDecodeValue(t *testing.T) {
+	w, es := inspWorld()
+	follow := ecs.NewMap[inspFollow](w)
+	follow.Add(es[0], inspFollow{es[3]})
+	v, err := w.DecodeValue(ecs.C[inspFollow](), []byte(`{"Target": {"index": 4, "generation": 0}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.(inspFollow).Target; got != es[3] || !w.Alive(got) {
+		t.Errorf("decoded Target %v (alive %v), want %v: the world's tag is missing", got, w.Alive(got), es[3])
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"X": "five"}`, "Position.X of type float64"},
+		{`{"Z": 1}`, `unknown field "Z"`},
+		{`{"X": 1} {}`, "data after the value"},
+		{`{"X": 1`, "unexpected EOF"},
+		{``, "EOF"},
+		{`[1]`, "cannot unmarshal array"},
+	} {
+		_, err := w.DecodeValue(ecs.C[Position](), []byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("DecodeValue(%q) = %v, want an error with %q", c.in, err, c.want)
+		}
+	}
+	if _, err := w.DecodeValue(ecs.C[inspScore](), []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "not a component type") {
+		t.Errorf("DecodeValue of a resource type: %v", err)
+	}
+}
+
+func FuzzDecodeValue(f *testing.F) {
+	f.Add([]byte(`{"Target": {"index": 4, "generation": 0}}`))
+	f.Add([]byte(`{"Target": {"index": 4294967295, "generation": 16777216}}`))
+	f.Add([]byte(`null`))
+	w, _ := inspWorld()
+	ecs.NewMap[inspFollow](w)
+	before := w.Checksum()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := w.DecodeValue(ecs.C[inspFollow](), data)
+		if err == nil {
+			if _, ok := v.(inspFollow); !ok {
+				t.Fatalf("decoded a %T", v)
+			}
+		}
+		if w.Checksum() != before {
+			t.Fatal("decoding changed the world")
+		}
+	})
+}
