@@ -187,6 +187,9 @@ func (c ComponentType) String() string {
 	return c.typ.String()
 }
 
+// Type returns the Go type c names, nil for the zero ComponentType.
+func (c ComponentType) Type() reflect.Type { return c.typ }
+
 // copyPlan returns how a value of a type is copied and cleared inline: 1 to
 // 4 for a pointer-free, 8-byte aligned type of that many 8-byte words; 5 to
 // 8 for a pointer-free, 4-byte aligned type of 1 to 4 4-byte words (one to

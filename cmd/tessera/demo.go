@@ -28,6 +28,22 @@ type demoOptions struct {
 	plot              string
 	save, load        string
 	show, quiet       bool
+	inspect           string  // -inspect ADDR: serve the inspector there
+	inspectHosts      string  // -inspect-hosts: names a non-loopback -inspect answers to
+	token             string  // -token: the inspector's write token
+	tps               float64 // -tps: ticks per second with -inspect
+	ticksSet          bool    // -ticks was given
+}
+
+// ticksText says how long the run lasts, for its first line.
+func (o demoOptions) ticksText() string {
+	switch {
+	case o.inspect != "" && !o.ticksSet:
+		return fmt.Sprintf("ticks until interrupted at %g per second", o.tps)
+	case o.inspect != "":
+		return fmt.Sprintf("%d ticks at %g per second", o.ticks, o.tps)
+	}
+	return fmt.Sprintf("%d ticks", o.ticks)
 }
 
 // errUsage marks errors in the flags: exit status 2.
@@ -52,6 +68,13 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it is drawn only when standard error is a terminal)")
+	fs.StringVar(&o.inspect, "inspect", "", "serve the inspector (a web page and JSON API, package inspect) on `ADDR`, such as\n"+
+		"127.0.0.1:7777, and run until interrupted (or for -ticks, when given) at -tps")
+	fs.StringVar(&o.inspectHosts, "inspect-hosts", "", "with -inspect: let it listen on a non-loopback address and answer the comma-separated\n"+
+		"host `NAMES` clients use to reach this machine")
+	fs.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "with -inspect: the token writes need (Authorization: Bearer); none keeps the\n"+
+		"inspector read-only. Defaults to $TESSERA_INSPECT_TOKEN, which keeps it out of the process list")
+	fs.Float64Var(&o.tps, "tps", 60, "with -inspect: ticks per second; 0 runs as fast as it can")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: tessera demo [flags]\n\nRuns a scenario and reports ticks per second, tick times, memory and each system's share.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -62,6 +85,16 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		}
 		return o, errUsage
 	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "ticks":
+			o.ticksSet = true
+		case "tps", "token", "inspect-hosts":
+			if o.inspect == "" {
+				o.inspectHosts = "-" + f.Name // refused below
+			}
+		}
+	})
 	bad := func(format string, a ...any) (demoOptions, error) {
 		fmt.Fprintf(stderr, "tessera demo: "+format+"\n", a...)
 		return o, errUsage
@@ -79,6 +112,12 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-workers %d out of range: want 1 to %d, or 0 for GOMAXPROCS", o.workers, maxWorkers)
 	case o.show && o.scenario != "game":
 		return bad("-show needs -scenario game")
+	case o.inspect == "" && strings.HasPrefix(o.inspectHosts, "-"):
+		return bad("%s needs -inspect", o.inspectHosts)
+	case o.tps < 0 || o.tps > 1e6 || o.tps != o.tps:
+		return bad("-tps %v out of range: want 0 to 1000000", o.tps)
+	case o.inspect != "" && o.show:
+		return bad("-show and -inspect do not go together: -show prints the final frame of a run that ends")
 	case o.rollback < 0 || o.rollback > maxRollback:
 		return bad("-rollback %d out of range: want 0 to %d", o.rollback, maxRollback)
 	case (o.save != "" || o.load != "") && o.scenario == "predator":
@@ -199,14 +238,14 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	defer sc.Close()
 
 	if o.load != "" {
-		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities loaded from %s, %d ticks, %d workers, %s storage\n",
-			o.scenario, sc.Alive(), o.load, o.ticks, sc.Scheduler().Workers(), o.storage)
+		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities loaded from %s, %s, %d workers, %s storage\n",
+			o.scenario, sc.Alive(), o.load, o.ticksText(), sc.Scheduler().Workers(), o.storage)
 	} else {
-		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities, %d ticks, %d workers, %s storage, seed %d\n",
-			o.scenario, o.n, o.ticks, sc.Scheduler().Workers(), o.storage, o.seed)
+		fmt.Fprintf(stdout, "tessera demo: %s scenario, %d entities, %s, %d workers, %s storage, seed %d\n",
+			o.scenario, o.n, o.ticksText(), sc.Scheduler().Workers(), o.storage, o.seed)
 	}
 	var bar *progressbar.ProgressBar
-	if showProgress(o.quiet, terminal) {
+	if showProgress(o.quiet, terminal) && o.inspect == "" {
 		bar = progressbar.NewOptions(o.ticks,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("ticks"),
@@ -221,16 +260,28 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	if o.rollback > 0 {
 		rb = newRollbackRun(sc, o.rollback)
 	}
-	start := time.Now()
-	for tick := range o.ticks {
+	tick := 0
+	step := func() {
 		t0 := time.Now()
 		sc.Tick()
 		log.add(time.Since(t0))
+		tick++
 		if rb != nil {
-			rb.afterTick(uint64(tick + 1))
+			rb.afterTick(uint64(tick))
 		}
 		if bar != nil {
 			bar.Add(1)
+		}
+	}
+	start := time.Now()
+	if o.inspect != "" {
+		if err := runInspected(o, sc, step, func() int { return tick }, stdout); err != nil {
+			fmt.Fprintln(stderr, "tessera demo: -inspect:", err)
+			return 1
+		}
+	} else {
+		for range o.ticks {
+			step()
 		}
 	}
 	wall := time.Since(start)

@@ -34,6 +34,10 @@ func TestDemoRejectsBadInput(t *testing.T) {
 		{[]string{"demo", "-bogus"}, "flag provided but not defined"},
 		{[]string{"demo", "-n", "ten"}, "invalid value"},
 		{[]string{"launch"}, `unknown command "launch"`},
+		{[]string{"demo", "-tps", "30"}, "-tps needs -inspect"},
+		{[]string{"demo", "-token", "x"}, "-token needs -inspect"},
+		{[]string{"demo", "-inspect", "127.0.0.1:0", "-tps", "-1"}, "-tps -1 out of range"},
+		{[]string{"demo", "-inspect", "127.0.0.1:0", "-scenario", "game", "-show"}, "-show and -inspect"},
 		{nil, "Usage: tessera"},
 	}
 	for _, c := range cases {

@@ -1,0 +1,228 @@
+package inspect_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/inspect"
+	"github.com/tessera-ecs/tessera/sched"
+)
+
+// looped starts f's world on a FixedLoop driven by Inspector.Run at tps
+// ticks per second, stopped when the test ends.
+func (f *fixture) looped(tps float64) *sched.FixedLoop {
+	loop := sched.NewFixedLoop(f.s, time.Second/60)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.in.Run(ctx, tps, loop.Step)
+	}()
+	f.t.Cleanup(func() { cancel(); <-done })
+	return loop
+}
+
+type summary struct {
+	Tick           uint64
+	Paused, Loop   bool
+	TicksPerSecond float64
+	TickTime       struct{ LastNs, MeanNs, MaxNs int64 }
+}
+
+func (f *fixture) summary() summary {
+	var s summary
+	f.get("/api/world", &s)
+	return s
+}
+
+// waitFor polls the summary until ok holds, for up to 5 s.
+func (f *fixture) waitFor(what string, ok func(summary) bool) summary {
+	f.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := f.summary()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("waiting for %s: last summary %+v", what, s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestPauseStepResume(t *testing.T) {
+	f := newFixture(t, inspect.Token(token))
+	f.looped(500)
+	f.waitFor("ticks", func(s summary) bool { return s.Loop && s.Tick >= 3 && s.TicksPerSecond > 0 && s.TickTime.MaxNs > 0 })
+	status, body := f.write(http.MethodPost, "/api/loop/pause", "")
+	if status != 200 || !strings.Contains(string(body), `"paused":true`) {
+		t.Fatalf("pause: %d %s", status, body)
+	}
+	paused := f.summary()
+	time.Sleep(30 * time.Millisecond)
+	if s := f.summary(); s.Tick != paused.Tick || !s.Paused {
+		t.Fatalf("ticks ran while paused: %d then %d", paused.Tick, s.Tick)
+	}
+	for i := range uint64(3) {
+		if status, body := f.write(http.MethodPost, "/api/loop/step", ""); status != 200 {
+			t.Fatalf("step: %d %s", status, body)
+		}
+		f.waitFor("one step", func(s summary) bool { return s.Tick == paused.Tick+i+1 })
+	}
+	time.Sleep(30 * time.Millisecond)
+	if s := f.summary(); s.Tick != paused.Tick+3 {
+		t.Errorf("3 steps ran %d ticks", s.Tick-paused.Tick)
+	}
+	if status, body := f.write(http.MethodPost, "/api/loop/resume", ""); status != 200 {
+		t.Fatalf("resume: %d %s", status, body)
+	}
+	f.waitFor("resumed ticks", func(s summary) bool { return !s.Paused && s.Tick > paused.Tick+5 })
+	status, body = f.write(http.MethodPost, "/api/loop/step", "")
+	wantError(t, "step while running", status, body, http.StatusConflict, "pause it first")
+	status, body = f.write(http.MethodPost, "/api/loop/rewind", "")
+	wantError(t, "unknown verb", status, body, http.StatusNotFound, "rewind")
+}
+
+// TestNoLoopAnswers503 checks that a request nobody serves answers 503 in
+// the Wait time and is dropped, never applied later.
+func TestNoLoopAnswers503(t *testing.T) {
+	w := ecs.NewWorld()
+	e := ecs.NewMap[Health](w).Spawn(Health{HP: 1})
+	in := inspect.New(w, inspect.Token(token), inspect.Wait(20*time.Millisecond))
+	srv := newServer(t, in)
+	f := &fixture{t: t, w: w, in: in, srv: srv}
+	start := time.Now()
+	status, body := f.write(http.MethodPut, "/api/entities/"+e.String()+"/components/inspect_test.Health", `{"HP":5}`)
+	wantError(t, "unserved write", status, body, http.StatusServiceUnavailable, "did not serve the request in time")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("503 took %v", d)
+	}
+	in.Serve() // the loop comes back: the cancelled request must not run
+	if hp := ecs.NewMap[Health](w).Get(e).HP; hp != 1 {
+		t.Errorf("a cancelled write ran later: HP %d", hp)
+	}
+}
+
+func TestStream(t *testing.T) {
+	f := newFixture(t)
+	f.looped(200)
+	resp, err := http.Get(f.srv.URL + "/api/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	var last uint64
+	events := 0
+	for events < 3 && sc.Scan() {
+		line := sc.Text()
+		if line == "event: tick" {
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Systems []string
+			Samples []struct {
+				Tick, TickNs uint64
+				Entities     int
+				SystemNs     []int64
+			}
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(ev.Systems) != "[move score]" || len(ev.Samples) == 0 {
+			t.Fatalf("event %s", data)
+		}
+		for _, s := range ev.Samples {
+			if s.Tick <= last || s.Entities != 250 || len(s.SystemNs) != 2 || s.TickNs == 0 {
+				t.Fatalf("sample %+v after tick %d", s, last)
+			}
+			last = s.Tick
+		}
+		events++
+	}
+	if events < 3 {
+		t.Fatalf("%d events: %v", events, sc.Err())
+	}
+}
+
+// TestHammerWhileLooping runs reads and writes from several goroutines
+// while a FixedLoop ticks: under the race detector this is the proof that
+// the inspector never touches the world off the loop's goroutine.
+func TestHammerWhileLooping(t *testing.T) {
+	f := newFixture(t, inspect.Token(token))
+	f.looped(2000)
+	stop := time.Now().Add(400 * time.Millisecond)
+	if testing.Short() {
+		stop = time.Now().Add(150 * time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 9))
+			for time.Now().Before(stop) {
+				e := f.es[rng.IntN(len(f.es))].String()
+				var status int
+				switch rng.IntN(8) {
+				case 0:
+					status, _ = f.call(http.MethodGet, "/api/world", "")
+				case 1:
+					status, _ = f.call(http.MethodGet, "/api/entities?with=inspect_test.Position&limit=50", "")
+				case 2:
+					status, _ = f.call(http.MethodGet, "/api/entities/"+e, "")
+				case 3:
+					status, _ = f.call(http.MethodGet, "/api/systems", "")
+				case 4:
+					status, _ = f.write(http.MethodPut, "/api/entities/"+e+"/components/inspect_test.Health", `{"HP":3}`)
+				case 5:
+					status, _ = f.write(http.MethodPost, "/api/entities", `{"components":{"inspect_test.Position":{"X":1},"inspect_test.Velocity":{"X":1}}}`)
+				case 6:
+					status, _ = f.write(http.MethodDelete, "/api/entities/"+e, "")
+				default:
+					status, _ = f.call(http.MethodGet, "/api/tables", "")
+				}
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for status, n := range statuses {
+		// 400: an entity another goroutine despawned first.
+		if status != 200 && status != 201 && status != 400 {
+			t.Errorf("%d answers of status %d", n, status)
+		}
+	}
+	if statuses[200] == 0 || statuses[201] == 0 {
+		t.Errorf("statuses %v", statuses)
+	}
+	var p entityPage
+	f.get("/api/entities?limit=10000", &p)
+	s := f.summary()
+	if p.Total != len(p.Entities) || s.Tick == 0 {
+		t.Errorf("after the hammer: %d listed of %d, tick %d", len(p.Entities), p.Total, s.Tick)
+	}
+}

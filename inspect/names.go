@@ -1,0 +1,63 @@
+package inspect
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// parseEntity reads an entity id of the form "42v3" (index 42, generation
+// 3: what Entity.String prints) and returns the living entity it names in
+// w, or a 400 naming the problem.
+func parseEntity(w *ecs.World, id string) (ecs.Entity, *httpError) {
+	idx, gen, ok := strings.Cut(id, "v")
+	i, err1 := strconv.ParseUint(idx, 10, 32)
+	g, err2 := strconv.ParseUint(gen, 10, 32)
+	if !ok || err1 != nil || err2 != nil {
+		return ecs.Entity{}, badRequest("entity id %q: want INDEXvGENERATION, such as 42v3", id)
+	}
+	e, alive := w.EntityAt(uint32(i))
+	if !alive || uint64(e.Generation()) != g {
+		return ecs.Entity{}, badRequest("entity %s is not alive", id)
+	}
+	return e, nil
+}
+
+// component resolves a component name, the stable name or, when only one
+// type has it, the Go type name ("scenario.Position"), among w's types.
+func component(w *ecs.World, name string) (ecs.ComponentInfo, *httpError) {
+	var found []ecs.ComponentInfo
+	for _, c := range w.Components() {
+		if c.Name == name {
+			return c, nil
+		}
+		if c.GoType.String() == name {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return ecs.ComponentInfo{}, badRequest("unknown component %q", name)
+	case 1:
+		return found[0], nil
+	}
+	return ecs.ComponentInfo{}, badRequest("component name %q is ambiguous: use the stable name (%s or %s)", name, found[0].Name, found[1].Name)
+}
+
+// components resolves a comma-separated list of component names; an empty
+// list gives none.
+func components(w *ecs.World, list string) ([]ecs.ComponentType, *httpError) {
+	var out []ecs.ComponentType
+	for name := range strings.SplitSeq(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		c, err := component(w, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c.Type)
+	}
+	return out, nil
+}
