@@ -28,7 +28,6 @@
     token: sessionStorage.getItem(TOKEN_KEY) || "",
     components: new Map(), // stable name -> entry of /api/components
     filter: { with: "", without: "", offset: 0 },
-    page: null,            // last /api/entities answer
     openId: null,          // entity shown in the detail
     pendingSystems: new Set(),
     readError: false,
@@ -369,7 +368,6 @@
   }
 
   function renderEntities(page) {
-    state.page = page;
     const list = page.entities || [];
     const offset = Number(page.offset) || 0;
     const end = offset + list.length;
