@@ -139,7 +139,10 @@ func TestInspectorPage(t *testing.T) {
 		run("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery, chromedp.NodeVisible))
 		return strings.TrimSpace(s)
 	}
-	click := func(sel string) { t.Helper(); run("click "+sel, chromedp.Click(sel, chromedp.ByQuery, chromedp.NodeVisible)) }
+	click := func(sel string) {
+		t.Helper()
+		run("click "+sel, chromedp.Click(sel, chromedp.ByQuery, chromedp.NodeVisible))
+	}
 
 	run("open the page", chromedp.Navigate(srv.URL), chromedp.WaitVisible("#entity-count", chromedp.ByQuery),
 		chromedp.WaitEnabled("#btn-pause", chromedp.ByQuery))
