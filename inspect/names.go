@@ -45,19 +45,41 @@ func component(w *ecs.World, name string) (ecs.ComponentInfo, *httpError) {
 	return ecs.ComponentInfo{}, badRequest("component name %q is ambiguous: use the stable name (%s or %s)", name, found[0].Name, found[1].Name)
 }
 
-// components resolves a comma-separated list of component names; an empty
-// list gives none.
-func components(w *ecs.World, list string) ([]ecs.ComponentType, *httpError) {
+// components resolves the component names of a query parameter's values:
+// each value is a comma-separated list (commas inside the brackets of a
+// generic type's name, such as Pair[int,string], do not separate), and the
+// parameter may repeat. No name gives none.
+func components(w *ecs.World, values []string) ([]ecs.ComponentType, *httpError) {
 	var out []ecs.ComponentType
-	for name := range strings.SplitSeq(list, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
+	for _, list := range values {
+		for _, name := range splitNames(list) {
+			c, err := component(w, name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c.Type)
 		}
-		c, err := component(w, name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c.Type)
 	}
 	return out, nil
+}
+
+// splitNames splits list at the commas outside brackets, trimming spaces
+// and dropping empty names.
+func splitNames(list string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i <= len(list); i++ {
+		switch {
+		case i == len(list) || list[i] == ',' && depth == 0:
+			if name := strings.TrimSpace(list[start:i]); name != "" {
+				out = append(out, name)
+			}
+			start = i + 1
+		case list[i] == '[':
+			depth++
+		case list[i] == ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return out
 }

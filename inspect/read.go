@@ -152,11 +152,11 @@ func pageParams(r *http.Request) (offset, limit int, err *httpError) {
 }
 
 func (in *Inspector) entityList(r *http.Request, offset, limit int) (any, *httpError) {
-	with, err := components(in.w, r.URL.Query().Get("with"))
+	with, err := components(in.w, r.URL.Query()["with"])
 	if err != nil {
 		return nil, err
 	}
-	without, err := components(in.w, r.URL.Query().Get("without"))
+	without, err := components(in.w, r.URL.Query()["without"])
 	if err != nil {
 		return nil, err
 	}

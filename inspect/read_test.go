@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -146,6 +147,10 @@ func TestEntitiesEndpoint(t *testing.T) {
 			t.Errorf("%s has %v", e.ID, e.Components)
 		}
 	}
+	f.get("/api/entities?with=inspect_test.Position&with=inspect_test.Burning&without=inspect_test.Health&limit=10000", &p)
+	if p.Total != wantN {
+		t.Errorf("repeated with: %d, want %d", p.Total, wantN)
+	}
 	f.get("/api/entities?with="+posName+"&offset=1000", &p)
 	if p.Total != 167 || len(p.Entities) != 0 {
 		t.Errorf("past the end: total %d, %d listed", p.Total, len(p.Entities))
@@ -227,5 +232,27 @@ func TestSystemsEndpoint(t *testing.T) {
 	g.get("/api/systems", &out)
 	if out.Scheduler || len(out.Systems) != 0 {
 		t.Errorf("no scheduler: %+v", out)
+	}
+}
+
+type Pair[A, B any] struct {
+	A A
+	B B
+}
+
+// TestGenericNames filters by a generic type, whose name has a comma.
+func TestGenericNames(t *testing.T) {
+	f := newFixture(t)
+	m := ecs.NewMap[Pair[int, string]](f.w)
+	m.Add(f.es[0], Pair[int, string]{1, "a"})
+	m.Add(f.es[1], Pair[int, string]{2, "b"})
+	var p entityPage
+	name := ecs.C[Pair[int, string]]().String()
+	if !strings.Contains(name, ",") {
+		t.Fatalf("the test needs a name with a comma, got %s", name)
+	}
+	f.get("/api/entities?with="+url.QueryEscape(name+", inspect_test.Velocity"), &p)
+	if p.Total != 1 || p.Entities[0].ID != f.es[0].String() {
+		t.Errorf("with %s and Velocity: %+v", name, p)
 	}
 }
