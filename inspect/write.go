@@ -52,11 +52,7 @@ func (in *Inspector) afterWrite(e ecs.Entity) any {
 // or overwriting it, through a command buffer (so hooks and observers
 // fire as for any other add or set).
 func (in *Inspector) setComponent(id, name string, body []byte) (any, *httpError) {
-	e, err := parseEntity(in.w, id)
-	if err != nil {
-		return nil, err
-	}
-	c, err := component(in.w, name)
+	e, c, err := in.entityComponent(id, name)
 	if err != nil {
 		return nil, err
 	}
@@ -70,12 +66,18 @@ func (in *Inspector) setComponent(id, name string, body []byte) (any, *httpError
 	return in.afterWrite(e), nil
 }
 
-func (in *Inspector) removeComponent(id, name string) (any, *httpError) {
+// entityComponent resolves the entity and component of a component path.
+func (in *Inspector) entityComponent(id, name string) (ecs.Entity, ecs.ComponentInfo, *httpError) {
 	e, err := parseEntity(in.w, id)
 	if err != nil {
-		return nil, err
+		return e, ecs.ComponentInfo{}, err
 	}
 	c, err := component(in.w, name)
+	return e, c, err
+}
+
+func (in *Inspector) removeComponent(id, name string) (any, *httpError) {
+	e, c, err := in.entityComponent(id, name)
 	if err != nil {
 		return nil, err
 	}
