@@ -308,21 +308,24 @@
 
   // READS are the endpoints polled every second and how each is shown;
   // components come first, as the others use them for short names.
+  // Resources are read only while their section is open: a large one (a
+  // frame buffer, say) costs the world's loop its encoding on every read.
   const READS = [
     ["/api/components", (a) => setComponents(a.components || [])],
     ["/api/world", renderWorld],
     ["/api/tables", (a) => renderTables(a.tables || [])],
-    ["/api/resources", (a) => renderResources(a.resources || [])],
+    ["/api/resources", (a) => renderResources(a.resources || []), () => $("resources-section").open],
     ["/api/systems", renderSystems],
   ];
 
   // poll reads them all, shows each that answered (one failing endpoint
   // does not blank the others), then schedules the next round.
   async function poll() {
-    const results = await Promise.allSettled(READS.map(([path]) => api("GET", path)));
+    const reads = READS.filter(([, , wanted]) => !wanted || wanted());
+    const results = await Promise.allSettled(reads.map(([path]) => api("GET", path)));
     const failed = [];
     results.forEach((r, i) => {
-      const [path, show] = READS[i];
+      const [path, show] = reads[i];
       try {
         if (r.status === "rejected") throw r.reason;
         show(r.value);
@@ -334,7 +337,7 @@
     if (readError && !state.readError) setStatus("cannot read " + failed[0], "error");
     if (!readError && state.readError) setStatus("connected again", "ok");
     state.readError = readError;
-    document.body.classList.toggle("offline", failed.length === READS.length);
+    document.body.classList.toggle("offline", failed.length === reads.length);
     setTimeout(poll, POLL_MS);
   }
 
