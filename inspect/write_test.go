@@ -2,6 +2,7 @@ package inspect_test
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -148,4 +149,60 @@ func TestEnableSystem(t *testing.T) {
 	if got := ecs.GetResource[Score](f.w).Points; got != 4 {
 		t.Errorf("an enabled system did not run: Points %d", got)
 	}
+}
+
+type Trap struct{ Armed bool } // its OnAdd panics
+type Doom struct{ Now bool }   // its OnAdd despawns the entity
+type Odd struct{ F float64 }   // NaN cannot be written as JSON
+
+// TestWritesThatHooksRefuse covers the answers of writes that hooks
+// turn: a panic answers 500 and leaves the world usable, a despawn is
+// reported as such, and a value JSON cannot hold is shown with its error.
+func TestWritesThatHooksRefuse(t *testing.T) {
+	f := newFixture(t, inspect.Token(token))
+	ecs.OnAdd(f.w, func(e ecs.Entity, v *Trap) { panic("trap sprung on " + e.String()) })
+	ecs.OnAdd(f.w, func(e ecs.Entity, v *Doom) { f.w.Despawn(e) })
+	ecs.NewMap[Odd](f.w).Add(f.es[0], Odd{F: math.NaN()})
+	e := f.es[1].String()
+	status, body := f.write(http.MethodPut, "/api/entities/"+e+"/components/inspect_test.Trap", `{"Armed": true}`)
+	wantError(t, "a panicking hook", status, body, http.StatusInternalServerError, "trap sprung on "+e)
+	if f.w.IsIterating() || f.w.Pending() != 0 {
+		t.Errorf("the world was left mid-change: iterating %v, %d pending", f.w.IsIterating(), f.w.Pending())
+	}
+	status, body = f.write(http.MethodPut, "/api/entities/"+e+"/components/inspect_test.Health", `{"HP": 1}`)
+	if status != 200 {
+		t.Errorf("a write after the panic: %d %s", status, body)
+	}
+	status, body = f.write(http.MethodPut, "/api/entities/"+e+"/components/inspect_test.Doom", `{"Now": true}`)
+	if status != 200 || string(body) != `{"despawned":"`+e+`"}`+"\n" || f.w.Alive(f.es[1]) {
+		t.Errorf("a hook that despawns: %d %s", status, body)
+	}
+	var d struct {
+		Components []struct {
+			GoType string
+			Value  json.RawMessage
+			Error  string
+		}
+	}
+	f.get("/api/entities/"+f.es[0].String(), &d)
+	found := false
+	for _, c := range d.Components {
+		if c.GoType == "inspect_test.Odd" {
+			found = true
+			if string(c.Value) != "null" || !strings.Contains(c.Error, "unsupported value: NaN") {
+				t.Errorf("NaN component: %s, error %q", c.Value, c.Error)
+			}
+		}
+	}
+	if !found {
+		t.Error("the Odd component is not listed")
+	}
+}
+
+// TestRunAsFastAsItCan drives the loop with tps 0 and checks it ticks and
+// stops with its context.
+func TestRunAsFastAsItCan(t *testing.T) {
+	f := newFixture(t)
+	f.looped(0)
+	f.waitFor("ticks at full speed", func(s summary) bool { return s.Tick > 100 })
 }
