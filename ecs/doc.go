@@ -169,6 +169,28 @@
 // [World.Stats] reports memory per component type, per table and for the
 // entity index; [World.Shrink] gives back what is allocated but unused.
 //
+// # Introspection
+//
+// Tools that do not know a world's types at compile time (the browser
+// inspector of package inspect, a debug console, an editor) read and
+// change it without type parameters, as flecs' reflection and Bevy's
+// reflect-based remote protocol do:
+//
+//	for _, c := range w.Components() { ... }         // c.Name, c.GoType, c.Storage, c.Count
+//	ct, ok := w.ComponentNamed("game.Health")         // by stable name (Name)
+//	page, total := w.Entities(nil, with, without, 0, 100) // paged, in table order
+//	for _, c := range w.ComponentsOf(e, nil) {
+//		v, _ := w.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//	}
+//	v, err := w.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
+//	cmds := w.NewCommands()
+//	cmds.SetValue(e, v) // add or overwrite, hooks fire at Apply
+//	w.Apply(cmds)
+//
+// [World.EntityAt] turns an index a person typed into a handle, and
+// [World.Resources] lists the resources. These calls allocate and walk
+// the world's type list: they are for tools, not for systems.
+//
 // # Pointer stability
 //
 // A pointer from Get, TryGet or an iteration points into a table column (or a

@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -251,4 +252,42 @@ func FuzzDecodeValue(f *testing.F) {
 			t.Fatal("decoding changed the world")
 		}
 	})
+}
+
+// A tool that knows no type: list the entities that have a component, in
+// table order (2v0's table was made first: 1v0 moved to a new one when it
+// gained a Position), show their components, and change one from JSON
+// through a command buffer.
+func ExampleWorld_Entities() {
+	w := ecs.NewWorld()
+	hp := ecs.NewMap[inspScore](w)
+	pos := ecs.NewMap[Position](w)
+	a := hp.Spawn(inspScore{Points: 1})
+	pos.Add(a, Position{X: 2})
+	hp.Spawn(inspScore{Points: 5})
+	pos.Spawn(Position{})
+
+	ct, _ := w.ComponentNamed("github.com/tessera-ecs/tessera/ecs_test.inspScore")
+	page, total := w.Entities(nil, []ecs.ComponentType{ct}, nil, 0, 10)
+	fmt.Println(total, "entities have", ct)
+	for _, e := range page {
+		for _, c := range w.ComponentsOf(e, nil) {
+			v, _ := w.Value(e, c)
+			fmt.Printf("  %v %v %+v\n", e, c, v)
+		}
+	}
+	v, err := w.DecodeValue(ct, []byte(`{"Points": 99}`))
+	if err != nil {
+		panic(err)
+	}
+	cmds := w.NewCommands()
+	cmds.SetValue(page[1], v)
+	w.Apply(cmds)
+	fmt.Println(hp.Get(page[1]).Points)
+	// Output:
+	// 2 entities have ecs_test.inspScore
+	//   2v0 ecs_test.inspScore {Points:5}
+	//   1v0 ecs_test.inspScore {Points:1}
+	//   1v0 ecs_test.Position {X:2 Y:0}
+	// 99
 }
