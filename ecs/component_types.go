@@ -62,8 +62,10 @@ type componentInfo struct {
 	// track says the type keeps change ticks (TrackChanges).
 	track bool
 	// ct is the type's ComponentType, for the type-erased tools of
-	// introspect.go.
-	ct ComponentType
+	// introspect.go, which leave out the types relations keep their pairs
+	// in (relation is set for those).
+	ct       ComponentType
+	relation bool
 	// index is the world's entity index (&w.entities, kept apart because
 	// the extra load would push Map.Get over the inliner's budget) and w
 	// the world, for Map.Get's fast path and its out-of-line twin.
@@ -122,6 +124,7 @@ func idOf[T any](r *registry) componentID {
 	}
 	info.snap, info.cloneN = snapshotPolicyOf[T]()
 	info.ct = ComponentType{typ: t, id: idOf[T]}
+	_, info.relation = any(zero).(relationSide)
 	info.name = typeName(t)
 	if other := r.named(info.name); other != nil {
 		panic(fmt.Sprintf("ecs: component type %v: its stable name %q is taken by %v (ecs.Name); give that type another name", t, info.name, other.typ))

@@ -26,16 +26,75 @@ type sliceWalk struct {
 // Entity. A named type whose underlying type is Entity's counts as an
 // Entity, as in save files.
 func entityWalkOf(t reflect.Type) *entityWalk {
-	w := &entityWalk{}
-	w.add(t, 0)
-	if len(w.at) == 0 && len(w.slices) == 0 {
+	b := walkBuilder{map[reflect.Type]*entityWalk{}}
+	return b.walk(t)
+}
+
+// walkBuilder builds the walks of a type and of the element types of its
+// slices. A type can hold itself through a slice (type Node struct{ Kids
+// []Node }): each type's walk is recorded before it is filled, so such a
+// walk refers to itself instead of being built forever, and rewriting a
+// value ends because the value is finite.
+type walkBuilder struct {
+	walks map[reflect.Type]*entityWalk
+}
+
+func (b *walkBuilder) walk(t reflect.Type) *entityWalk {
+	if w, ok := b.walks[t]; ok {
+		return w
+	}
+	if !holdsEntity(t, false, map[reflect.Type]bool{}) {
+		b.walks[t] = nil
 		return nil
 	}
+	w := &entityWalk{}
+	b.walks[t] = w
+	w.add(b, t, 0)
 	return w
 }
 
-func (w *entityWalk) add(t reflect.Type, off uintptr) {
-	if t == entityType || (t.Kind() == reflect.Struct && t.ConvertibleTo(entityType)) {
+// holdsEntity reports whether values of t can hold an Entity where a walk
+// looks: in fields, array elements and slice elements, and with deep also
+// behind pointers and in map keys and values. visiting holds the element
+// types being looked at, which a type reached again adds nothing to.
+func holdsEntity(t reflect.Type, deep bool, visiting map[reflect.Type]bool) bool {
+	if isEntityType(t) {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsEntity(t.Field(i).Type, deep, visiting) {
+				return true
+			}
+		}
+	case reflect.Array:
+		return t.Len() > 0 && holdsEntity(t.Elem(), deep, visiting)
+	case reflect.Map:
+		return deep && (holdsEntity(t.Key(), deep, visiting) || holdsElem(t.Elem(), deep, visiting))
+	case reflect.Pointer:
+		return deep && holdsElem(t.Elem(), deep, visiting)
+	case reflect.Slice:
+		return holdsElem(t.Elem(), deep, visiting)
+	}
+	return false
+}
+
+func holdsElem(elem reflect.Type, deep bool, visiting map[reflect.Type]bool) bool {
+	if visiting[elem] {
+		return false
+	}
+	visiting[elem] = true
+	return holdsEntity(elem, deep, visiting)
+}
+
+// isEntityType reports whether t is Entity or a type defined from it.
+func isEntityType(t reflect.Type) bool {
+	return t == entityType || (t.Kind() == reflect.Struct && t.ConvertibleTo(entityType))
+}
+
+func (w *entityWalk) add(b *walkBuilder, t reflect.Type, off uintptr) {
+	if isEntityType(t) {
 		w.at = append(w.at, off)
 		return
 	}
@@ -43,14 +102,14 @@ func (w *entityWalk) add(t reflect.Type, off uintptr) {
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
-			w.add(f.Type, off+f.Offset)
+			w.add(b, f.Type, off+f.Offset)
 		}
 	case reflect.Array:
 		if t.Len() == 0 {
 			return
 		}
 		var elem entityWalk
-		elem.add(t.Elem(), 0)
+		elem.add(b, t.Elem(), 0)
 		if len(elem.at) == 0 && len(elem.slices) == 0 {
 			return
 		}
@@ -64,7 +123,7 @@ func (w *entityWalk) add(t reflect.Type, off uintptr) {
 			}
 		}
 	case reflect.Slice:
-		if elem := entityWalkOf(t.Elem()); elem != nil {
+		if elem := b.walk(t.Elem()); elem != nil {
 			w.slices = append(w.slices, sliceWalk{off, t.Elem().Size(), elem})
 		}
 	}

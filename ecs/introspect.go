@@ -21,21 +21,27 @@ type ComponentInfo struct {
 }
 
 // Components describes every component type w knows (used or registered),
-// in id order: the order w first met them. Meant for tools, not hot loops:
-// it allocates the slice. Complexity: O(types + tables).
+// in id order: the order w first met them. The types relations keep their
+// pairs in are left out (use the Relation's own calls). Meant for tools,
+// not hot loops: it allocates the slice. Complexity: O(types + tables).
 func (w *World) Components() []ComponentInfo {
-	out := make([]ComponentInfo, len(w.reg.infos))
-	for i, info := range w.reg.infos {
-		out[i] = ComponentInfo{Type: info.ct, Name: info.name, GoType: info.typ, Tracked: info.track}
-		if info.sparse != nil {
-			out[i].Storage = SparseStorage
-			out[i].Count = info.sparse.len()
-		}
-	}
+	counts := make([]int, len(w.reg.infos))
 	for _, t := range w.tables {
 		for _, id := range t.ids {
-			out[id].Count += len(t.entities)
+			counts[id] += len(t.entities)
 		}
+	}
+	var out []ComponentInfo
+	for i, info := range w.reg.infos {
+		if info.relation {
+			continue
+		}
+		c := ComponentInfo{Type: info.ct, Name: info.name, GoType: info.typ, Tracked: info.track, Count: counts[i]}
+		if info.sparse != nil {
+			c.Storage = SparseStorage
+			c.Count = info.sparse.len()
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -43,17 +49,18 @@ func (w *World) Components() []ComponentInfo {
 // ComponentNamed returns the component type w knows by the stable name
 // name (see [Name]), or false. Complexity: O(types).
 func (w *World) ComponentNamed(name string) (ComponentType, bool) {
-	if info := w.reg.named(name); info != nil {
+	if info := w.reg.named(name); info != nil && !info.relation {
 		return info.ct, true
 	}
 	return ComponentType{}, false
 }
 
 // known returns the info of c in w, or nil when w has not met c's type
-// (never registering it, unlike the typed paths).
+// (never registering it, unlike the typed paths) or when it is a type a
+// relation keeps its pairs in.
 func (w *World) known(c ComponentType) *componentInfo {
 	id, ok := w.reg.byType[c.typ]
-	if !ok {
+	if !ok || w.reg.infos[id].relation {
 		return nil
 	}
 	return w.reg.infos[id]
@@ -71,7 +78,8 @@ func (w *World) EntityAt(index uint32) (Entity, bool) {
 }
 
 // ComponentsOf appends to dst the component types e has: its table's in id
-// order, then its sparse ones in registration order. Panics if e is not
+// order, then its sparse ones in registration order, without the types
+// relations keep their pairs in. Panics if e is not
 // alive (check with [World.Alive]). Complexity: O(its table's types +
 // sparse types).
 func (w *World) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
@@ -80,10 +88,12 @@ func (w *World) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
 		panic(w.deadMessage("ComponentsOf", e, nil))
 	}
 	for _, col := range w.tableOf(r).columns {
-		dst = append(dst, col.info.ct)
+		if !col.info.relation {
+			dst = append(dst, col.info.ct)
+		}
 	}
 	for _, s := range w.sparse {
-		if s.has(e) {
+		if !s.info.relation && s.has(e) {
 			dst = append(dst, s.info.ct)
 		}
 	}
@@ -143,31 +153,33 @@ func (w *World) Entities(dst []Entity, with, without []ComponentType, offset, li
 		}
 	}
 	offset = max(offset, 0)
-	total := 0
-	keep := func(e Entity) {
-		if total >= offset && (limit < 0 || total-offset < limit) {
-			dst = append(dst, e)
+	total, kept := 0, 0
+	room := func() int { // how many more the page takes
+		if limit < 0 {
+			return int(^uint(0) >> 1)
 		}
-		total++
+		return limit - kept
 	}
 	for _, t := range w.tables {
 		if len(t.entities) == 0 || !t.mask.containsAll(all) || t.mask.intersects(none) {
 			continue
 		}
 		if len(sparseAll) == 0 && len(sparseNone) == 0 {
-			lo := min(max(offset-total, 0), len(t.entities))
-			hi := len(t.entities)
-			if limit >= 0 {
-				hi = min(hi, max(offset+limit-total, lo))
-			}
-			dst = append(dst, t.entities[lo:hi]...)
+			skip := min(max(offset-total, 0), len(t.entities))
+			take := min(len(t.entities)-skip, room())
+			dst = append(dst, t.entities[skip:skip+take]...)
+			kept += take
 			total += len(t.entities)
 			continue
 		}
 		for _, e := range t.entities {
 			if !slices.ContainsFunc(sparseAll, func(s *sparseSet) bool { return !s.has(e) }) &&
 				!slices.ContainsFunc(sparseNone, func(s *sparseSet) bool { return s.has(e) }) {
-				keep(e)
+				if total >= offset && room() > 0 {
+					dst = append(dst, e)
+					kept++
+				}
+				total++
 			}
 		}
 	}
@@ -199,7 +211,8 @@ func (w *World) Resources() []ResourceInfo {
 // makes it): the type-erased twin of [Map.AddCmd] for tools, with the same
 // effect when the buffer is applied (an add, or an overwrite that fires
 // OnSet). Panics if v's type is not a component type of the buffer's world
-// (one it has met), or as AddCmd does. Complexity: as AddCmd, plus boxing.
+// (one it has met, and not one a relation keeps its pairs in), or as
+// AddCmd does. Complexity: as AddCmd, plus boxing.
 func (c *Commands) SetValue(e Entity, v any) {
 	info := c.w.known(ComponentType{typ: reflect.TypeOf(v)})
 	if v == nil || info == nil {

@@ -291,3 +291,97 @@ func ExampleWorld_Entities() {
 	//   1v0 ecs_test.Position {X:2 Y:0}
 	// 99
 }
+
+// TestEntitiesHugeLimits pages with limits and offsets near the largest
+// int, where offset+limit would overflow.
+func TestEntitiesHugeLimits(t *testing.T) {
+	w, _ := inspWorld()
+	const maxInt = int(^uint(0) >> 1)
+	for _, c := range []struct{ offset, limit, want int }{
+		{1, maxInt, 29}, {5, maxInt, 25}, {maxInt, maxInt, 0}, {maxInt, -1, 0}, {29, maxInt - 1, 1},
+	} {
+		for _, with := range [][]ecs.ComponentType{nil, {ecs.C[Burning]()}} {
+			got, total := w.Entities(nil, with, nil, c.offset, c.limit)
+			want := c.want
+			if with != nil {
+				want = max(min(10-c.offset, c.limit), 0)
+			}
+			if len(got) != want || (with == nil && total != 30) {
+				t.Errorf("offset %d limit %d with %v: %d of %d, want %d", c.offset, c.limit, with, len(got), total, want)
+			}
+		}
+	}
+}
+
+// TestHiddenRelationTypes checks that the types a relation keeps its
+// pairs in are not offered to tools, and cannot be written through them.
+func TestHiddenRelationTypes(t *testing.T) {
+	w := ecs.NewWorld()
+	h := ecs.NewHierarchy(w)
+	parent, child := w.Spawn(), w.Spawn()
+	h.SetParent(child, parent)
+	for _, c := range w.Components() {
+		if strings.Contains(c.Name, "rel") {
+			t.Errorf("Components lists %s", c.Name)
+		}
+	}
+	for _, e := range []ecs.Entity{parent, child} {
+		if cs := w.ComponentsOf(e, nil); len(cs) != 0 {
+			t.Errorf("ComponentsOf(%v) = %v", e, cs)
+		}
+	}
+	if _, ok := w.ComponentNamed("github.com/tessera-ecs/tessera/ecs.relOne[github.com/tessera-ecs/tessera/ecs.ChildOf]"); ok {
+		t.Error("ComponentNamed found a relation's pair type")
+	}
+	w.Despawn(parent)
+	if w.Alive(child) {
+		t.Error("the hierarchy no longer works")
+	}
+}
+
+type walkNode struct {
+	Ref  ecs.Entity
+	Kids []walkNode
+}
+
+type walkLinks struct {
+	P *ecs.Entity
+	M map[string]ecs.Entity
+	S []*walkNode
+}
+
+// TestDecodeValueDeepEntities decodes entities at every depth a value can
+// hold them: a type that holds itself through a slice (whose walk must not
+// recurse forever), pointers and maps.
+func TestDecodeValueDeepEntities(t *testing.T) {
+	ecs.NewWorld() // a second world, so w's tag is not 0
+	w := ecs.NewWorld()
+	e := w.Spawn()
+	ecs.Register[walkNode](w, ecs.Shallow())
+	ecs.NewMap[walkLinks](w)
+	ref := `{"index": 1, "generation": 0}`
+	v, err := w.DecodeValue(ecs.C[walkNode](), []byte(`{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := v.(walkNode)
+	if n.Ref != e || n.Kids[0].Ref != e || n.Kids[0].Kids[0].Ref != e {
+		t.Errorf("node %+v: want %v at every depth", n, e)
+	}
+	v, err = w.DecodeValue(ecs.C[walkLinks](), []byte(`{"P": `+ref+`, "M": {"a": `+ref+`}, "S": [{"Ref": `+ref+`}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := v.(walkLinks)
+	if *l.P != e || l.M["a"] != e || l.S[0].Ref != e {
+		t.Errorf("links %v %v %v: want %v", *l.P, l.M, l.S[0].Ref, e)
+	}
+	if _, err := w.DecodeValue(ecs.C[walkNode](), []byte(" null ")); err == nil || !strings.Contains(err.Error(), "null is not a value") {
+		t.Errorf("null: %v", err)
+	}
+	// A prefab of the self-holding type: its walk is built too.
+	p := ecs.NewPrefab(w, ecs.NewMap[walkNode](w).Spawn(walkNode{Kids: []walkNode{{}}}))
+	if got := ecs.NewMap[walkNode](w).Get(p.Spawn()); len(got.Kids) != 1 {
+		t.Errorf("prefab instance %+v", got)
+	}
+}

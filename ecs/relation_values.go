@@ -16,6 +16,16 @@ import (
 // relation's code keeps both sides in step. Their fields are exported for
 // encoding/json only: the types are not.
 
+// relationSide marks the component types a relation keeps its pairs in:
+// they are the relation's bookkeeping, which the introspection calls hide
+// and the type-erased writes refuse (introspect.go), since a change that
+// bypassed the relation's code would break the two sides' agreement.
+type relationSide interface{ relationSide() }
+
+func (relOne[T]) relationSide()  {}
+func (relMany[T]) relationSide() {}
+func (relIn[T]) relationSide()   {}
+
 // relOne is what a source of an exclusive relation holds: its one target
 // and the pair's value. Target is the first field: relation reads it
 // through an *Entity.

@@ -27,11 +27,15 @@ func (in *Inspector) admit(r *http.Request) error {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		return nil
+	case http.MethodPost, http.MethodPut, http.MethodDelete:
+	default:
+		return errorf(http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}
 	if in.token == nil {
 		return errorf(http.StatusForbidden, "writes are off: the inspector has no token (inspect.Token)")
 	}
-	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	scheme, bearer, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	ok = ok && strings.EqualFold(scheme, "Bearer") // schemes ignore case (RFC 9110)
 	sum := sha256.Sum256([]byte(bearer))
 	if !ok || subtle.ConstantTimeCompare(sum[:], in.token[:]) != 1 {
 		return errorf(http.StatusForbidden, "writes need the header \"Authorization: Bearer <token>\" with the inspector's token")

@@ -35,10 +35,18 @@
 // (for loops that tick by themselves) or [Inspector.Run]. Reads and writes
 // therefore never overlap a system, and a write lands at a tick boundary:
 // the same write at the same tick gives the same world, whatever the number
-// of workers. A request the loop does not take up within the [Wait] time
-// (5 s by default) answers 503 and is dropped, never applied later; a
-// panic inside a job (a hook refusing a write, say) answers 500 with its
-// message, and the world is recovered (ecs.World.Recover).
+// of workers. One Serve runs only the requests that waited when it began,
+// and none past the first after 4 ms, so a crowd of clients slows the
+// answers, not the ticks. A request the loop does not take up within the
+// [Wait] time (5 s by default) answers 503 and is dropped, never applied
+// later; so does one whose client goes away first.
+//
+// A hook or observer that panics during a write (an OnSet that refuses a
+// value, say) answers 500 with the panic's message, and the world is
+// recovered (ecs.World.Recover) so that it stays usable. Hooks run after
+// the change they observe, as everywhere in Tessera, so the write has
+// been made up to that hook: read the entity back to see where it
+// stands.
 //
 // A world without a loop (a tool, a test, a server that ticks on demand)
 // is served under a mutex instead: give [Locker], hold the lock whenever
@@ -120,8 +128,12 @@
 // dead entities, bad ids and bad paging, and wrong field kinds; 403 for a
 // write without the right token, a foreign Host or Origin; 404 for an
 // unknown path; 405 for a method a path does not take; 409 as above; 413
-// for a body over the limit; 503 when the loop does not serve in time.
-// Every refused request changes nothing.
+// for a body over the limit; 500 for a hook that panicked (above); 503
+// when the loop does not serve in time. Every request refused with a 4xx
+// or 503 changes nothing.
+//
+// The types a relation keeps its pairs in are not listed and cannot be
+// written: a change that bypassed the relation's code would break it.
 //
 // # Security
 //

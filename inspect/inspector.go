@@ -3,6 +3,7 @@ package inspect
 import (
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,7 @@ type Inspector struct {
 	// Loop state, read and written on the loop's goroutine only (in jobs
 	// and Tick).
 	looping atomic.Bool // Tick or Run has been called
+	serving atomic.Bool // a Serve call runs (two at once are refused)
 	paused  bool
 	steps   int // single steps asked for while paused
 	ticks   uint64
@@ -62,14 +64,21 @@ func Token(token string) Option {
 	if token == "" {
 		panic("inspect: Token: empty token; leave the option out to keep the inspector read-only")
 	}
+	for _, r := range token {
+		if r <= ' ' || r == 0x7f {
+			panic("inspect: Token: the token holds a space or control character (a newline read from a file?), which an HTTP header cannot carry; trim it")
+		}
+	}
 	sum := sha256.Sum256([]byte(token))
 	return func(in *Inspector) { in.token = &sum }
 }
 
 // Locker serves a world that has no loop calling Tick, Serve or Run: each
 // request runs on its handler's goroutine while holding l, which the caller
-// holds whenever it uses the world (between ticks it releases it). Pause,
-// step and resume answer 409 in this mode unless a loop is running too.
+// holds whenever it uses the world (between ticks it releases it). A
+// request that cannot take l within the Wait time, or whose client goes
+// away first, answers 503 and never runs. Pause, step and resume answer
+// 409 in this mode unless a loop is running too.
 func Locker(l sync.Locker) Option { return func(in *Inspector) { in.locker = l } }
 
 // AllowRemote lets [Inspector.Listen] bind a non-loopback address and
@@ -82,12 +91,23 @@ func AllowRemote(hosts ...string) Option {
 }
 
 // MaxBody limits request bodies to n bytes (default 1 MiB); a larger body
-// answers 413 and changes nothing.
-func MaxBody(n int64) Option { return func(in *Inspector) { in.maxBody = n } }
+// answers 413 and changes nothing. Panics if n < 1.
+func MaxBody(n int64) Option {
+	if n < 1 {
+		panic(fmt.Sprintf("inspect: MaxBody(%d): want at least 1 byte", n))
+	}
+	return func(in *Inspector) { in.maxBody = n }
+}
 
-// Wait sets how long a request waits for the loop to run it (default 5 s);
-// past it the request answers 503 and changes nothing.
-func Wait(d time.Duration) Option { return func(in *Inspector) { in.wait = d } }
+// Wait sets how long a request waits for the loop (or the Locker) to run
+// it (default 5 s); past it the request answers 503 and changes nothing.
+// Panics if d <= 0.
+func Wait(d time.Duration) Option {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: Wait(%v): want a positive time", d))
+	}
+	return func(in *Inspector) { in.wait = d }
+}
 
 // New returns an inspector of w. Without [Locker], something must run its
 // jobs on the world's goroutine: call [Inspector.Tick] in place of each

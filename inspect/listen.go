@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -15,8 +16,9 @@ const DefaultAddr = "127.0.0.1:7777"
 // Server is a running HTTP server of an [Inspector], from [Inspector.Listen].
 type Server struct {
 	// URL is the page's address, such as "http://127.0.0.1:7777/".
-	URL string
-	srv *http.Server
+	URL  string
+	srv  *http.Server
+	stop context.CancelFunc // ends the requests' contexts
 }
 
 // Listen serves in on addr ("host:port"; "" means [DefaultAddr], port 0
@@ -39,13 +41,36 @@ func (in *Inspector) Listen(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspect: Listen: %w", err)
 	}
-	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	// Requests' contexts end when the server stops, so that streams,
+	// which last as long as their client, end with it.
+	base, stop := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+		BaseContext: func(net.Listener) context.Context { return base }}
+	srv.RegisterOnShutdown(stop)
 	go srv.Serve(ln) // returns when Close or Shutdown closes the listener
-	return &Server{URL: "http://" + ln.Addr().String() + "/", srv: srv}, nil
+	return &Server{URL: "http://" + urlHost(ln.Addr().(*net.TCPAddr), in.hosts) + "/", srv: srv, stop: stop}, nil
+}
+
+// urlHost is the host and port of the page's address: the listen address,
+// or for a wildcard one (0.0.0.0, ::) the first name AllowRemote gave, or
+// else the loopback address, which the inspector always answers.
+func urlHost(a *net.TCPAddr, hosts []string) string {
+	port := strconv.Itoa(a.Port)
+	switch {
+	case !a.IP.IsUnspecified():
+		return net.JoinHostPort(a.IP.String(), port)
+	case len(hosts) > 0:
+		return net.JoinHostPort(hosts[0], port)
+	}
+	return net.JoinHostPort("127.0.0.1", port)
 }
 
 // Close stops the server and closes its connections, streams included.
-func (s *Server) Close() error { return s.srv.Close() }
+func (s *Server) Close() error {
+	s.stop()
+	return s.srv.Close()
+}
 
-// Shutdown stops the server gracefully: see [http.Server.Shutdown].
+// Shutdown stops the server gracefully (see [http.Server.Shutdown]):
+// requests in flight finish, and streams end.
 func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }

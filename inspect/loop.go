@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -29,14 +31,11 @@ const (
 // changes nothing.
 func (in *Inspector) do(ctx context.Context, fn func() (any, *httpError)) (any, *httpError) {
 	j := &job{fn: fn, done: make(chan struct{})}
-	if in.locker != nil && !in.looping.Load() {
-		in.locker.Lock()
-		defer in.locker.Unlock()
-		in.run(j)
-		return j.out, j.err
-	}
 	timer := time.NewTimer(in.wait)
 	defer timer.Stop()
+	if in.locker != nil && !in.looping.Load() {
+		return in.underLock(ctx, timer, j)
+	}
 	select {
 	case in.jobs <- j:
 	case <-timer.C:
@@ -61,6 +60,35 @@ func (in *Inspector) do(ctx context.Context, fn func() (any, *httpError)) (any, 
 	return j.out, j.err
 }
 
+// underLock runs j under the Locker, unless the lock is not free within
+// the Wait time or the client goes away first: then j never runs, and the
+// request answers 503. A goroutine of its own waits for the lock, so that
+// giving up cannot leave the lock taken: whichever of the two moves j on
+// from jobQueued first decides whether it runs.
+func (in *Inspector) underLock(ctx context.Context, timer *time.Timer, j *job) (any, *httpError) {
+	locked := make(chan struct{})
+	go func() {
+		in.locker.Lock()
+		if !j.state.CompareAndSwap(jobQueued, jobRunning) {
+			in.locker.Unlock() // the request gave up
+			return
+		}
+		close(locked)
+	}()
+	select {
+	case <-locked:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	if j.state.CompareAndSwap(jobQueued, jobCancelled) {
+		return nil, unavailable()
+	}
+	<-locked
+	defer in.locker.Unlock()
+	in.exec(j)
+	return j.out, j.err
+}
+
 func unavailable() *httpError {
 	return errorf(http.StatusServiceUnavailable, "the world's loop did not serve the request in time: call Inspector.Tick, Serve or Run between ticks, or give a Locker")
 }
@@ -69,9 +97,13 @@ func unavailable() *httpError {
 // change, say) answers 500 with its message; the world is recovered so
 // its queued changes are not lost.
 func (in *Inspector) run(j *job) {
-	if !j.state.CompareAndSwap(jobQueued, jobRunning) {
-		return
+	if j.state.CompareAndSwap(jobQueued, jobRunning) {
+		in.exec(j)
 	}
+}
+
+// exec runs j, which its caller has moved to jobRunning.
+func (in *Inspector) exec(j *job) {
 	defer close(j.done)
 	defer func() {
 		if p := recover(); p != nil {
@@ -82,17 +114,36 @@ func (in *Inspector) run(j *job) {
 	j.out, j.err = j.fn()
 }
 
-// Serve runs every request waiting for the world, on the calling
-// goroutine, which must be the one that runs the world's ticks, between
-// two ticks. It returns at once when none waits. Complexity: the requests'.
+// Serve runs the requests waiting for the world when it is called (not
+// those that arrive meanwhile, and none past the first after 4 ms, so
+// clients cannot hold the loop up), on the
+// calling goroutine, which must be the one that runs the world's ticks,
+// between two ticks. It returns at once when none waits. Panics when
+// called while another Serve, Tick or Run call of the same inspector runs
+// on another goroutine. Complexity: the requests'.
 func (in *Inspector) Serve() {
-	for {
-		select {
-		case j := <-in.jobs:
-			in.run(j)
-		default:
-			return
-		}
+	in.enter()
+	defer in.serving.Store(false)
+	in.serve()
+}
+
+func (in *Inspector) serve() {
+	start := time.Now()
+	for i, n := 0, len(in.jobs); i < n && (i == 0 || time.Since(start) < serveBudget); i++ {
+		in.run(<-in.jobs)
+	}
+}
+
+// serveBudget bounds the time one Serve spends on requests, past the
+// first: the rest wait for the next call, so a crowd of clients slows the
+// answers, not the ticks.
+const serveBudget = 4 * time.Millisecond
+
+// enter marks a Serve or Tick call as running, and panics if one already
+// runs: two goroutines would run requests on the world at once.
+func (in *Inspector) enter() {
+	if !in.serving.CompareAndSwap(false, true) {
+		panic("inspect: Serve or Tick called on two goroutines at once; call them from the world's one goroutine")
 	}
 }
 
@@ -100,10 +151,13 @@ func (in *Inspector) Serve() {
 // world: a FixedLoop's Step, a Scheduler's Run) unless the inspector is
 // paused with no single step asked for, timing it for the summary, the
 // charts and the stream. It reports whether step ran. A game loop calls it
-// in place of step, on the world's goroutine.
+// in place of step, on the world's goroutine. Panics as Serve does when
+// called on two goroutines at once.
 func (in *Inspector) Tick(step func()) bool {
+	in.enter()
+	defer in.serving.Store(false)
 	in.looping.Store(true)
-	in.Serve()
+	in.serve()
 	if in.paused {
 		if in.steps == 0 {
 			return false
@@ -118,29 +172,47 @@ func (in *Inspector) Tick(step func()) bool {
 }
 
 // Run drives the world: step runs tps times per second (as fast as it can
-// when tps <= 0), through [Inspector.Tick], and requests are served as they
-// arrive between ticks, until ctx is done. It returns ctx's error.
+// when tps is 0; at least once an hour), through [Inspector.Tick], and
+// requests are served as they arrive between ticks, until ctx is done.
+// While paused it waits for requests rather than spinning. It returns
+// ctx's error. Panics if tps is negative, infinite or NaN.
 func (in *Inspector) Run(ctx context.Context, tps float64, step func()) error {
+	if tps < 0 || math.IsInf(tps, 0) || math.IsNaN(tps) {
+		panic(fmt.Sprintf("inspect: Run: %v ticks per second; want 0 (as fast as it can) or a positive number", tps))
+	}
 	in.looping.Store(true)
-	if tps <= 0 {
+	if tps == 0 {
 		for ctx.Err() == nil {
-			in.Tick(step)
+			if !in.Tick(step) {
+				in.idle(ctx)
+			}
 		}
 		return ctx.Err()
 	}
-	period := time.Duration(float64(time.Second) / tps)
+	period := time.Duration(min(float64(time.Second)/tps, float64(time.Hour)))
 	ticker := time.NewTicker(max(period, time.Microsecond))
 	defer ticker.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			in.Serve()
+			in.Serve() // what waits is answered, not left to time out
 			return ctx.Err()
 		case <-ticker.C:
 			in.Tick(step)
 		case <-in.wake:
 			in.Serve()
 		}
+	}
+}
+
+// idle waits, while paused, for a request, ctx, or a short while.
+func (in *Inspector) idle(ctx context.Context) {
+	t := time.NewTimer(10 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-in.wake:
+	case <-t.C:
 	}
 }
 

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -74,7 +75,11 @@ func (in *Inspector) tableList() (any, *httpError) {
 	for i, t := range in.w.Stats().Tables {
 		row := tableRow{Index: i, Components: []string{}, Rows: t.Rows, Capacity: t.Capacity, Bytes: t.Bytes}
 		for _, ct := range t.Components {
-			row.Components = append(row.Components, names[ct])
+			name, ok := names[ct]
+			if !ok { // a type a relation keeps its pairs in
+				name = ct.String()
+			}
+			row.Components = append(row.Components, name)
 		}
 		rows = append(rows, row)
 	}
@@ -100,8 +105,14 @@ func (in *Inspector) resourceList() (any, *httpError) {
 	return map[string]any{"resources": rows}, nil
 }
 
-// marshalValue writes v as JSON, or null and the reason.
-func marshalValue(v any) (json.RawMessage, string) {
+// marshalValue writes v as JSON, or null and the reason (a MarshalJSON
+// method that panics included).
+func marshalValue(v any) (out json.RawMessage, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, reason = json.RawMessage("null"), fmt.Sprintf("panic while encoding: %v", p)
+		}
+	}()
 	data, err := json.Marshal(v)
 	if err != nil {
 		return json.RawMessage("null"), err.Error()

@@ -100,6 +100,10 @@ func (s *samples) summary(now time.Time) (tt tickTime, perSecond float64) {
 	}
 	tt.LastNs = smps[len(smps)-1].TickNs
 	tt.MeanNs = sum / int64(len(smps))
+	if first, last := smps[0].at, smps[len(smps)-1].at; now.Sub(first) < time.Second && len(smps) > 1 && last.After(first) {
+		// The ring holds less than the last second: rate over its span.
+		perSecond = float64(len(smps)-1) / last.Sub(first).Seconds()
+	}
 	return tt, perSecond
 }
 
