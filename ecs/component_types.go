@@ -61,16 +61,18 @@ type componentInfo struct {
 	cols []unsafe.Pointer
 	// track says the type keeps change ticks (TrackChanges).
 	track bool
-	// ct is the type's ComponentType, for the type-erased tools of
-	// introspect.go, which leave out the types relations keep their pairs
-	// in (relation is set for those).
-	ct       ComponentType
-	relation bool
 	// index is the world's entity index (&w.entities, kept apart because
 	// the extra load would push Map.Get over the inliner's budget) and w
 	// the world, for Map.Get's fast path and its out-of-line twin.
 	index *entityIndex
 	w     *World
+
+	// ct is the type's ComponentType, for the type-erased tools of
+	// introspect.go, which leave out the types relations keep their pairs
+	// in (relation is set for those). Last, so that the fields Map.Get
+	// reads keep their offsets.
+	ct       ComponentType
+	relation bool
 }
 
 // registry gives component types their ids, on first use and without any
