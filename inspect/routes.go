@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
 )
 
 //go:embed web
@@ -25,7 +26,15 @@ func (in *Inspector) routes() {
 		rw.Header().Set("Cache-Control", "no-store")
 		http.ServeFileFS(rw, r, web, "index.html")
 	})
-	m.Handle("/static/", in.static)
+	m.HandleFunc("/static/", func(rw http.ResponseWriter, r *http.Request) {
+		if !fs.ValidPath(strings.TrimPrefix(r.URL.Path, "/static/")) {
+			// The file server answers 500 for a name fs.FS refuses (bad
+			// UTF-8, say): no such file is the truer answer.
+			writeError(rw, errorf(http.StatusNotFound, "no such file: %q", r.URL.Path))
+			return
+		}
+		in.static.ServeHTTP(rw, r)
+	})
 	m.HandleFunc("/api/", func(rw http.ResponseWriter, r *http.Request) {
 		writeError(rw, errorf(http.StatusNotFound, "no such endpoint: %s (see the inspect package documentation)", r.URL.Path))
 	})
