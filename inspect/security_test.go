@@ -89,8 +89,10 @@ func TestPageAndFiles(t *testing.T) {
 			t.Errorf("%s: CSP %q", c.path, csp)
 		}
 	}
-	if status, _ := f.call(http.MethodGet, "/static/nothing.js", ""); status != 404 {
-		t.Errorf("a missing file answered %d", status)
+	for _, path := range []string{"/static/nothing.js", "/static/", "/static/vendor/", "/static/%8e"} {
+		if status, _ := f.call(http.MethodGet, path, ""); status != 404 {
+			t.Errorf("%s answered %d, want 404 (no file, no listing)", path, status)
+		}
 	}
 }
 
