@@ -12,6 +12,7 @@ type Pos struct {
 	Line, Col int
 }
 
+// String formats p as file:line:col, the form editors and go vet use.
 func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
 
 // Error is one problem in a definition file, at its place.
@@ -20,12 +21,14 @@ type Error struct {
 	Msg string
 }
 
+// Error formats e as "file:line:col: message".
 func (e Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // Errors is every problem found, in file order: the generator reports
 // them all at once, not just the first.
 type Errors []Error
 
+// Error lists the problems, one per line.
 func (es Errors) Error() string {
 	lines := make([]string, len(es))
 	for i, e := range es {

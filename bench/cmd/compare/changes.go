@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -14,39 +13,11 @@ import (
 )
 
 // changesConfig is what -suite changes measures and how.
-type changesConfig struct {
-	sizes     changes.Config
-	quick     bool
-	count     int           // runs per row; the report shows the median
-	benchtime time.Duration // time per run
-	only      string        // regular expression over comparison names, or ""
-}
+type changesConfig = fixedConfig[changes.Config]
 
-// changesBenchtime is the changes suite's time per run unless -benchtime
-// says otherwise.
-const changesBenchtime = 500 * time.Millisecond
-
-// changesFlags turns the command's flags into the changes suite's
-// configuration: the workloads' stated sizes, -count runs of
-// changesBenchtime unless -benchtime was given; -quick is one short run at
-// a tenth of the sizes. The sizes are fixed, so -sizes is refused.
+// changesFlags is fixedFlags for the changes suite.
 func changesFlags(quick bool, count int, benchtime time.Duration, sizes, only string) (changesConfig, error) {
-	cfg := changesConfig{sizes: changes.Full(), count: count, benchtime: changesBenchtime, only: only}
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "benchtime" {
-			cfg.benchtime = benchtime
-		}
-	})
-	if quick {
-		cfg.sizes, cfg.quick, cfg.count, cfg.benchtime = changes.Quick(), true, 1, 20*time.Millisecond
-	}
-	if sizes != "" {
-		return cfg, fmt.Errorf("-sizes: the changes suite's sizes are fixed by its workloads; -quick shrinks them")
-	}
-	if cfg.count < 1 || cfg.benchtime <= 0 {
-		return cfg, fmt.Errorf("-count must be at least 1 and -benchtime positive")
-	}
-	return cfg, nil
+	return fixedFlags("changes", changes.Full(), changes.Quick(), quick, count, benchtime, sizes, only)
 }
 
 // runChanges runs the changes suite (-suite changes) and writes
@@ -68,28 +39,16 @@ func runChanges(dir string, cfg changesConfig, cmd string, progress func(string)
 	return os.WriteFile(filepath.Join(dir, "CHANGES.md"), []byte(text), 0o644)
 }
 
-// measureChanges measures every row of every comparison count times, the
-// rows of a comparison in turn round by round (each round starting one
-// row further along), and returns the results by comparison and row.
+// measureChanges measures every comparison (measureInTurn) and returns the
+// results by comparison and row.
 func measureChanges(cs []*changes.Comparison, count int, progress func(string)) [][]relResult {
 	out := make([][]relResult, len(cs))
 	for ci, c := range cs {
-		ns := make([][]float64, len(c.Rows))
-		allocs := make([][]float64, len(c.Rows))
-		for k := range count {
-			for j := range c.Rows {
-				ri := (j + k) % len(c.Rows)
-				progress(fmt.Sprintf("%s: %s (run %d of %d)", c.Name, c.Rows[ri].Name, k+1, count))
-				t, a := measureRow(c.Rows[ri].Run)
-				ns[ri] = append(ns[ri], t)
-				allocs[ri] = append(allocs[ri], a)
-				runtime.GC() // do not bill the next row for this one's garbage
-			}
+		rows := make([]timedRow, len(c.Rows))
+		for ri, r := range c.Rows {
+			rows[ri] = timedRow{name: r.Name, run: r.Run}
 		}
-		out[ci] = make([]relResult, len(c.Rows))
-		for ri := range c.Rows {
-			out[ci][ri] = relResult{rowResult{median(ns[ri]), median(allocs[ri])}, ns[ri]}
-		}
+		out[ci] = measureInTurn(c.Name, rows, count, progress)
 	}
 	return out
 }

@@ -56,7 +56,7 @@ func TestChangesFlags(t *testing.T) {
 		t.Errorf("quick: %+v, %v", cfg, err)
 	}
 	cfg, err = changesFlags(false, 5, 100*time.Millisecond, "", "events")
-	if err != nil || cfg.count != 5 || cfg.benchtime != changesBenchtime || cfg.sizes != changes.Full() || cfg.only != "events" {
+	if err != nil || cfg.count != 5 || cfg.benchtime != fixedSuiteBenchtime || cfg.sizes != changes.Full() || cfg.only != "events" {
 		t.Errorf("full: %+v, %v", cfg, err)
 	}
 	if _, err := changesFlags(false, 5, time.Second, "1000", ""); err == nil {

@@ -60,28 +60,19 @@ func runPersist(dir string, cfg persistConfig, cmd string, progress func(string)
 	return os.WriteFile(filepath.Join(dir, "PERSIST.md"), []byte(text), 0o644)
 }
 
-// measurePersist measures every row of every comparison count times,
-// the rows of a comparison in turn round by round (each round starting one
-// row further along), so that a change in the machine's load falls on all
-// rows alike; it returns the medians by comparison and row.
+// measurePersist measures every comparison (measureInTurn) and returns
+// the medians by comparison and row.
 func measurePersist(cs []*persist.Comparison, count int, progress func(string)) [][]rowResult {
 	out := make([][]rowResult, len(cs))
 	for ci, c := range cs {
-		ns := make([][]float64, len(c.Rows))
-		allocs := make([][]float64, len(c.Rows))
-		for k := range count {
-			for j := range c.Rows {
-				ri := (j + k) % len(c.Rows)
-				progress(fmt.Sprintf("%s: %s (run %d of %d)", c.Name, c.Rows[ri].Name, k+1, count))
-				t, a := measureRow(c.Rows[ri].Run)
-				ns[ri] = append(ns[ri], t)
-				allocs[ri] = append(allocs[ri], a)
-				runtime.GC() // do not bill the next row for this one's garbage
-			}
+		rows := make([]timedRow, len(c.Rows))
+		for ri, r := range c.Rows {
+			rows[ri] = timedRow{name: r.Name, run: r.Run}
 		}
-		out[ci] = make([]rowResult, len(c.Rows))
-		for ri := range c.Rows {
-			out[ci][ri] = rowResult{median(ns[ri]), median(allocs[ri])}
+		res := measureInTurn(c.Name, rows, count, progress)
+		out[ci] = make([]rowResult, len(res))
+		for ri, r := range res {
+			out[ci][ri] = r.rowResult
 		}
 	}
 	return out

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -14,40 +13,11 @@ import (
 )
 
 // relationsConfig is what -suite relations measures and how.
-type relationsConfig struct {
-	sizes     relations.Config
-	quick     bool
-	count     int           // runs per row; the report shows the median
-	benchtime time.Duration // time per run
-	only      string        // regular expression over comparison names, or ""
-}
+type relationsConfig = fixedConfig[relations.Config]
 
-// relationsBenchtime is the relations suite's time per run unless
-// -benchtime says otherwise.
-const relationsBenchtime = 500 * time.Millisecond
-
-// relationsFlags turns the command's flags into the relations suite's
-// configuration: the workloads' stated sizes, -count runs of
-// relationsBenchtime unless -benchtime was given; -quick is one short run
-// at about a tenth of the sizes. The sizes are fixed, so -sizes is
-// refused.
+// relationsFlags is fixedFlags for the relations suite.
 func relationsFlags(quick bool, count int, benchtime time.Duration, sizes, only string) (relationsConfig, error) {
-	cfg := relationsConfig{sizes: relations.Full(), count: count, benchtime: relationsBenchtime, only: only}
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "benchtime" {
-			cfg.benchtime = benchtime
-		}
-	})
-	if quick {
-		cfg.sizes, cfg.quick, cfg.count, cfg.benchtime = relations.Quick(), true, 1, 20*time.Millisecond
-	}
-	if sizes != "" {
-		return cfg, fmt.Errorf("-sizes: the relations suite's sizes are fixed by its workloads; -quick shrinks them")
-	}
-	if cfg.count < 1 || cfg.benchtime <= 0 {
-		return cfg, fmt.Errorf("-count must be at least 1 and -benchtime positive")
-	}
-	return cfg, nil
+	return fixedFlags("relations", relations.Full(), relations.Quick(), quick, count, benchtime, sizes, only)
 }
 
 // runRelations runs the relations suite (-suite relations) and writes
@@ -92,34 +62,16 @@ func pairedRatio(a, b relResult) float64 {
 	return median(r)
 }
 
-// measureRelations measures every row of every comparison count times,
-// the rows of a comparison in turn round by round (each round starting one
-// row further along), and returns the results by comparison and row.
+// measureRelations measures every comparison (measureInTurn) and returns
+// the results by comparison and row.
 func measureRelations(cs []*relations.Comparison, count int, progress func(string)) [][]relResult {
 	out := make([][]relResult, len(cs))
 	for ci, c := range cs {
-		ns := make([][]float64, len(c.Rows))
-		allocs := make([][]float64, len(c.Rows))
-		for k := range count {
-			for j := range c.Rows {
-				ri := (j + k) % len(c.Rows)
-				r := c.Rows[ri]
-				progress(fmt.Sprintf("%s: %s (run %d of %d)", c.Name, r.Name, k+1, count))
-				t, a := 0.0, 0.0
-				if r.Reset != nil {
-					t, a = measureResetRounds(r.Reset, r.Run)
-				} else {
-					t, a = measureRow(r.Run)
-				}
-				ns[ri] = append(ns[ri], t)
-				allocs[ri] = append(allocs[ri], a)
-				runtime.GC() // do not bill the next row for this one's garbage
-			}
+		rows := make([]timedRow, len(c.Rows))
+		for ri, r := range c.Rows {
+			rows[ri] = timedRow{name: r.Name, reset: r.Reset, run: r.Run}
 		}
-		out[ci] = make([]relResult, len(c.Rows))
-		for ri := range c.Rows {
-			out[ci][ri] = relResult{rowResult{median(ns[ri]), median(allocs[ri])}, ns[ri]}
-		}
+		out[ci] = measureInTurn(c.Name, rows, count, progress)
 	}
 	return out
 }

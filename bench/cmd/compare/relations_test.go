@@ -56,7 +56,7 @@ func TestRelationsFlags(t *testing.T) {
 		t.Errorf("quick: %+v, %v", cfg, err)
 	}
 	cfg, err = relationsFlags(false, 5, 100*time.Millisecond, "", "cascade")
-	if err != nil || cfg.count != 5 || cfg.benchtime != relationsBenchtime || cfg.sizes != relations.Full() || cfg.only != "cascade" {
+	if err != nil || cfg.count != 5 || cfg.benchtime != fixedSuiteBenchtime || cfg.sizes != relations.Full() || cfg.only != "cascade" {
 		t.Errorf("full: %+v, %v", cfg, err)
 	}
 	if _, err := relationsFlags(false, 5, time.Second, "1000", ""); err == nil {
