@@ -73,6 +73,10 @@ type componentInfo struct {
 	// reads keep their offsets.
 	ct       ComponentType
 	relation bool
+	// saveN and loadN save and load n values through the type's
+	// BinaryCodec methods, nil when it has none (save_binary_codec.go).
+	saveN func(e *encoder, p unsafe.Pointer, n int)
+	loadN func(d *decoder, w *World, p unsafe.Pointer, n int)
 }
 
 // registry gives component types their ids, on first use and without any
@@ -125,6 +129,7 @@ func idOf[T any](r *registry) componentID {
 		},
 	}
 	info.snap, info.cloneN = snapshotPolicyOf[T]()
+	info.saveN, info.loadN = binaryCodecOf[T]()
 	info.ct = ComponentType{typ: t, id: idOf[T]}
 	_, info.relation = any(zero).(relationSide)
 	info.name = typeName(t)

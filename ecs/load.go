@@ -279,6 +279,9 @@ func (w *World) decodeTypes(d *decoder) []loadType {
 			d.fail("component type %q: %v", name, err)
 			return nil
 		}
+		if info.loadN != nil && c.same && !c.bulk {
+			c.custom = checkedLoad(info.loadN, info.typ, s.fixedSize())
+		}
 		types = append(types, loadType{info, c})
 	}
 	return types

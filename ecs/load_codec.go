@@ -21,6 +21,11 @@ type loadCodec struct {
 	word   uintptr
 	fields []loadField // sStruct: one per saved field
 	elem   *loadCodec  // sArray, sSlice
+	// same says the saved schema is typ's own, field for field; custom
+	// loads n values through typ's BinaryCodec methods, set by decodeTypes
+	// for a component type that has them when same and not bulk.
+	same   bool
+	custom func(d *decoder, w *World, p unsafe.Pointer, n int)
 }
 
 type loadField struct {
@@ -46,7 +51,7 @@ func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
 			return nil, fmt.Errorf("%s was saved as %s and is now %s", path, describeSchema(fs), describeSchema(gs))
 		}
 		c.size = t.Size()
-		if sameSchema(fs, gs) {
+		if c.same = sameSchema(fs, gs); c.same {
 			c.bulk, c.word = packedLayout(t, gs)
 		} else {
 			c.word = numberSize(gs)
@@ -110,6 +115,10 @@ func (c *loadCodec) values(d *decoder, w *World, p unsafe.Pointer, n int) {
 		}
 		return
 	}
+	if c.custom != nil {
+		c.custom(d, w, p, n)
+		return
+	}
 	for i := range n {
 		if d.err != nil {
 			return
@@ -133,23 +142,7 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 	case sString:
 		*(*string)(p) = d.str()
 	case sEntity:
-		b := d.bytes(8)
-		if d.err != nil {
-			return
-		}
-		index, gen := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
-		if gen > genMask {
-			d.fail("an entity generation of %d, above the largest, %d", gen, genMask)
-			return
-		}
-		switch {
-		case index == 0 && gen == 0: // the zero Entity stays zero
-		case d.merge:
-			d.fixups = append(d.fixups, p) // rewritten by mergeImage
-		default:
-			gen |= w.entities.tag
-		}
-		*(*Entity)(p) = Entity{index, gen}
+		d.entity(w, p)
 	case sArray:
 		if c.fs.n > 0 {
 			c.elem.values(d, w, p, c.fs.n)

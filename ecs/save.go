@@ -166,7 +166,11 @@ func (w *World) savePlan() (*savePlan, error) {
 		}
 		p.types = append(p.types, savedType{info.name, storage, s})
 		p.ref[info.id] = i
-		p.codec[info.id] = newValueCodec(info.typ, s)
+		c := newValueCodec(info.typ, s)
+		if info.saveN != nil && !c.packed {
+			c.custom = checkedSave(info.saveN, info.typ, s.fixedSize())
+		}
+		p.codec[info.id] = c
 	}
 	for t, slot := range w.resources {
 		ptr := slot.(resourceHolder).pointer()

@@ -139,6 +139,9 @@ type valueCodec struct {
 	word   uintptr      // the size of each number, for byte swapping (see raw)
 	fields []fieldCodec // sStruct
 	elem   *valueCodec  // sArray, sSlice
+	// custom saves n values through the type's BinaryCodec methods; set
+	// by savePlan for a component type that has them and is not packed.
+	custom func(e *encoder, p unsafe.Pointer, n int)
 }
 
 type fieldCodec struct {
@@ -219,6 +222,10 @@ func numberSize(s *schema) uintptr {
 func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 	if c.packed {
 		e.raw(p, uintptr(n)*c.size, c.word)
+		return
+	}
+	if c.custom != nil {
+		c.custom(e, p, n)
 		return
 	}
 	for i := range n {
