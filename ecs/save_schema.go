@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // schemaKind is the kind of a saved value, as a save file names it. Go's
@@ -95,10 +96,13 @@ func (s *schema) fixedSize() int {
 // field (by path) of a kind a save cannot hold: pointers, maps, channels,
 // functions and interfaces.
 func schemaOf(t reflect.Type) (*schema, error) {
-	return schemaAt(t, t.String())
+	return schemaAt(t, t.String(), nil)
 }
 
-func schemaAt(t reflect.Type, path string) (*schema, error) {
+// schemaAt is schemaOf for the value at path, inside the struct types of
+// within (outermost first): a type that holds itself, through a slice, has
+// no finite schema, and is refused rather than described forever.
+func schemaAt(t reflect.Type, path string, within []reflect.Type) (*schema, error) {
 	if t == entityType || (t.Kind() == reflect.Struct && t.ConvertibleTo(entityType)) {
 		// Also a type defined from Entity (type Ref ecs.Entity): same
 		// layout, and its tag must be replaced on load all the same.
@@ -139,7 +143,7 @@ func schemaAt(t reflect.Type, path string) (*schema, error) {
 	case reflect.String:
 		return &schema{kind: sString}, nil
 	case reflect.Array, reflect.Slice:
-		elem, err := schemaAt(t.Elem(), path+"[]")
+		elem, err := schemaAt(t.Elem(), path+"[]", within)
 		if err != nil {
 			return nil, err
 		}
@@ -148,13 +152,17 @@ func schemaAt(t reflect.Type, path string) (*schema, error) {
 		}
 		return &schema{kind: sArray, n: t.Len(), elem: elem}, nil
 	case reflect.Struct:
+		if slices.Contains(within, t) {
+			return nil, fmt.Errorf("%s is a %v, inside a %v: a type that holds itself cannot be saved (its schema would never end)", path, t, t)
+		}
+		within = append(within, t)
 		s := &schema{kind: sStruct}
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if f.Name == "_" {
 				continue // blank fields hold nothing a program can read
 			}
-			fs, err := schemaAt(f.Type, path+"."+f.Name)
+			fs, err := schemaAt(f.Type, path+"."+f.Name, within)
 			if err != nil {
 				return nil, err
 			}

@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"bytes"
 	"flag"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -171,6 +172,26 @@ func TestSaveRefusesPointers(t *testing.T) {
 	err := w.Save(&bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "savePtr.P is a ptr") {
 		t.Fatalf("saving a pointer field: %v", err)
+	}
+}
+
+// saveTree holds itself through a slice.
+type saveTree struct {
+	V    int32
+	Kids []saveTree
+}
+
+// TestSaveRefusesSelfHoldingTypes: a type that holds itself has no finite
+// schema: Save and SaveJSON return an error naming the path, and do not
+// recurse forever.
+func TestSaveRefusesSelfHoldingTypes(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.NewMap[saveTree](w).Spawn(saveTree{V: 1, Kids: []saveTree{{V: 2}}})
+	for name, save := range map[string]func(io.Writer) error{"Save": w.Save, "SaveJSON": w.SaveJSON} {
+		err := save(&bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), "saveTree.Kids[] is a ecs_test.saveTree, inside a ecs_test.saveTree: a type that holds itself cannot be saved") {
+			t.Errorf("%s of a self-holding type: %v", name, err)
+		}
 	}
 }
 

@@ -1,9 +1,12 @@
-// Command tessera runs Tessera's demo scenarios.
+// Command tessera runs Tessera's demo scenarios and generates component
+// code from JSON definitions.
 //
 //	tessera demo [flags]   run the particle system, the game-like scenario or the
 //	                       predator-prey world and report
+//	tessera gen [-o out.go] defs.json...
+//	                       write the Go code of component definitions
 //
-// Run "tessera demo -h" for the flags.
+// Run "tessera demo -h" or "tessera gen -h" for the flags.
 package main
 
 import (
@@ -26,6 +29,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "gen":
+		return gen(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -42,7 +47,9 @@ Commands:
   demo    run the particle system (default), the game-like scenario or the
           predator-prey world and report
           ticks per second, tick times, memory and each system's share
+  gen     write the Go code (types, save codecs, Register, spawn helpers)
+          of component definitions written in JSON
 
-Run "tessera demo -h" for the demo's flags.
+Run "tessera demo -h" or "tessera gen -h" for their flags.
 `)
 }

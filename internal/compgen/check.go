@@ -2,8 +2,56 @@ package compgen
 
 import (
 	"math/big"
+	"slices"
+	"strconv"
 	"strings"
 )
+
+// generatedMethods are the methods the generator gives component types: no
+// field may take their names.
+var generatedMethods = []string{"Clone", "DecodeSave", "EncodeSave", "String"}
+
+// generatedNames reports two top-level names of the generated file that
+// are the same: a component X brings X and DefaultX, an archetype A
+// brings A and NewA, and the file has Register. (A component and an
+// archetype of one name are reported by checkArchetype.)
+func (d *decoder) generatedNames() {
+	type owner struct {
+		pos  Pos
+		what string
+	}
+	names := map[string]owner{"Register": {what: "the generated function Register"}}
+	claim := func(name string, pos Pos, what string) {
+		if first, ok := names[name]; ok {
+			if first.pos == (Pos{}) {
+				d.errorf(pos, "%s: the name %s is taken by %s", what, name, first.what)
+			} else {
+				d.errorf(pos, "%s: the name %s is taken by %s (at %v)", what, name, first.what, first.pos)
+			}
+			return
+		}
+		names[name] = owner{pos, what}
+	}
+	var comps []*Component // each name once: a duplicate is reported by check
+	for _, c := range d.defs.Components {
+		if _, taken := names[c.Name]; c.Name == "" || taken && slices.ContainsFunc(comps, func(o *Component) bool { return o.Name == c.Name }) {
+			continue
+		}
+		comps = append(comps, c)
+		claim(c.Name, c.Pos, "component "+c.Name)
+	}
+	for _, c := range comps {
+		claim("Default"+c.Name, c.Pos, "component "+c.Name+"'s generated function Default"+c.Name)
+	}
+	for _, a := range d.defs.Archetypes {
+		if a.Name != "" {
+			if _, isComponent := names[a.Name]; !isComponent {
+				claim(a.Name, a.Pos, "archetype "+a.Name)
+			}
+			claim("New"+a.Name, a.Pos, "archetype "+a.Name+"'s generated function New"+a.Name)
+		}
+	}
+}
 
 // check runs the checks that need every file: names, references, cycles
 // and default values.
@@ -27,9 +75,13 @@ func (d *decoder) check() {
 			if fieldNames[f.Name] {
 				d.errorf(f.Pos, "component %s: field %s defined twice", c.Name, f.Name)
 			}
+			if slices.Contains(generatedMethods, f.Name) {
+				d.errorf(f.Pos, "component %s: field %s has the name of a generated method (%s)", c.Name, f.Name, strings.Join(generatedMethods, ", "))
+			}
 			fieldNames[f.Name] = true
 		}
 	}
+	d.generatedNames()
 	for _, c := range d.defs.Components {
 		for _, f := range c.Fields {
 			if f.Type != nil && d.resolve(f, f.Type, byName) && f.Default != nil {
@@ -57,9 +109,10 @@ func (d *decoder) resolve(f *Field, t *Type, byName map[string]*Component) bool 
 	return true
 }
 
-// cycles reports a component that holds itself by value, through fields
-// of component and array types: its size would be infinite. A slice
-// breaks the chain.
+// cycles reports a component that holds itself, through fields of
+// component, array and slice types: by value its size would be infinite,
+// and through a slice its save-file schema would be (ecs refuses to save
+// such a type). Entities refer to other entities with Entity fields.
 func (d *decoder) cycles(byName map[string]*Component) {
 	const (
 		unvisited = iota
@@ -72,7 +125,7 @@ func (d *decoder) cycles(byName map[string]*Component) {
 		state[c.Name] = visiting
 		for _, f := range c.Fields {
 			t := f.Type
-			for t != nil && t.Kind == Array {
+			for t != nil && (t.Kind == Array || t.Kind == Slice) {
 				t = t.Elem
 			}
 			if t == nil || t.Kind != Named || byName[t.Name] == nil {
@@ -81,8 +134,8 @@ func (d *decoder) cycles(byName map[string]*Component) {
 			next := byName[t.Name]
 			switch state[next.Name] {
 			case visiting:
-				d.errorf(f.Pos, "component %s holds itself by value (%s): use a slice, []%s, to break the cycle",
-					next.Name, strings.Join(append(path, c.Name+"."+f.Name, next.Name), " -> "), t.Name)
+				d.errorf(f.Pos, "component %s holds itself (%s): a save file cannot describe such a type; refer to other entities with Entity fields instead",
+					next.Name, strings.Join(append(path, c.Name+"."+f.Name, next.Name), " -> "))
 			case unvisited:
 				visit(next, append(path, c.Name+"."+f.Name))
 			}
@@ -113,8 +166,14 @@ func (d *decoder) value(n *node, t *Type, what string, byName map[string]*Compon
 				want("a string")
 			}
 		case strings.HasPrefix(t.Name, "float"):
+			bits := 64
+			if t.Name == "float32" {
+				bits = 32
+			}
 			if n.kind != numberNode {
 				want("a number")
+			} else if _, err := strconv.ParseFloat(string(n.num), bits); err != nil {
+				d.errorf(n.pos, "default of %s: %s is out of the range of %s", what, n.num, t.Name)
 			}
 		default:
 			if n.kind != numberNode {
@@ -141,7 +200,7 @@ func (d *decoder) value(n *node, t *Type, what string, byName map[string]*Compon
 			d.componentValue(n, c, what, byName)
 		}
 	case Imported:
-		// Checked by the Go compiler when the generated code is built.
+		d.errorf(n.pos, "default of %s: a field of a Go type by import path (%s.%s) takes no default", what, t.Path, t.Name)
 	}
 }
 
@@ -196,6 +255,9 @@ func (d *decoder) checkArchetype(a *Archetype, before []*Archetype, byName map[s
 	}
 	if len(a.Components) == 0 {
 		d.errorf(a.Pos, "archetype %s needs at least one component", a.Name)
+	}
+	if len(a.Components) > maxArchetype {
+		d.errorf(a.Pos, "archetype %s: %d components, more than the %d its spawn helpers take (ecs.Map%d)", a.Name, len(a.Components), maxArchetype, maxArchetype)
 	}
 	seen := map[string]bool{}
 	for _, name := range a.Components {

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tessera-ecs/tessera/internal/compgen"
+)
+
+// genUsage is the help of tessera gen.
+const genUsage = `Usage: tessera gen [-o out.go] defs.json...
+
+Reads component definitions written in JSON and writes one gofmt'ed Go file:
+the component types, DefaultX functions, String, Clone for types with slices,
+save codecs without reflection (ecs.BinaryCodec), one Register(w), and typed
+spawn helpers per archetype. The format is described in the README
+("Components from JSON") and in the package internal/compgen.
+
+In a package, with the tessera command as a tool of the module
+(go get -tool github.com/tessera-ecs/tessera/cmd/tessera):
+
+	//go:generate go tool tessera gen -o components_gen.go components.json
+
+Every problem of every file is reported as file:line:col: message, and then
+nothing is written and the exit status is 1.
+
+Flags:
+`
+
+// gen runs "tessera gen": 0 when the file was written, 1 when the
+// definitions have problems or a file cannot be read or written, 2 for
+// bad usage.
+func gen(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tessera gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the Go file here (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, genUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "tessera gen: name at least one definition file")
+		fs.Usage()
+		return 2
+	}
+	files := make([]compgen.File, fs.NArg())
+	names := make([]string, fs.NArg())
+	for i, name := range fs.Args() {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "tessera gen: %v\n", err)
+			return 1
+		}
+		names[i] = filepath.ToSlash(name)
+		files[i] = compgen.File{Name: names[i], Data: data}
+	}
+	defs, errs := compgen.Parse(files...)
+	if errs != nil {
+		for _, e := range errs {
+			fmt.Fprintln(stderr, e.Error())
+		}
+		fmt.Fprintf(stderr, "tessera gen: %d problem(s); nothing written\n", len(errs))
+		return 1
+	}
+	code, err := compgen.Generate(defs, names)
+	if err != nil {
+		fmt.Fprintf(stderr, "tessera gen: %v\n", err)
+		return 1
+	}
+	if *out == "" {
+		if _, err := stdout.Write(code); err != nil {
+			fmt.Fprintf(stderr, "tessera gen: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if err := writeWhole(*out, code); err != nil {
+		fmt.Fprintf(stderr, "tessera gen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// writeWhole writes data to path through a temporary file in the same
+// directory, renamed over path once complete: a failure never leaves a
+// partial file, and the old one stays until the new one is whole.
+func writeWhole(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
