@@ -648,6 +648,16 @@
 // [World.LoadJSON] do the same in JSON, each component through
 // encoding/json, for people and tools.
 //
+// Values are written by a codec built by reflection once per Save, and
+// runs of plain numbers as memory. A component type whose pointer has the
+// [BinaryCodec] methods, EncodeSave and DecodeSave (the code `tessera gen`
+// writes from JSON definitions has them), writes and reads its own bytes
+// instead, the same bytes, without reflection: Load uses it when the
+// file's schema of the type is the type's own and falls back to
+// reflection for a file saved before the type changed. A type that holds
+// itself (through a slice) has no finite schema: Save returns an error
+// naming it.
+//
 // [World.Merge] and [World.MergeJSON] read the same files into a world that
 // already has entities (EnTT's continuous loader): each of the file's
 // entities becomes a new one, spawned in the order of the file's indices,

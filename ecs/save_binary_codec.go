@@ -111,15 +111,21 @@ type SaveDecoder struct {
 var zeros [8]byte
 
 // next returns the next n (at most 8) bytes of the file, or zeros once
-// the file has failed or is too short.
+// the file has failed or is too short. Small enough to inline into the
+// readers, and through them into generated code.
 func (s *SaveDecoder) next(n int) []byte {
 	d := s.d
 	if d.err == nil && n <= len(d.data)-d.pos {
-		b := d.data[d.pos : d.pos+n]
 		d.pos += n
-		return b
+		return d.data[d.pos-n : d.pos]
 	}
-	d.bytes(n) // fails, saying why
+	return s.short(n)
+}
+
+// short is next's way out: it records why the file is short (unless it
+// failed before) and returns zeros.
+func (s *SaveDecoder) short(n int) []byte {
+	s.d.bytes(n)
 	return zeros[:n]
 }
 

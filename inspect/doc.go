@@ -87,8 +87,10 @@
 //	    table order (ecs.World.Entities), paged: limit from 1 to 10,000,
 //	    100 by default. with and without may repeat. (Bevy: world.query.)
 //	GET /api/entities/{id}
-//	    {"id", "components": [{"name", "goType", "storage", "value"}]}:
-//	    every component as JSON, encoded as World.SaveJSON encodes it.
+//	    {"id", "components": [{"name", "goType", "storage", "value",
+//	     "text"}]}: every component as JSON, encoded as World.SaveJSON
+//	    encodes it, and as its String() in "text" when its type has one
+//	    (the types tessera gen writes do).
 //	    (Bevy: world.get_components.)
 //	GET /api/systems
 //	    {"scheduler", "plan", "systems": [{"name", "stage", "enabled",

@@ -2,6 +2,7 @@ package inspect_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,9 @@ type Position struct{ X, Y float64 }
 type Velocity struct{ X, Y float64 }
 type Health struct{ HP int }
 type Burning struct{ Left float32 } // sparse
+
+func (b Burning) String() string { return fmt.Sprintf("burning for %.1f s", b.Left) }
+
 type Follow struct{ Target ecs.Entity }
 type Score struct{ Points int } // a resource
 

@@ -196,6 +196,22 @@ type valueRow struct {
 	Storage string          `json:"storage"`
 	Value   json.RawMessage `json:"value"`
 	Error   string          `json:"error,omitempty"`
+	Text    string          `json:"text,omitempty"` // String(), when the type has one
+}
+
+// stringOf is v's String() when v has one (the generated code of tessera
+// gen gives every type one), "" otherwise or when it panics.
+func stringOf(v any) (text string) {
+	s, ok := v.(fmt.Stringer)
+	if !ok {
+		return ""
+	}
+	defer func() {
+		if recover() != nil {
+			text = ""
+		}
+	}()
+	return s.String()
 }
 
 // entityDetail is the answer of GET /api/entities/{id} and of the writes
@@ -216,6 +232,7 @@ func (in *Inspector) entity(e ecs.Entity) entityDetail {
 		v, _ := in.w.Value(e, c)
 		row := valueRow{Name: info.Name, GoType: info.GoType.String(), Storage: info.Storage.String()}
 		row.Value, row.Error = marshalValue(v)
+		row.Text = stringOf(v)
 		out.Components = append(out.Components, row)
 	}
 	return out

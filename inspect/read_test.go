@@ -171,8 +171,8 @@ func TestEntitiesEndpoint(t *testing.T) {
 type entityDetail struct {
 	ID         string
 	Components []struct {
-		Name, GoType, Storage string
-		Value                 json.RawMessage
+		Name, GoType, Storage, Text string
+		Value                       json.RawMessage
 	}
 }
 
@@ -193,6 +193,10 @@ func TestEntityEndpoint(t *testing.T) {
 	if d.ID != e.String() || len(d.Components) != 3 || d.value("inspect_test.Position") != `{"X":15,"Y":0}` ||
 		d.value("inspect_test.Burning") != `{"Left":2}` || d.Components[2].Storage != "sparse" {
 		t.Errorf("entity %v: %+v", e, d)
+	}
+	// A type with a String method is shown as that too; one without is not.
+	if d.Components[2].Text != "burning for 2.0 s" || d.Components[0].Text != "" {
+		t.Errorf("texts %q and %q, want Burning's String() and none for Position", d.Components[2].Text, d.Components[0].Text)
 	}
 	f.w.Despawn(f.es[16])
 	for _, c := range []struct{ id, want string }{

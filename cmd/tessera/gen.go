@@ -20,10 +20,10 @@ save codecs without reflection (ecs.BinaryCodec), one Register(w), and typed
 spawn helpers per archetype. The format is described in the README
 ("Components from JSON") and in the package internal/compgen.
 
-In a package, with the tessera command as a tool of the module
-(go get -tool github.com/tessera-ecs/tessera/cmd/tessera):
+In a package, with the tessera command on the PATH (go install ./cmd/tessera
+from a checkout of Tessera):
 
-	//go:generate go tool tessera gen -o components_gen.go components.json
+	//go:generate tessera gen -o components_gen.go components.json
 
 Every problem of every file is reported as file:line:col: message, and then
 nothing is written and the exit status is 1.

@@ -107,7 +107,7 @@ func TestGenUsage(t *testing.T) {
 		t.Errorf("no files: exit %d, %s", code, stderr.String())
 	}
 	stderr.Reset()
-	if code := run([]string{"gen", "-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "go:generate go tool tessera gen") {
+	if code := run([]string{"gen", "-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "go:generate tessera gen") {
 		t.Errorf("-h: exit %d, %s", code, stderr.String())
 	}
 	if code := run([]string{"gen", "-bogus", "x.json"}, &stdout, &stderr); code != 2 {

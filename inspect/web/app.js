@@ -484,6 +484,7 @@
         el("span", { className: "muted", text: c.storage || "" }),
         el("span", { className: "spacer" }),
         save, remove),
+      ...(c.text ? [el("div", { className: "component-text", text: c.text })] : []),
       area);
   }
 
