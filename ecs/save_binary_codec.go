@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -38,7 +39,12 @@ type BinaryCodec interface {
 // SaveEncoder appends values to a save file, for [BinaryCodec.EncodeSave].
 // Numbers are little-endian; int and uint are written as 64 bits whatever
 // the machine's word, as Save writes them.
-type SaveEncoder struct{ e *encoder }
+type SaveEncoder struct {
+	e *encoder
+	// hashing: the bytes are for SaveChecksum, which wants every NaN the
+	// same.
+	hashing bool
+}
 
 // Bool writes v as one byte, 0 or 1.
 func (s *SaveEncoder) Bool(v bool) {
@@ -80,10 +86,22 @@ func (s *SaveEncoder) Int(v int) { s.Uint64(uint64(int64(v))) }
 func (s *SaveEncoder) Uint(v uint) { s.Uint64(uint64(v)) }
 
 // Float32 writes v's IEEE 754 bits in 4 bytes.
-func (s *SaveEncoder) Float32(v float32) { s.Uint32(math.Float32bits(v)) }
+func (s *SaveEncoder) Float32(v float32) {
+	bits := math.Float32bits(v)
+	if s.hashing && v != v {
+		bits = canonicalNaN32
+	}
+	s.Uint32(bits)
+}
 
 // Float64 writes v's IEEE 754 bits in 8 bytes.
-func (s *SaveEncoder) Float64(v float64) { s.Uint64(math.Float64bits(v)) }
+func (s *SaveEncoder) Float64(v float64) {
+	bits := math.Float64bits(v)
+	if s.hashing && v != v {
+		bits = canonicalNaN64
+	}
+	s.Uint64(bits)
+}
 
 // String writes v's length as a varint, then its bytes.
 func (s *SaveEncoder) String(v string) { s.e.str(v) }
@@ -97,6 +115,33 @@ func (s *SaveEncoder) Entity(v Entity) {
 
 // Len writes a slice's length as a varint; its elements follow.
 func (s *SaveEncoder) Len(n int) { s.e.uvarint(uint64(n)) }
+
+// hashEncoders keeps the buffers of SaveChecksum.
+var hashEncoders = sync.Pool{New: func() any {
+	h := &struct {
+		s SaveEncoder
+		e encoder
+	}{}
+	h.s = SaveEncoder{e: &h.e, hashing: true}
+	return &h.s
+}}
+
+// SaveChecksum returns a 64-bit hash of the bytes v's EncodeSave writes,
+// with every NaN as one NaN and entities without the world's tag, by the
+// hash [World.Checksum] uses: what a [Checksummer] method of a type that
+// holds slices returns, so that the world's checksum, which skips what
+// slices reference, sees the whole value (the code `tessera gen` writes
+// does so). Deterministic across processes and machines. Complexity: the
+// cost of EncodeSave; no allocation once warm.
+func SaveChecksum(v BinaryCodec) uint64 {
+	s := hashEncoders.Get().(*SaveEncoder)
+	s.e.buf = s.e.buf[:0]
+	v.EncodeSave(s)
+	var h stateHash
+	h.raw(unsafe.Pointer(unsafe.SliceData(s.e.buf)), uintptr(len(s.e.buf)))
+	hashEncoders.Put(s)
+	return h.sum()
+}
 
 // SaveDecoder reads values from a save file, for [BinaryCodec.DecodeSave].
 // It keeps the first error (a truncated file, a bool that is not 0 or 1, a
@@ -260,7 +305,7 @@ func binaryCodecOf[T any]() (save func(e *encoder, p unsafe.Pointer, n int), loa
 		return nil, nil
 	}
 	save = func(e *encoder, p unsafe.Pointer, n int) {
-		s := &SaveEncoder{e}
+		s := &SaveEncoder{e: e}
 		// SAFETY: callers pass a column or sparse set of at least n values of T.
 		vs := unsafe.Slice((*T)(p), n)
 		for i := range vs {

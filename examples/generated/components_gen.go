@@ -294,6 +294,10 @@ func (c Inventory) Clone() Inventory {
 	return out
 }
 
+// Checksum hashes c's whole value, slices included, for World.Checksum
+// (ecs.Checksummer), which does not look into slices by itself.
+func (c *Inventory) Checksum() uint64 { return ecs.SaveChecksum(c) }
+
 // Register registers every component type of package main with w, with its
 // storage and stable name: call it on a new world before anything else,
 // and before w.Load, so that a save file's types are known by name.

@@ -9,7 +9,7 @@ import (
 
 // generatedMethods are the methods the generator gives component types: no
 // field may take their names.
-var generatedMethods = []string{"Clone", "DecodeSave", "EncodeSave", "String"}
+var generatedMethods = []string{"Checksum", "Clone", "DecodeSave", "EncodeSave", "String"}
 
 // generatedNames reports two top-level names of the generated file that
 // are the same: a component X brings X and DefaultX, an archetype A

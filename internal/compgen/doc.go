@@ -50,7 +50,8 @@
 // ecs.BinaryCodec methods through which World.Save and World.Load skip
 // reflection (left out when a field has an imported type, which falls back
 // to reflection); and Clone(), a deep copy, when X holds a slice, so that
-// snapshots accept it (ecs.Cloner). Then one Register(w) that registers
+// snapshots accept it (ecs.Cloner), with Checksum() (ecs.Checksummer), so
+// that World.Checksum sees what the slices hold. Then one Register(w) that registers
 // every type with its storage and stable name. For each archetype A: a
 // type A made by NewA(w), with Defaults, Spawn, SpawnWith, SpawnBatch and
 // SpawnBatchFunc, all spawning into the archetype's table in one move (an

@@ -19,7 +19,7 @@ const maxArchetype = 12
 // type with its doc comment, a Default function, String, the ecs
 // BinaryCodec methods (EncodeSave and DecodeSave) unless a field's type is
 // imported (those fall back to reflection), and a deep Clone when it holds
-// slices; one Register function; and per archetype a spawner type with
+// slices, with a Checksum (ecs.Checksummer) that sees into them; one Register function; and per archetype a spawner type with
 // Spawn, SpawnWith, SpawnBatch and SpawnBatchFunc. sources names the
 // definition files, for the header. defs must come from [Parse]: Generate
 // does not check it again. The error is non-nil only if the generated code
@@ -135,6 +135,11 @@ func (g *gen) component(c *Component) {
 	}
 	if g.clone[c.Name] {
 		g.cloneMethod(c)
+		if g.codec[c.Name] {
+			g.p("// Checksum hashes c's whole value, slices included, for World.Checksum\n")
+			g.p("// (ecs.Checksummer), which does not look into slices by itself.\n")
+			g.p("func (c *%s) Checksum() uint64 { return ecs.SaveChecksum(c) }\n\n", c.Name)
+		}
 	}
 }
 

@@ -98,7 +98,7 @@ func TestParseReportsGeneratorProblems(t *testing.T) {
 	_, errs := Parse(readFile(t, "bad_gen.json"))
 	want := []string{
 		"bad_gen.json:4:5: component Health's generated function DefaultHealth: the name DefaultHealth is taken by component DefaultHealth (at bad_gen.json:9:5)",
-		"bad_gen.json:5:7: component Health: field String has the name of a generated method (Clone, DecodeSave, EncodeSave, String)",
+		"bad_gen.json:5:7: component Health: field String has the name of a generated method (Checksum, Clone, DecodeSave, EncodeSave, String)",
 		"bad_gen.json:6:63: default of Health.Tint: a field of a Go type by import path (image/color.RGBA) takes no default",
 		"bad_gen.json:7:55: default of Health.Scale: 1e39 is out of the range of float32",
 		"bad_gen.json:10:5: component Register: the name Register is taken by the generated function Register",

@@ -236,6 +236,10 @@ func (c Inventory) Clone() Inventory {
 	return out
 }
 
+// Checksum hashes c's whole value, slices included, for World.Checksum
+// (ecs.Checksummer), which does not look into slices by itself.
+func (c *Inventory) Checksum() uint64 { return ecs.SaveChecksum(c) }
+
 // Stack is a pile of one item, with its labels.
 type Stack struct {
 	Item   string
@@ -282,6 +286,10 @@ func (c Stack) Clone() Stack {
 	out.Labels = append([]string(nil), c.Labels...)
 	return out
 }
+
+// Checksum hashes c's whole value, slices included, for World.Checksum
+// (ecs.Checksummer), which does not look into slices by itself.
+func (c *Stack) Checksum() uint64 { return ecs.SaveChecksum(c) }
 
 // Painted has a field of a Go type by import path: saved by reflection.
 type Painted struct {

@@ -310,6 +310,31 @@ func TestCloneAndSnapshots(t *testing.T) {
 	}
 }
 
+// TestChecksumSeesSlices: the generated Checksum makes World.Checksum
+// see what an Inventory's slices hold.
+func TestChecksumSeesSlices(t *testing.T) {
+	sum := func(inv Inventory) uint64 {
+		w := ecs.NewWorld()
+		Register(w)
+		ecs.NewMap[Inventory](w).Spawn(inv)
+		return w.Checksum()
+	}
+	a := Inventory{Names: []string{"rope"}, Stacks: []Stack{{Item: "x", Labels: []string{"l"}}}}
+	if sum(a) != sum(a.Clone()) {
+		t.Fatal("a clone has another checksum")
+	}
+	b := a.Clone()
+	b.Stacks[0].Labels[0] = "m"
+	c := a.Clone()
+	c.Names = append(c.Names, "lamp")
+	if sum(b) == sum(a) || sum(c) == sum(a) {
+		t.Fatal("the checksum does not see a change inside a slice")
+	}
+	if _, ok := any(&Position{}).(ecs.Checksummer); ok {
+		t.Error("Position, which holds no slice, has a Checksum method it does not need")
+	}
+}
+
 func TestString(t *testing.T) {
 	inv := Inventory{Names: []string{"a b"}, Home: Position{1, 2}}
 	got := inv.String()
