@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -26,9 +27,15 @@ import (
 // read by reflection, with fields matched by name, as for any type.
 // Resources always use reflection (one value each).
 //
-// A codec that writes or reads a different number of bytes than a type
-// of fixed size takes makes Save panic, naming the type, and Load return
-// an error: the file would otherwise be misread from there on. (The
+// When a type is first used, its methods are tried on its zero value: if
+// they write other bytes than the reflection codec, or do not read those
+// bytes back exactly, the type is saved by reflection instead. That
+// catches methods promoted from an embedded field (a struct that embeds
+// a generated type and adds a field of its own would otherwise save
+// without that field) and hand-written codecs that miss a field. Past
+// that, a codec that writes or reads a different number of bytes than a
+// type of fixed size takes makes Save panic, naming the type, and Load
+// return an error: the file would otherwise be misread from there on. (The
 // generated marshalling code of serialisation libraries such as
 // Protocol Buffers and FlatBuffers, here for Tessera's own format.)
 type BinaryCodec interface {
@@ -261,6 +268,7 @@ func (s *SaveDecoder) Fail(format string, args ...any) { s.d.fail(format, args..
 // for a file of this size allows, is an error, so a corrupt length never
 // makes a large allocation.
 func MakeSaveSlice[T any](d *SaveDecoder, minBytes int) []T {
+	minBytes = max(minBytes, 0)
 	n := d.d.count(minBytes)
 	if minBytes == 0 && n > maxZeroSizeElems {
 		d.d.fail("a slice of %d zero-size values, more than %d", n, maxZeroSizeElems)
@@ -298,10 +306,12 @@ func (d *decoder) entity(w *World, p unsafe.Pointer) {
 }
 
 // binaryCodecOf returns the functions that save and load n values of T
-// through T's BinaryCodec methods, or nils when *T has none.
+// through T's BinaryCodec methods, or nils when *T has none, or has
+// methods that disagree with T's schema (see codecAgrees).
 func binaryCodecOf[T any]() (save func(e *encoder, p unsafe.Pointer, n int), load func(d *decoder, w *World, p unsafe.Pointer, n int)) {
 	var zero T
-	if _, ok := any(&zero).(BinaryCodec); !ok {
+	c, ok := any(&zero).(BinaryCodec)
+	if !ok || !codecAgrees(reflect.TypeFor[T](), c, func() BinaryCodec { return any(new(T)).(BinaryCodec) }) {
 		return nil, nil
 	}
 	save = func(e *encoder, p unsafe.Pointer, n int) {
@@ -324,6 +334,37 @@ func binaryCodecOf[T any]() (save func(e *encoder, p unsafe.Pointer, n int), loa
 		}
 	}
 	return save, load
+}
+
+// codecAgrees reports whether zero, the zero value of t, writes through its
+// BinaryCodec methods the bytes the reflection codec writes for it, and
+// whether those bytes read back through the methods of a new value (made
+// by fresh) are consumed exactly, without error or panic. It catches the
+// methods a type gets from an embedded field (type Labelled struct {
+// game.Stack; Note string } would save its Stack and lose its Note) and
+// codecs written by hand that miss a field: such a type is saved by
+// reflection, which is always right, rather than through its methods.
+// A type a save cannot hold (a pointer field) has no use for them either.
+func codecAgrees(t reflect.Type, zero BinaryCodec, fresh func() BinaryCodec) (ok bool) {
+	s, err := schemaOf(t)
+	if err != nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	want := &encoder{}
+	newValueCodec(t, s).value(want, reflect.ValueOf(zero).UnsafePointer())
+	got := &encoder{}
+	zero.EncodeSave(&SaveEncoder{e: got})
+	if !bytes.Equal(got.buf, want.buf) {
+		return false
+	}
+	d := &decoder{data: want.buf, op: "Load", budget: loadBudget(len(want.buf))}
+	fresh().DecodeSave(&SaveDecoder{d: d})
+	return d.err == nil && d.pos == len(want.buf)
 }
 
 // checkedSave wraps save, the BinaryCodec save of type t, so that a codec

@@ -53,6 +53,10 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if msg := sameFiles(fs.Args(), *out); msg != "" {
+		fmt.Fprintf(stderr, "tessera gen: %s\n", msg)
+		return 2
+	}
 	files := make([]compgen.File, fs.NArg())
 	names := make([]string, fs.NArg())
 	for i, name := range fs.Args() {
@@ -89,6 +93,38 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// sameFiles says which file is given twice, or is both an input and the
+// output (which would be overwritten with Go), or "" when none is.
+// Names that do not exist are left to the reads and the write to report.
+func sameFiles(inputs []string, out string) string {
+	stats := make([]os.FileInfo, len(inputs))
+	for i, name := range inputs {
+		st, err := os.Stat(name)
+		if err != nil {
+			continue
+		}
+		for j := range i {
+			if stats[j] != nil && os.SameFile(stats[j], st) {
+				return fmt.Sprintf("%s is given twice (as %s too)", name, inputs[j])
+			}
+		}
+		stats[i] = st
+	}
+	if out == "" {
+		return ""
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	for i, in := range stats {
+		if in != nil && os.SameFile(in, st) {
+			return fmt.Sprintf("the output %s is the definition file %s; name another with -o", out, inputs[i])
+		}
+	}
+	return ""
 }
 
 // writeWhole writes data to path through a temporary file in the same

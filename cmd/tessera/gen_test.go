@@ -123,3 +123,23 @@ func TestGenUsage(t *testing.T) {
 		t.Errorf("unwritable output: exit %d", code)
 	}
 }
+
+// TestGenRefusesTheSameFile: an input given twice, or the output naming an
+// input, is refused before anything is read or written.
+func TestGenRefusesTheSameFile(t *testing.T) {
+	dir := t.TempDir()
+	defs := copyDefs(t, dir, "tags.json")
+	before, _ := os.ReadFile(defs)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"gen", "-o", defs, defs}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "is the definition file") {
+		t.Errorf("output = input: exit %d, %s", code, stderr.String())
+	}
+	if after, _ := os.ReadFile(defs); !bytes.Equal(after, before) {
+		t.Error("the definition file was overwritten")
+	}
+	stderr.Reset()
+	other := filepath.Join(dir, ".", "tags.json")
+	if code := run([]string{"gen", defs, other}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "is given twice") {
+		t.Errorf("a file twice: exit %d, %s", code, stderr.String())
+	}
+}

@@ -179,7 +179,8 @@ func (d *decoder) value(n *node, t *Type, what string, byName map[string]*Compon
 			if n.kind != numberNode {
 				want("an integer")
 			} else if !fitsInteger(string(n.num), t.Name) {
-				d.errorf(n.pos, "default of %s: %s is not a value of %s", what, n.num, t.Name)
+				d.errorf(n.pos, "default of %s: %s is not a value of %s%s", what, n.num, t.Name, map[string]string{
+					"int": " on 32-bit machines (use int64)", "uint": " on 32-bit machines (use uint64)"}[t.Name])
 			}
 		}
 	case EntityRef:
@@ -228,14 +229,16 @@ func (d *decoder) componentValue(n *node, c *Component, what string, byName map[
 }
 
 // fitsInteger reports whether the JSON number s is an integer that the Go
-// type name holds (int and uint as 64 bits).
+// type name holds (int and uint as 32 bits, their size on 32-bit machines).
 func fitsInteger(s, name string) bool {
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {
 		return false
 	}
-	bits := map[string]uint{"int": 64, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
-		"uint": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}[name]
+	// int and uint defaults must fit 32 bits, so that the code builds
+	// on 32-bit machines too.
+	bits := map[string]uint{"int": 32, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+		"uint": 32, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}[name]
 	if strings.HasPrefix(name, "u") {
 		return v.Sign() >= 0 && v.BitLen() <= int(bits)
 	}

@@ -110,8 +110,8 @@ func (d *decoder) file(root *node) {
 	switch {
 	case pkg == "":
 		d.errorf(pkgPos, "the file needs a \"package\": the Go package the code is generated into")
-	case !token.IsIdentifier(pkg):
-		d.errorf(pkgPos, "package %q is not a Go identifier", pkg)
+	case !token.IsIdentifier(pkg) || pkg == "_":
+		d.errorf(pkgPos, "package %q is not a Go identifier that names a package", pkg)
 	case d.defs.Package == "":
 		d.defs.Package = pkg
 	case d.defs.Package != pkg:
@@ -203,6 +203,15 @@ func (d *decoder) archetype(n *node) {
 	d.defs.Archetypes = append(d.defs.Archetypes, a)
 }
 
+// arrayElems is the number of elements an array type's element holds
+// through directly nested arrays: 1 for anything else.
+func arrayElems(t *Type) int {
+	if t.Kind == Array {
+		return t.Len * arrayElems(t.Elem)
+	}
+	return 1
+}
+
 // basicTypes are the Go types a field may name directly.
 var basicTypes = []string{"bool", "int", "int8", "int16", "int32", "int64",
 	"uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "string"}
@@ -229,6 +238,9 @@ func parseType(s string) (*Type, string) {
 		elem, why := parseType(rest)
 		if why != "" {
 			return nil, why
+		}
+		if elems := length * arrayElems(elem); elems > 1<<20 {
+			return nil, "nested arrays of more than 1048576 elements in all"
 		}
 		return &Type{Kind: Array, Len: length, Elem: elem}, ""
 	case strings.Contains(s, "."):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"strings"
+	"unicode"
 )
 
 // ecsPath is the import path of Tessera's ecs package, which generated
@@ -91,8 +92,15 @@ func (g *gen) imports() {
 }
 
 // comment writes text as a comment block at indent, one line per line of
-// text.
+// text; control characters and byte order marks, which Go source cannot
+// hold there, become spaces.
 func (g *gen) comment(indent, text string) {
+	text = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) && r != '\ufeff' {
+			return r
+		}
+		return ' '
+	}, text)
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		g.p("%s// %s\n", indent, strings.TrimRight(line, " \t"))
 	}

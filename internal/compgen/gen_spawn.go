@@ -64,6 +64,16 @@ func (g *gen) literal(t *Type, n *node) string {
 	case stringNode:
 		return strconv.Quote(n.str)
 	case numberNode:
+		if t.Kind == Basic && strings.HasPrefix(t.Name, "float") {
+			// Go's constants reject exponents the JSON may have, such as
+			// 1e-4000000000: the value the type holds is written instead.
+			bits := 64
+			if t.Name == "float32" {
+				bits = 32
+			}
+			f, _ := strconv.ParseFloat(string(n.num), bits)
+			return strconv.FormatFloat(f, 'g', -1, bits)
+		}
 		return string(n.num)
 	case arrayNode:
 		elems := make([]string, len(n.elems))

@@ -125,3 +125,65 @@ func TestParamNames(t *testing.T) {
 		}
 	}
 }
+
+// generateString parses one definition file given as text and generates
+// it, failing the test on any error.
+func generateString(t *testing.T, src string) string {
+	t.Helper()
+	defs, errs := Parse(File{"x.json", []byte(src)})
+	if errs != nil {
+		t.Fatalf("%v", errs)
+	}
+	out, err := Generate(defs, []string{"x.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestGenerateAwkwardInputs: inputs that once made code that does not
+// compile now make code that does (each case checked by its telling line).
+func TestGenerateAwkwardInputs(t *testing.T) {
+	out := generateString(t, `{"package": "p", "components": [
+		{"name": "A", "doc": "has a NUL \u0000 and a BOM \ufeff in its doc.", "fields": [
+			{"name": "C", "type": "[]example.com/c.T"},
+			{"name": "S", "type": "[]example.com/string.T"},
+			{"name": "I", "type": "[]example.com/i0.T", "default": []},
+			{"name": "Z", "type": "[2][0]int"},
+			{"name": "F", "type": "float64", "default": 1e-4000000000},
+			{"name": "G", "type": "float32", "default": 0.1}
+		]}],
+		"archetypes": [{"name": "B", "components": ["A"], "defaults": {"A": {"G": 2}}}]}`)
+	for _, want := range []string{
+		`c2 "example.com/c"`, `pkgstring "example.com/string"`, `pkgi0 "example.com/i0"`,
+		"// A has a NUL   and a BOM   in its doc.",
+		"out.C = append([]c2.T(nil), c.C...)",
+		"F: 0, G: 0.1", "I: []pkgi0.T{}",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the generated code lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "range c.Z") {
+		t.Errorf("a loop over an array that holds nothing was written:\n%s", out)
+	}
+}
+
+// TestParseRefusesWhatCannotCompile: a blank package, int defaults past 32
+// bits and arrays too large for memory are refused with their places.
+func TestParseRefusesWhatCannotCompile(t *testing.T) {
+	_, errs := Parse(File{"x.json", []byte(`{"package": "_", "components": [{"name": "A", "fields": [
+		{"name": "I", "type": "int", "default": 2147483648},
+		{"name": "U", "type": "uint", "default": -1},
+		{"name": "Big", "type": "[1048576][1048576]uint8"}]}]}`)})
+	for _, want := range []string{
+		`x.json:1:13: package "_" is not a Go identifier that names a package`,
+		"x.json:2:43: default of A.I: 2147483648 is not a value of int on 32-bit machines (use int64)",
+		"x.json:3:44: default of A.U: -1 is not a value of uint on 32-bit machines (use uint64)",
+		"x.json:4:27: field Big: type \"[1048576][1048576]uint8\": nested arrays of more than 1048576 elements in all",
+	} {
+		if !strings.Contains(errs.Error(), want) {
+			t.Errorf("the errors lack %q:\n%v", want, errs)
+		}
+	}
+}

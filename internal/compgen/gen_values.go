@@ -3,6 +3,7 @@ package compgen
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 	"unicode"
@@ -115,6 +116,13 @@ func (g *gen) minBytes(t *Type) int {
 	return 1
 }
 
+// holdsNothing reports whether values of t take no bytes and need no
+// code: arrays of length 0, and arrays of those. (A tag component takes no
+// bytes either, but its EncodeSave call is still written.)
+func holdsNothing(t *Type) bool {
+	return t.Kind == Array && (t.Len == 0 || holdsNothing(t.Elem))
+}
+
 // loopVar is the index variable of a loop nested depth deep.
 func loopVar(depth int) string { return fmt.Sprintf("i%d", depth) }
 
@@ -162,7 +170,8 @@ func (g *gen) encode(x string, t *Type, depth int) {
 	case Array, Slice:
 		if t.Kind == Slice {
 			g.p("e.Len(len(%s))\n", x)
-		} else if t.Len == 0 {
+		}
+		if holdsNothing(t) || holdsNothing(t.Elem) {
 			return
 		}
 		i := loopVar(depth)
@@ -183,7 +192,8 @@ func (g *gen) decode(x string, t *Type, depth int) {
 	case Array, Slice:
 		if t.Kind == Slice {
 			g.p("%s = ecs.MakeSaveSlice[%s](d, %d)\n", x, g.goType(t.Elem), g.minBytes(t.Elem))
-		} else if t.Len == 0 {
+		}
+		if holdsNothing(t) || holdsNothing(t.Elem) {
 			return
 		}
 		i := loopVar(depth)
@@ -282,7 +292,12 @@ func importAliases(defs *Defs) map[string]string {
 		}
 	}
 	slices.Sort(paths)
-	taken := map[string]bool{"ecs": true, "fmt": true, defs.Package: true}
+	// Besides the file's own imports and package, an alias must not be a
+	// name the generated bodies declare (receivers c and a, out, d, e, n,
+	// init, and the i0 and v0 families, kept apart by their digits) nor a
+	// predeclared identifier (string, int, ...), which it would shadow.
+	taken := map[string]bool{"ecs": true, "fmt": true, defs.Package: true,
+		"a": true, "c": true, "d": true, "e": true, "n": true, "out": true, "init": true}
 	out := map[string]string{}
 	for _, path := range paths {
 		base := path[strings.LastIndex(path, "/")+1:]
@@ -294,6 +309,9 @@ func importAliases(defs *Defs) map[string]string {
 		}
 		name := strings.ToLower(b.String())
 		if name == "" || !unicode.IsLetter(rune(name[0])) || token.IsKeyword(name) {
+			name = "pkg" + name
+		}
+		if types.Universe.Lookup(name) != nil || (name[0] == 'i' || name[0] == 'v') && isDigits(name[1:]) {
 			name = "pkg" + name
 		}
 		alias := name

@@ -59,7 +59,7 @@ type Scalars struct {
 
 // DefaultScalars returns Scalars's default value, from the defaults of its definition.
 func DefaultScalars() Scalars {
-	return Scalars{B: true, I: -9007199254740993, I8: -128, I32: 2147483647, U: 18446744073709551615, U8: 255, U64: 1, F32: 0.1, F64: 1e300, S: "quote \" and newline \n"}
+	return Scalars{B: true, I: -2147483648, I8: -128, I32: 2147483647, U: 4294967295, U8: 255, U64: 1, F32: 0.1, F64: 1e+300, S: "quote \" and newline \n"}
 }
 
 // String formats the value for debugging, as Scalars{Field: value, ...}.
@@ -144,6 +144,9 @@ type Inventory struct {
 	Stacks []Stack
 	Counts [][2]uint16
 	Home   Position
+	// Gaps holds nothing per element: its loops are left out.
+	Gaps  [][0]int8
+	Holes [2][0]int8
 }
 
 // DefaultInventory returns Inventory's default value, from the defaults of its definition.
@@ -153,7 +156,7 @@ func DefaultInventory() Inventory {
 
 // String formats the value for debugging, as Inventory{Field: value, ...}.
 func (c Inventory) String() string {
-	return fmt.Sprintf("Inventory{Owner: %v, Slots: %v, Names: %q, Grid: %v, Stacks: %v, Counts: %v, Home: %v}", c.Owner, c.Slots, c.Names, c.Grid, c.Stacks, c.Counts, c.Home)
+	return fmt.Sprintf("Inventory{Owner: %v, Slots: %v, Names: %q, Grid: %v, Stacks: %v, Counts: %v, Home: %v, Gaps: %v, Holes: %v}", c.Owner, c.Slots, c.Names, c.Grid, c.Stacks, c.Counts, c.Home, c.Gaps, c.Holes)
 }
 
 // EncodeSave writes c in Tessera's save format, without reflection
@@ -184,6 +187,7 @@ func (c *Inventory) EncodeSave(e *ecs.SaveEncoder) {
 		}
 	}
 	c.Home.EncodeSave(e)
+	e.Len(len(c.Gaps))
 }
 
 // DecodeSave reads c in Tessera's save format, without reflection
@@ -215,6 +219,7 @@ func (c *Inventory) DecodeSave(d *ecs.SaveDecoder) {
 		}
 	}
 	c.Home.DecodeSave(d)
+	c.Gaps = ecs.MakeSaveSlice[[0]int8](d, 0)
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
@@ -233,6 +238,7 @@ func (c Inventory) Clone() Inventory {
 		}
 	}
 	out.Counts = append([][2]uint16(nil), c.Counts...)
+	out.Gaps = append([][0]int8(nil), c.Gaps...)
 	return out
 }
 

@@ -70,6 +70,7 @@ func randomInventory(r *rand.Rand, live []ecs.Entity) Inventory {
 	for range r.IntN(3) {
 		inv.Counts = append(inv.Counts, [2]uint16{uint16(r.Uint32()), uint16(r.Uint32())})
 	}
+	inv.Gaps = make([][0]int8, r.IntN(3))
 	for range r.IntN(3) {
 		st := Stack{Item: fmt.Sprint(r.IntN(9)), Count: uint16(r.Uint32())}
 		for range r.IntN(3) {
@@ -81,7 +82,7 @@ func randomInventory(r *rand.Rand, live []ecs.Entity) Inventory {
 }
 
 func randomScalars(r *rand.Rand) Scalars {
-	return Scalars{B: r.IntN(2) == 1, I: int(r.Int64()) - 1<<62, I8: int8(r.Uint32()), I16: int16(r.Uint32()), I32: int32(r.Uint32()),
+	return Scalars{B: r.IntN(2) == 1, I: int(r.Int32()), I8: int8(r.Uint32()), I16: int16(r.Uint32()), I32: int32(r.Uint32()),
 		I64: int64(r.Uint64()), U: uint(r.Uint64()), U8: uint8(r.Uint32()), U16: uint16(r.Uint32()), U32: r.Uint32(), U64: r.Uint64(),
 		F32: float32(r.NormFloat64()), F64: r.NormFloat64(), S: fmt.Sprint(r.IntN(1000))}
 }
@@ -271,7 +272,7 @@ func TestArchetypes(t *testing.T) {
 
 	crates := NewCrate(w)
 	c := crates.Spawn()
-	if got := *ecs.NewMap[Scalars](w).Get(c); got != DefaultScalars() || !got.B || got.U != 1<<64-1 || got.S != "quote \" and newline \n" {
+	if got := *ecs.NewMap[Scalars](w).Get(c); got != DefaultScalars() || !got.B || got.U != 1<<32-1 || got.I != -1<<31 || got.S != "quote \" and newline \n" {
 		t.Errorf("crate scalars %+v", got)
 	}
 	NewMarker(w).SpawnBatch(4)
@@ -284,9 +285,9 @@ func TestArchetypes(t *testing.T) {
 // types with slices and a restore brings back the values from before.
 func TestCloneAndSnapshots(t *testing.T) {
 	a := randomInventory(rand.New(rand.NewPCG(1, 2)), nil)
-	a.Names = append(a.Names, "y")
-	a.Stacks = append(a.Stacks, Stack{Labels: []string{"x"}})
-	a.Grid[1] = append(a.Grid[1], ecs.Entity{})
+	a.Names = append([]string{"y"}, a.Names...)
+	a.Stacks = append([]Stack{{Labels: []string{"x"}}}, a.Stacks...)
+	a.Grid[1] = append([]ecs.Entity{{}}, a.Grid[1]...)
 	b := a.Clone()
 	b.Names[0] = "changed"
 	b.Stacks[0].Labels[0] = "changed"
