@@ -1,0 +1,228 @@
+package arena
+
+import (
+	"math"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/sched"
+)
+
+// addSystems declares the game's systems, in the order of a tick: the
+// scheduler runs those that do not conflict side by side.
+func (g *Game) addSystems() {
+	w, s := g.W, g.S
+	hits := sched.NewEvents[Hit](s)
+	hitReader := hits.NewReader()
+	pos, vel := ecs.NewMap[Pos](w), ecs.NewMap[Vel](w)
+
+	ships := ecs.NewQuery2[Ship, Vel](w)
+	s.AddFunc("steer", func(*sched.Context) {
+		in := g.input
+		for r := range ships.All() {
+			if in.Left {
+				r.A.Angle -= 0.08
+			}
+			if in.Right {
+				r.A.Angle += 0.08
+			}
+			if in.Thrust {
+				r.B.X += 0.15 * float32(math.Cos(float64(r.A.Angle)))
+				r.B.Y += 0.15 * float32(math.Sin(float64(r.A.Angle)))
+			}
+			r.B.X *= 0.99
+			r.B.Y *= 0.99
+		}
+	}, sched.ReadsResource[Input](), sched.Writes[Ship](), sched.Writes[Vel]())
+
+	movers := ecs.NewQuery2[Pos, Vel](w)
+	var chunks []ecs.Chunk2[Pos, Vel]
+	s.AddFunc("move", func(ctx *sched.Context) {
+		chunks = movers.AppendChunks(chunks[:0], 1024)
+		sched.ForEach(ctx, chunks, func(c ecs.Chunk2[Pos, Vel]) { move(c.A, c.B) })
+	}, sched.Writes[Pos](), sched.Reads[Vel](), sched.After("steer"))
+
+	// attach places children: turrets and the engine follow the ship,
+	// turned by its heading (parents first, through Cascade).
+	attached := ecs.NewQuery2[Pos, Offset](w)
+	shipOf, offsets := ecs.NewMap[Ship](w), ecs.NewMap[Offset](w)
+	s.AddFunc("attach", func(*sched.Context) {
+		for e := range g.H.Cascade(attached) {
+			parent, ok := g.H.Parent(e)
+			if !ok {
+				continue
+			}
+			angle := 0.0
+			if sh, ok := shipOf.TryGet(parent); ok {
+				angle = float64(sh.Angle)
+			}
+			o, pp := offsets.Get(e), pos.Get(parent)
+			sin, cos := math.Sincos(angle)
+			p := pos.Get(e)
+			p.X = pp.X + o.X*float32(cos) - o.Y*float32(sin)
+			p.Y = pp.Y + o.X*float32(sin) + o.Y*float32(cos)
+		}
+	}, sched.Writes[Pos](), sched.Reads[Offset](), sched.Reads[Ship](), sched.ReadsRelation(g.H.Relation()), sched.After("move"))
+
+	turrets := ecs.NewQuery3[Turret, Pos, Offset](w)
+	s.AddFunc("fire", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		for r := range turrets.All() {
+			r.A.Angle += 0.05 // the turrets sweep on their own
+			if r.A.Cooldown > 0 {
+				r.A.Cooldown--
+				continue
+			}
+			if !g.input.Fire {
+				continue
+			}
+			r.A.Cooldown = FireEvery
+			a := float64(r.A.Angle)
+			if parent, ok := g.H.Parent(r.Entity); ok {
+				if sh, ok := shipOf.TryGet(parent); ok {
+					a += float64(sh.Angle)
+				}
+			}
+			sin, cos := math.Sincos(a)
+			b := g.bullet.SpawnCmd(c)
+			pos.AddCmd(c, b, *r.B)
+			vel.AddCmd(c, b, Vel{6 * float32(cos), 6 * float32(sin)})
+		}
+	}, sched.ReadsResource[Input](), sched.Writes[Turret](), sched.Reads[Offset](), sched.Reads[Ship](),
+		sched.Structural(), sched.Writes[Pos](), sched.Writes[Vel](), sched.Writes[Bullet](),
+		sched.ReadsRelation(g.H.Relation()), sched.After("attach"))
+
+	bullets := ecs.NewQuery2[Bullet, Pos](w)
+	rocks := ecs.NewQuery2[Rock, Pos](w)
+	s.AddFunc("collide", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		for b := range bullets.All() {
+			for r := range rocks.All() {
+				dx, dy := b.B.X-r.B.X, b.B.Y-r.B.Y
+				if dx*dx+dy*dy < r.A.R*r.A.R {
+					hits.Send(ctx, Hit{Rock: r.Entity, Damage: 1})
+					c.Despawn(b.Entity)
+					break
+				}
+			}
+		}
+	}, sched.Reads[Bullet](), sched.Reads[Rock](), sched.Reads[Pos](), sched.SendsEvents[Hit](), sched.Structural(), sched.Writes[Bullet](), sched.Writes[Pos](), sched.Writes[Vel](),
+		sched.After("move"))
+
+	health, flash := ecs.NewMap[Health](w), ecs.NewMap[Flash](w)
+	var left map[ecs.Entity]int32
+	s.AddFunc("damage", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		clear(left)
+		if left == nil {
+			left = map[ecs.Entity]int32{}
+		}
+		var order []ecs.Entity
+		for _, h := range hitReader.Read() {
+			hp, seen := left[h.Rock]
+			if !seen {
+				got, ok := health.TryGet(h.Rock)
+				if !ok {
+					continue
+				}
+				hp = got.HP
+				order = append(order, h.Rock)
+			}
+			left[h.Rock] = hp - h.Damage
+			g.score.Hits++
+		}
+		for _, e := range order { // the order of the hits: the same with any number of workers
+			health.AddCmd(c, e, Health{HP: left[e]}) // OnSet fires: explode at 0
+			flash.AddCmd(c, e, Flash{Ticks: 8})
+		}
+	}, sched.ReadsEvents[Hit](), sched.Writes[Health](), sched.Writes[Flash](), sched.WritesResource[Score](),
+		sched.Structural(), sched.After("collide"))
+
+	emitters := ecs.NewQuery2[Emitter, Pos](w)
+	particle := ecs.NewMap3[Pos, Vel, Particle](w)
+	rng := ecs.GetResource[Rng](w)
+	s.AddFunc("emit", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		tick := int32(g.score.Tick)
+		for r := range emitters.All() {
+			em := r.A
+			if em.Ticks > 0 {
+				em.Ticks--
+				if em.Ticks == 0 {
+					c.Despawn(r.Entity) // its sparks, its children, go with it
+					continue
+				}
+			}
+			if tick%em.Every != 0 {
+				continue
+			}
+			for range em.Count {
+				a := rng.Float(0, 2*math.Pi)
+				sp := em.Speed * rng.Float(0.3, 1)
+				sin, cos := math.Sincos(float64(a))
+				spark := particle.SpawnCmd(c, *r.B, Vel{sp * float32(cos), sp * float32(sin)}, Particle{Ticks: 30, Color: em.Color})
+				g.H.Relation().AddCmd(c, spark, r.Entity)
+			}
+		}
+	}, sched.Writes[Emitter](), sched.Writes[Pos](), sched.Writes[Vel](), sched.Writes[Particle](),
+		sched.WritesRelation(g.H.Relation()), sched.WritesResource[Rng](), sched.ReadsResource[Score](),
+		sched.Structural(), sched.After("attach"))
+
+	aging := ecs.NewQuery1[Particle](w)
+	shots := ecs.NewQuery1[Bullet](w)
+	flashes := ecs.NewQuery1[Flash](w)
+	s.AddFunc("age", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		for r := range aging.All() {
+			if r.A.Ticks--; r.A.Ticks <= 0 {
+				c.Despawn(r.Entity)
+			}
+		}
+		for r := range shots.All() {
+			if r.A.Ticks--; r.A.Ticks <= 0 {
+				c.Despawn(r.Entity)
+			}
+		}
+		for r := range flashes.All() {
+			if r.A.Ticks--; r.A.Ticks <= 0 {
+				flash.RemoveCmd(c, r.Entity)
+			}
+		}
+	}, sched.Writes[Particle](), sched.Writes[Bullet](), sched.Writes[Flash](), sched.Writes[Pos](), sched.Writes[Vel](),
+		sched.WritesRelation(g.H.Relation()), sched.Structural(), sched.After("damage"))
+
+	rockCount := ecs.NewQuery1[Rock](w)
+	s.AddFunc("spawn-rocks", func(ctx *sched.Context) {
+		c := ctx.Commands()
+		missing := g.cfg.Rocks - rockCount.Count()
+		for range min(missing, 50) { // at most 50 a tick, from the arena's edges
+			e := g.rock.SpawnCmd(c)
+			x, y := rng.Float(0, Width), float32(0)
+			if rng.Next()%2 == 0 {
+				x, y = 0, rng.Float(0, Height)
+			}
+			pos.AddCmd(c, e, Pos{x, y})
+			vel.AddCmd(c, e, Vel{rng.Float(-1, 1), rng.Float(-1, 1)})
+		}
+	}, sched.Writes[Rock](), sched.Writes[Health](), sched.Writes[Pos](), sched.Writes[Vel](),
+		sched.WritesResource[Rng](), sched.Structural(), sched.After("emit"))
+}
+
+// move advances every position by its velocity and wraps it around the
+// arena's edges.
+func move(p []Pos, v []Vel) {
+	v = v[:len(p)]
+	for i := range p {
+		x, y := p[i].X+v[i].X, p[i].Y+v[i].Y
+		if x < 0 {
+			x += Width
+		} else if x >= Width {
+			x -= Width
+		}
+		if y < 0 {
+			y += Height
+		} else if y >= Height {
+			y -= Height
+		}
+		p[i].X, p[i].Y = x, y
+	}
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"log"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/tessera-ecs/tessera/examples/ebiten/arena"
+	"github.com/tessera-ecs/tessera/inspect"
+)
+
+// options are the command's flags.
+type options struct {
+	cfg        arena.Config
+	inspect    string
+	token      string
+	script     bool
+	ticks      int
+	screenshot string
+	checksum   bool
+	saveFile   string
+}
+
+func main() {
+	var o options
+	flag.Uint64Var(&o.cfg.Seed, "seed", 1, "seed of the rocks and sparks")
+	flag.IntVar(&o.cfg.Rocks, "rocks", 2000, "rocks in the arena")
+	flag.IntVar(&o.cfg.Workers, "workers", 0, "scheduler workers (0: one per CPU)")
+	flag.StringVar(&o.inspect, "inspect", "", "serve the browser inspector at this address (127.0.0.1:7777)")
+	flag.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "the inspector's write token")
+	flag.BoolVar(&o.script, "script", false, "play the scripted input of the tests instead of the keyboard")
+	flag.IntVar(&o.ticks, "ticks", 0, "quit after this many ticks (0: play until Esc)")
+	flag.StringVar(&o.screenshot, "screenshot", "", "with -ticks: write the last frame to this PNG file")
+	flag.BoolVar(&o.checksum, "checksum", false, "print the world's checksum when quitting")
+	flag.StringVar(&o.saveFile, "save", "arena.sav", "the file F5 saves to and F9 loads")
+	flag.Parse()
+	if o.cfg.Rocks < 0 || o.ticks < 0 || o.screenshot != "" && o.ticks == 0 {
+		log.Fatal("want -rocks and -ticks of at least 0, and -ticks with -screenshot")
+	}
+	p := newPlay(o)
+	defer p.game.Close()
+	ebiten.SetWindowSize(arena.Width, arena.Height)
+	ebiten.SetWindowTitle("Tessera arena")
+	if o.script {
+		ebiten.SetTPS(240) // a scripted run need not wait for real time
+		ebiten.SetVsyncEnabled(false)
+	}
+	if err := ebiten.RunGame(p); err != nil && !errors.Is(err, ebiten.Termination) {
+		log.Fatal(err)
+	}
+	if o.checksum {
+		fmt.Printf("tick %d checksum %016x\n", p.game.Score().Tick, p.game.W.Checksum())
+	}
+	if p.err != nil {
+		log.Fatal(p.err)
+	}
+}
+
+// play is the ebiten.Game: the arena, the inspector if any, and the state
+// of the window.
+type play struct {
+	o       options
+	game    *arena.Game
+	in      *inspect.Inspector
+	srv     *inspect.Server
+	message string
+	done    bool  // the last tick ran: quit after the next Draw
+	err     error // what went wrong with the screenshot
+}
+
+func newPlay(o options) *play {
+	p := &play{o: o, game: arena.New(o.cfg)}
+	p.serve()
+	return p
+}
+
+// serve (re)starts the inspector on the current world.
+func (p *play) serve() {
+	if p.o.inspect == "" {
+		return
+	}
+	if p.srv != nil {
+		p.srv.Close()
+	}
+	p.in = inspect.New(p.game.W, inspect.Scheduler(p.game.S), inspect.Token(p.o.token))
+	srv, err := p.in.Listen(p.o.inspect)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p.srv = srv
+	log.Printf("inspector at %s", srv.URL)
+}
+
+// Update reads the keys and runs one tick (or one rewind step).
+func (p *play) Update() error {
+	if p.done {
+		if p.o.screenshot != "" {
+			return nil // wait for Draw to write the last frame
+		}
+		return ebiten.Termination
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyEscape) {
+		return ebiten.Termination
+	}
+	in := readKeys()
+	if p.o.script {
+		in = arena.Script(int(p.game.Score().Tick))
+	}
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyF5):
+		p.save()
+	case inpututil.IsKeyJustPressed(ebiten.KeyF9):
+		p.load()
+	case ebiten.IsKeyPressed(ebiten.KeyR) && !p.o.script:
+		if !p.game.Rewind() {
+			p.message = "nothing older to rewind to"
+		}
+		return nil
+	}
+	step := func() { p.game.Step(in) }
+	if p.in != nil {
+		p.in.Tick(step)
+	} else {
+		step()
+	}
+	if p.o.ticks > 0 && p.game.Score().Tick >= uint64(p.o.ticks) {
+		p.done = true
+	}
+	return nil
+}
+
+func readKeys() arena.Input {
+	down := func(keys ...ebiten.Key) bool {
+		for _, k := range keys {
+			if ebiten.IsKeyPressed(k) {
+				return true
+			}
+		}
+		return false
+	}
+	return arena.Input{
+		Left:   down(ebiten.KeyArrowLeft, ebiten.KeyA),
+		Right:  down(ebiten.KeyArrowRight, ebiten.KeyD),
+		Thrust: down(ebiten.KeyArrowUp, ebiten.KeyW),
+		Fire:   down(ebiten.KeySpace),
+	}
+}
+
+func (p *play) save() {
+	var b bytes.Buffer
+	if err := p.game.Save(&b); err != nil {
+		p.message = err.Error()
+		return
+	}
+	if err := os.WriteFile(p.o.saveFile, b.Bytes(), 0o644); err != nil {
+		p.message = err.Error()
+		return
+	}
+	p.message = fmt.Sprintf("saved tick %d to %s", p.game.Score().Tick, p.o.saveFile)
+}
+
+func (p *play) load() {
+	data, err := os.ReadFile(p.o.saveFile)
+	if err != nil {
+		p.message = err.Error()
+		return
+	}
+	g, err := arena.Load(p.o.cfg, bytes.NewReader(data))
+	if err != nil {
+		p.message = err.Error()
+		return
+	}
+	p.game.Close()
+	p.game = g
+	p.serve()
+	p.message = fmt.Sprintf("loaded tick %d from %s", g.Score().Tick, p.o.saveFile)
+}
+
+// Draw renders the world, and on the last tick of a -screenshot run
+// writes the frame.
+func (p *play) Draw(screen *ebiten.Image) {
+	drawWorld(screen, p.game)
+	sc := p.game.Score()
+	ebitenutil.DebugPrint(screen, fmt.Sprintf("tick %d  hits %d  kills %d  entities %d  %.0f TPS  %.0f FPS\n%s",
+		sc.Tick, sc.Hits, sc.Kills, p.game.W.Len(), ebiten.ActualTPS(), ebiten.ActualFPS(), p.message))
+	if p.done && p.o.screenshot != "" {
+		p.err = writePNG(screen, p.o.screenshot)
+		p.o.screenshot = ""
+	}
+}
+
+// Layout keeps the arena's size, scaled to the window.
+func (p *play) Layout(int, int) (int, int) { return arena.Width, arena.Height }
+
+// writePNG writes the pixels of screen to path.
+func writePNG(screen *ebiten.Image, path string) error {
+	b := screen.Bounds()
+	img := image.NewRGBA(b)
+	screen.ReadPixels(img.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
