@@ -91,7 +91,11 @@ func (p *play) serve() {
 	if p.srv != nil {
 		p.srv.Close()
 	}
-	p.in = inspect.New(p.game.W, inspect.Scheduler(p.game.S), inspect.Token(p.o.token))
+	opts := []inspect.Option{inspect.Scheduler(p.game.S)}
+	if p.o.token != "" { // without a token the inspector is read-only
+		opts = append(opts, inspect.Token(p.o.token))
+	}
+	p.in = inspect.New(p.game.W, opts...)
 	srv, err := p.in.Listen(p.o.inspect)
 	if err != nil {
 		log.Fatal(err)

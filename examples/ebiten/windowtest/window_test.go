@@ -1,13 +1,18 @@
 package windowtest
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"image/png"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tessera-ecs/tessera/examples/ebiten/arena"
 )
@@ -18,21 +23,8 @@ import (
 // checksum is the one a headless run of the same script gives. Under CI
 // (CI set) it must run; elsewhere it is skipped when xvfb-run is missing.
 func TestWindowUnderXvfb(t *testing.T) {
-	xvfb, err := exec.LookPath("xvfb-run")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xvfb-run is not installed (Debian's xvfb); CI must run this test")
-		}
-		t.Skip("xvfb-run is not installed (Debian's xvfb); skipping the window test")
-	}
-	if testing.Short() {
-		t.Skip("builds and runs the game in a window: not in -short")
-	}
+	xvfb, bin := buildGame(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "arena")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	const ticks, seed, rocks = 300, 3, 800
 	shot := filepath.Join(dir, "frame.png")
 	cmd := exec.Command(xvfb, "-a", "-s", "-screen 0 1024x768x24", bin, "-script", "-ticks", fmt.Sprint(ticks),
@@ -80,5 +72,79 @@ func TestWindowUnderXvfb(t *testing.T) {
 	if os.Getenv("ARENA_SCREENSHOT") != "" {
 		data, _ := os.ReadFile(shot)
 		os.WriteFile(os.Getenv("ARENA_SCREENSHOT"), data, 0o644)
+	}
+}
+
+// buildGame finds xvfb-run and builds the game into a temporary directory,
+// or skips the test (fails it under CI) when xvfb-run is missing.
+func buildGame(t *testing.T) (xvfb, bin string) {
+	t.Helper()
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xvfb-run is not installed (Debian's xvfb); CI must run this test")
+		}
+		t.Skip("xvfb-run is not installed (Debian's xvfb); skipping the window test")
+	}
+	if testing.Short() {
+		t.Skip("builds and runs the game in a window: not in -short")
+	}
+	bin = filepath.Join(t.TempDir(), "arena")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return xvfb, bin
+}
+
+// TestInspectFlag: with -inspect the game serves the inspector, whose
+// world summary counts the game's entities while it plays.
+func TestInspectFlag(t *testing.T) {
+	xvfb, bin := buildGame(t)
+	cmd := exec.Command(xvfb, "-a", "-s", "-screen 0 1024x768x24", bin, "-script", "-ticks", "1200", "-rocks", "300",
+		"-inspect", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	url := ""
+	lines := bufio.NewScanner(stderr)
+	for url == "" && lines.Scan() {
+		if _, after, ok := strings.Cut(lines.Text(), "inspector at "); ok {
+			url = strings.TrimSpace(after)
+		}
+	}
+	if url == "" {
+		t.Fatal("the game did not print the inspector's address")
+	}
+	go func() {
+		for lines.Scan() { // keep the pipe drained
+		}
+	}()
+	// The rocks arrive 50 a tick: ask until the inspector sees them all.
+	var world struct {
+		Entities int    `json:"entities"`
+		Tick     uint64 `json:"tick"`
+	}
+	for deadline := time.Now().Add(20 * time.Second); world.Entities < 300 && time.Now().Before(deadline); {
+		resp, err := http.Get(url + "api/world")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&world)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /api/world: %d, %v", resp.StatusCode, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if world.Entities < 300 || world.Tick == 0 {
+		t.Errorf("the inspector sees %d entities at tick %d, want the 300 rocks and more", world.Entities, world.Tick)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the game with the inspector: %v", err)
 	}
 }
