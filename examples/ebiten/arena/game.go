@@ -42,12 +42,7 @@ type Game struct {
 // New builds a game: the ship with two turrets and an engine, and
 // cfg.Rocks rocks.
 func New(cfg Config) *Game {
-	w := ecs.NewWorld()
-	register(w)
-	ecs.AddResource(w, &Input{})
-	ecs.AddResource(w, &Score{})
-	ecs.AddResource(w, &Rng{State: cfg.Seed*0x9E3779B97F4A7C15 + 1})
-	g := attach(cfg, w)
+	g := attach(cfg, newWorld(Rng{State: cfg.Seed*0x9E3779B97F4A7C15 + 1}))
 	spawnShip(g)
 	return g
 }
@@ -55,11 +50,7 @@ func New(cfg Config) *Game {
 // Load reads a game saved with Save into a new world and attaches the
 // game's systems to it.
 func Load(cfg Config, r io.Reader) (*Game, error) {
-	w := ecs.NewWorld()
-	register(w)
-	ecs.AddResource(w, &Input{})
-	ecs.AddResource(w, &Score{})
-	ecs.AddResource(w, &Rng{})
+	w := newWorld(Rng{})
 	if err := w.Load(r); err != nil {
 		return nil, err
 	}
@@ -68,6 +59,18 @@ func Load(cfg Config, r io.Reader) (*Game, error) {
 
 // Save writes the game's world to out.
 func (g *Game) Save(out io.Writer) error { return g.W.Save(out) }
+
+// newWorld makes a world with the game's types registered and its
+// resources, the generator at rng: the same for a new game and a loading
+// one, which then makes the same tables.
+func newWorld(rng Rng) *ecs.World {
+	w := ecs.NewWorld()
+	register(w)
+	ecs.AddResource(w, &Input{})
+	ecs.AddResource(w, &Score{})
+	ecs.AddResource(w, &rng)
+	return w
+}
 
 // register names the component types and their storage before anything
 // else, so that a new world and a loading one make the same tables.
