@@ -310,8 +310,7 @@ func (d *decoder) entity(w *World, p unsafe.Pointer) {
 // methods that disagree with T's schema (see codecAgrees).
 func binaryCodecOf[T any]() (save func(e *encoder, p unsafe.Pointer, n int), load func(d *decoder, w *World, p unsafe.Pointer, n int)) {
 	var zero T
-	c, ok := any(&zero).(BinaryCodec)
-	if !ok || !codecAgrees(reflect.TypeFor[T](), c, func() BinaryCodec { return any(new(T)).(BinaryCodec) }) {
+	if _, ok := any(&zero).(BinaryCodec); !ok || !codecAgrees(reflect.TypeFor[T]()) {
 		return nil, nil
 	}
 	save = func(e *encoder, p unsafe.Pointer, n int) {
@@ -336,16 +335,16 @@ func binaryCodecOf[T any]() (save func(e *encoder, p unsafe.Pointer, n int), loa
 	return save, load
 }
 
-// codecAgrees reports whether zero, the zero value of t, writes through its
-// BinaryCodec methods the bytes the reflection codec writes for it, and
-// whether those bytes read back through the methods of a new value (made
-// by fresh) are consumed exactly, without error or panic. It catches the
+// codecAgrees reports whether the zero value of t, whose pointer is a
+// BinaryCodec, writes through its methods the bytes the reflection codec
+// writes for it, and whether those bytes read back through the methods of
+// another new value are consumed exactly, without error or panic. It catches the
 // methods a type gets from an embedded field (type Labelled struct {
 // game.Stack; Note string } would save its Stack and lose its Note) and
 // codecs written by hand that miss a field: such a type is saved by
 // reflection, which is always right, rather than through its methods.
 // A type a save cannot hold (a pointer field) has no use for them either.
-func codecAgrees(t reflect.Type, zero BinaryCodec, fresh func() BinaryCodec) (ok bool) {
+func codecAgrees(t reflect.Type) (ok bool) {
 	s, err := schemaOf(t)
 	if err != nil {
 		return false
@@ -355,15 +354,16 @@ func codecAgrees(t reflect.Type, zero BinaryCodec, fresh func() BinaryCodec) (ok
 			ok = false
 		}
 	}()
+	zero := reflect.New(t)
 	want := &encoder{}
-	newValueCodec(t, s).value(want, reflect.ValueOf(zero).UnsafePointer())
+	newValueCodec(t, s).value(want, zero.UnsafePointer())
 	got := &encoder{}
-	zero.EncodeSave(&SaveEncoder{e: got})
+	zero.Interface().(BinaryCodec).EncodeSave(&SaveEncoder{e: got})
 	if !bytes.Equal(got.buf, want.buf) {
 		return false
 	}
 	d := &decoder{data: want.buf, op: "Load", budget: loadBudget(len(want.buf))}
-	fresh().DecodeSave(&SaveDecoder{d: d})
+	reflect.New(t).Interface().(BinaryCodec).DecodeSave(&SaveDecoder{d: d})
 	return d.err == nil && d.pos == len(want.buf)
 }
 

@@ -354,26 +354,11 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 // saveWorld writes the scenario's world to path, replacing the file only
 // once the save is complete.
 func saveWorld(path string, sc scenario.Scenario) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tessera-save-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	b := bufio.NewWriter(tmp)
-	if err := sc.World().Save(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := b.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeWhole(path, func(out io.Writer) error {
+		b := bufio.NewWriter(out)
+		if err := sc.World().Save(b); err != nil {
+			return err
+		}
+		return b.Flush()
+	})
 }

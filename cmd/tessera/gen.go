@@ -88,7 +88,7 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := writeWhole(*out, code); err != nil {
+	if err := writeWhole(*out, func(w io.Writer) error { _, err := w.Write(code); return err }); err != nil {
 		fmt.Fprintf(stderr, "tessera gen: %v\n", err)
 		return 1
 	}
@@ -125,27 +125,4 @@ func sameFiles(inputs []string, out string) string {
 		}
 	}
 	return ""
-}
-
-// writeWhole writes data to path through a temporary file in the same
-// directory, renamed over path once complete: a failure never leaves a
-// partial file, and the old one stays until the new one is whole.
-func writeWhole(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

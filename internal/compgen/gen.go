@@ -52,8 +52,8 @@ func newGen(defs *Defs) *gen {
 		g.byName[c.Name] = c
 	}
 	for _, c := range defs.Components {
-		g.codec[c.Name] = g.encodable(c, map[string]bool{})
-		g.clone[c.Name] = g.needsClone(c, map[string]bool{})
+		g.codec[c.Name] = g.encodable(c)
+		g.clone[c.Name] = g.needsClone(c)
 	}
 	g.alias = importAliases(defs)
 	return g

@@ -25,60 +25,48 @@ func (g *gen) goType(t *Type) string {
 }
 
 // encodable reports whether c's fields can all be written by generated
-// codec methods: none is of an imported type, at any depth. seen breaks
-// the cycles that slices allow.
-func (g *gen) encodable(c *Component, seen map[string]bool) bool {
-	if seen[c.Name] {
-		return true
-	}
-	seen[c.Name] = true
-	var ok func(t *Type) bool
-	ok = func(t *Type) bool {
-		switch t.Kind {
-		case Imported:
-			return false
-		case Array, Slice:
-			return ok(t.Elem)
-		case Named:
-			return g.encodable(g.byName[t.Name], seen)
-		}
-		return true
-	}
+// codec methods: none is of an imported type, at any depth. (Parse has
+// refused components that hold themselves, so the walk ends.)
+func (g *gen) encodable(c *Component) bool {
 	for _, f := range c.Fields {
-		if !ok(f.Type) {
+		if !g.encodableType(f.Type) {
 			return false
 		}
 	}
 	return true
 }
 
+func (g *gen) encodableType(t *Type) bool {
+	switch t.Kind {
+	case Imported:
+		return false
+	case Array, Slice:
+		return g.encodableType(t.Elem)
+	case Named:
+		return g.encodable(g.byName[t.Name])
+	}
+	return true
+}
+
 // needsClone reports whether c holds a slice, at any depth, so that a
 // plain copy would share memory and it gets a Clone method.
-func (g *gen) needsClone(c *Component, seen map[string]bool) bool {
-	if seen[c.Name] {
-		return false // the cycle came through a slice, reported there
-	}
-	seen[c.Name] = true
-	defer delete(seen, c.Name)
+func (g *gen) needsClone(c *Component) bool {
 	for _, f := range c.Fields {
-		if g.typeNeedsClone(f.Type, seen) {
+		if g.typeNeedsClone(f.Type) {
 			return true
 		}
 	}
 	return false
 }
 
-func (g *gen) typeNeedsClone(t *Type, seen map[string]bool) bool {
+func (g *gen) typeNeedsClone(t *Type) bool {
 	switch t.Kind {
 	case Slice:
 		return true
 	case Array:
-		return t.Len > 0 && g.typeNeedsClone(t.Elem, seen)
+		return t.Len > 0 && g.typeNeedsClone(t.Elem)
 	case Named:
-		if seen == nil {
-			return g.clone[t.Name]
-		}
-		return g.needsClone(g.byName[t.Name], seen)
+		return g.needsClone(g.byName[t.Name])
 	}
 	return false
 }
@@ -140,7 +128,7 @@ func (g *gen) codecMethods(c *Component) {
 		g.p("func (c *%s) EncodeSave(e *ecs.SaveEncoder) {\n", c.Name)
 	}
 	for _, f := range c.Fields {
-		g.encode("c."+f.Name, f.Type, 0)
+		g.codecBody("c."+f.Name, f.Type, 0, false)
 	}
 	if len(c.Fields) > 0 {
 		g.p("}\n\n")
@@ -154,21 +142,31 @@ func (g *gen) codecMethods(c *Component) {
 	}
 	g.p("func (c *%s) DecodeSave(d *ecs.SaveDecoder) {\n", c.Name)
 	for _, f := range c.Fields {
-		g.decode("c."+f.Name, f.Type, 0)
+		g.codecBody("c."+f.Name, f.Type, 0, true)
 	}
 	g.p("}\n\n")
 }
 
-func (g *gen) encode(x string, t *Type, depth int) {
-	switch t.Kind {
-	case Basic:
+// codecBody writes the statements of EncodeSave, or of DecodeSave when
+// decode, for the value x of type t, in a loop nested depth deep.
+func (g *gen) codecBody(x string, t *Type, depth int, decode bool) {
+	switch {
+	case t.Kind == Basic && decode:
+		g.p("%s = d.%s()\n", x, codecName(t.Name))
+	case t.Kind == Basic:
 		g.p("e.%s(%s)\n", codecName(t.Name), x)
-	case EntityRef:
+	case t.Kind == EntityRef && decode:
+		g.p("d.Entity(&%s)\n", x)
+	case t.Kind == EntityRef:
 		g.p("e.Entity(%s)\n", x)
-	case Named:
+	case t.Kind == Named && decode:
+		g.p("%s.DecodeSave(d)\n", x)
+	case t.Kind == Named:
 		g.p("%s.EncodeSave(e)\n", x)
-	case Array, Slice:
-		if t.Kind == Slice {
+	case t.Kind == Array || t.Kind == Slice:
+		if t.Kind == Slice && decode {
+			g.p("%s = ecs.MakeSaveSlice[%s](d, %d)\n", x, g.goType(t.Elem), g.minBytes(t.Elem))
+		} else if t.Kind == Slice {
 			g.p("e.Len(len(%s))\n", x)
 		}
 		if holdsNothing(t) || holdsNothing(t.Elem) {
@@ -176,29 +174,7 @@ func (g *gen) encode(x string, t *Type, depth int) {
 		}
 		i := loopVar(depth)
 		g.p("for %s := range %s {\n", i, x)
-		g.encode(x+"["+i+"]", t.Elem, depth+1)
-		g.p("}\n")
-	}
-}
-
-func (g *gen) decode(x string, t *Type, depth int) {
-	switch t.Kind {
-	case Basic:
-		g.p("%s = d.%s()\n", x, codecName(t.Name))
-	case EntityRef:
-		g.p("d.Entity(&%s)\n", x)
-	case Named:
-		g.p("%s.DecodeSave(d)\n", x)
-	case Array, Slice:
-		if t.Kind == Slice {
-			g.p("%s = ecs.MakeSaveSlice[%s](d, %d)\n", x, g.goType(t.Elem), g.minBytes(t.Elem))
-		}
-		if holdsNothing(t) || holdsNothing(t.Elem) {
-			return
-		}
-		i := loopVar(depth)
-		g.p("for %s := range %s {\n", i, x)
-		g.decode(x+"["+i+"]", t.Elem, depth+1)
+		g.codecBody(x+"["+i+"]", t.Elem, depth+1, decode)
 		g.p("}\n")
 	}
 }
@@ -210,7 +186,7 @@ func (g *gen) cloneMethod(c *Component) {
 	g.p("// are copied by assignment.\n")
 	g.p("func (c %s) Clone() %s {\n\tout := c\n", c.Name, c.Name)
 	for _, f := range c.Fields {
-		if g.typeNeedsClone(f.Type, nil) {
+		if g.typeNeedsClone(f.Type) {
 			g.cloneValue("out."+f.Name, "c."+f.Name, f.Type, 0)
 		}
 	}
@@ -229,7 +205,7 @@ func (g *gen) cloneValue(dst, src string, t *Type, depth int) {
 		g.cloneValue(dst+"["+i+"]", src+"["+i+"]", t.Elem, depth+1)
 		g.p("}\n")
 	case Slice:
-		if !g.typeNeedsClone(t.Elem, nil) {
+		if !g.typeNeedsClone(t.Elem) {
 			g.p("%s = append(%s(nil), %s...)\n", dst, g.goType(t), src)
 			return
 		}
