@@ -39,9 +39,13 @@ type Inspector struct {
 	// and Tick).
 	looping atomic.Bool // Tick or Run has been called
 	serving atomic.Bool // a Serve call runs (two at once are refused)
-	paused  bool
-	steps   int // single steps asked for while paused
-	ticks   uint64
+	// handover keeps a request that took the Locker before a loop began
+	// from running while that loop's Tick or Serve does: the Locker alone
+	// cannot, since the loop does not hold it.
+	handover sync.Mutex
+	paused   bool
+	steps    int // single steps asked for while paused
+	ticks    uint64
 
 	samples samples
 	static  http.Handler
@@ -78,7 +82,10 @@ func Token(token string) Option {
 // holds whenever it uses the world (between ticks it releases it). A
 // request that cannot take l within the Wait time, or whose client goes
 // away first, answers 503 and never runs. Pause, step and resume answer
-// 409 in this mode unless a loop is running too.
+// 409 in this mode unless a loop is running too. Once Tick, Serve or Run
+// is called, requests go through the loop's queue instead; one that took
+// l before then waits for the loop's Tick or Serve in progress to end, so
+// the two never use the world at once.
 func Locker(l sync.Locker) Option { return func(in *Inspector) { in.locker = l } }
 
 // AllowRemote lets [Inspector.Listen] bind a non-loopback address and

@@ -85,6 +85,8 @@ func (in *Inspector) underLock(ctx context.Context, timer *time.Timer, j *job) (
 	}
 	<-locked
 	defer in.locker.Unlock()
+	in.handover.Lock()
+	defer in.handover.Unlock()
 	in.exec(j)
 	return j.out, j.err
 }
@@ -123,7 +125,7 @@ func (in *Inspector) exec(j *job) {
 // on another goroutine. Complexity: the requests'.
 func (in *Inspector) Serve() {
 	in.enter()
-	defer in.serving.Store(false)
+	defer in.leave()
 	in.serve()
 }
 
@@ -145,6 +147,17 @@ func (in *Inspector) enter() {
 	if !in.serving.CompareAndSwap(false, true) {
 		panic("inspect: Serve or Tick called on two goroutines at once; call them from the world's one goroutine")
 	}
+	if in.locker != nil {
+		in.handover.Lock()
+	}
+}
+
+// leave ends what enter began.
+func (in *Inspector) leave() {
+	if in.locker != nil {
+		in.handover.Unlock()
+	}
+	in.serving.Store(false)
 }
 
 // Tick serves the waiting requests, then runs step (one tick of the
@@ -155,7 +168,7 @@ func (in *Inspector) enter() {
 // called on two goroutines at once.
 func (in *Inspector) Tick(step func()) bool {
 	in.enter()
-	defer in.serving.Store(false)
+	defer in.leave()
 	in.looping.Store(true)
 	in.serve()
 	if in.paused {

@@ -226,3 +226,39 @@ func TestHammerWhileLooping(t *testing.T) {
 		t.Errorf("after the hammer: %d listed of %d, tick %d", len(p.Entities), p.Total, s.Tick)
 	}
 }
+
+// TestLockerRequestWaitsForTheLoop takes a request under the Locker, then
+// starts a loop that does not hold it: the request, let go while the loop
+// ticks, must not read the world during a tick (the race detector sees it
+// if it does), and must answer whole.
+func TestLockerRequestWaitsForTheLoop(t *testing.T) {
+	f := newFixture(t)
+	f.mu.Lock()
+	type answer struct {
+		status int
+		body   []byte
+	}
+	got := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodGet, f.srv.URL+"/api/world", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- answer{body: []byte(err.Error())}
+			return
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		_, _ = bufio.NewReader(resp.Body).WriteTo(&b)
+		got <- answer{resp.StatusCode, []byte(b.String())}
+	}()
+	time.Sleep(20 * time.Millisecond) // the request is waiting for the lock
+	f.looped(0)
+	time.Sleep(5 * time.Millisecond) // the loop ticks
+	f.mu.Unlock()
+	a := <-got
+	var s struct{ Entities int }
+	if err := json.Unmarshal(a.body, &s); a.status != http.StatusOK || err != nil || s.Entities != len(f.es) {
+		t.Fatalf("request taken before the loop: %d %s", a.status, a.body)
+	}
+	f.waitFor("ticks after the request", func(s summary) bool { return s.Tick > 10 })
+}
