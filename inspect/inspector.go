@@ -82,7 +82,7 @@ func Token(token string) Option {
 // holds whenever it uses the world (between ticks it releases it). A
 // request that cannot take l within the Wait time, or whose client goes
 // away first, answers 503 and never runs. Pause, step and resume answer
-// 409 in this mode unless a loop is running too. Once Tick, Serve or Run
+// 409 in this mode unless a loop is running too. Once Tick or Run
 // is called, requests go through the loop's queue instead; one that took
 // l before then waits for the loop's Tick or Serve in progress to end, so
 // the two never use the world at once.
