@@ -8,6 +8,8 @@
 // Keys: left and right (or A and D) turn, up (or W) thrusts, space fires,
 // R held rewinds up to 10 s through the snapshot ring, F5 saves to
 // arena.sav and F9 loads it, Esc quits. Flags: -seed, -rocks, -workers,
-// -inspect ADDR (the browser inspector), and for tests -script (scripted
-// input), -ticks N (quit after N ticks), -screenshot FILE and -checksum.
+// -inspect ADDR (the browser inspector), -save FILE, and for tests
+// -script (scripted input), -plan (what F5, F9 and R do, at given frames:
+// 120:save,200:rewind=40,260:load), -ticks N (quit after N frames),
+// -screenshot FILE and -checksum.
 package main

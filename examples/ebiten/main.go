@@ -24,6 +24,7 @@ type options struct {
 	inspect    string
 	token      string
 	script     bool
+	plan       []arena.Act
 	ticks      int
 	screenshot string
 	checksum   bool
@@ -38,13 +39,21 @@ func main() {
 	flag.StringVar(&o.inspect, "inspect", "", "serve the browser inspector at this address (127.0.0.1:7777)")
 	flag.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "the inspector's write token")
 	flag.BoolVar(&o.script, "script", false, "play the scripted input of the tests instead of the keyboard")
-	flag.IntVar(&o.ticks, "ticks", 0, "quit after this many ticks (0: play until Esc)")
+	planText := flag.String("plan", "", "with -script: save, load and rewind at these frames, as in 120:save,200:rewind=40,260:load")
+	flag.IntVar(&o.ticks, "ticks", 0, "quit after this many frames, one tick each unless rewinding (0: play until Esc)")
 	flag.StringVar(&o.screenshot, "screenshot", "", "with -ticks: write the last frame to this PNG file")
 	flag.BoolVar(&o.checksum, "checksum", false, "print the world's checksum when quitting")
 	flag.StringVar(&o.saveFile, "save", "arena.sav", "the file F5 saves to and F9 loads")
 	flag.Parse()
 	if o.cfg.Rocks < 0 || o.ticks < 0 || o.screenshot != "" && o.ticks == 0 {
 		log.Fatal("want -rocks and -ticks of at least 0, and -ticks with -screenshot")
+	}
+	var err error
+	if o.plan, err = arena.ParsePlan(*planText); err != nil {
+		log.Fatalf("-plan: %v", err)
+	}
+	if len(o.plan) > 0 && !o.script {
+		log.Fatal("-plan needs -script: a plan's frames follow the scripted input")
 	}
 	p := newPlay(o)
 	defer p.game.Close()
@@ -73,7 +82,8 @@ type play struct {
 	in      *inspect.Inspector
 	srv     *inspect.Server
 	message string
-	done    bool  // the last tick ran: quit after the next Draw
+	frame   int   // Update calls so far
+	done    bool  // the last frame ran: quit after the next Draw
 	err     error // what went wrong with the screenshot
 }
 
@@ -115,29 +125,47 @@ func (p *play) Update() error {
 	if ebiten.IsKeyPressed(ebiten.KeyEscape) {
 		return ebiten.Termination
 	}
-	in := readKeys()
-	if p.o.script {
-		in = arena.Script(int(p.game.Score().Tick))
+	for ; len(p.o.plan) > 0 && p.o.plan[0].Frame == p.frame; p.o.plan = p.o.plan[1:] {
+		var err error
+		switch a := p.o.plan[0]; a.Do {
+		case "save":
+			err = p.save()
+		case "load":
+			err = p.load()
+		case "rewind":
+			for i := 0; i < a.N && p.game.Rewind(); i++ {
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("-plan at frame %d: %w", p.frame, err)
+		}
 	}
+	p.frame++
+	p.done = p.o.ticks > 0 && p.frame >= p.o.ticks
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyF5):
-		p.save()
+		if err := p.save(); err != nil {
+			p.message = err.Error()
+		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyF9):
-		p.load()
+		if err := p.load(); err != nil {
+			p.message = err.Error()
+		}
 	case ebiten.IsKeyPressed(ebiten.KeyR) && !p.o.script:
 		if !p.game.Rewind() {
 			p.message = "nothing older to rewind to"
 		}
 		return nil
 	}
+	in := readKeys()
+	if p.o.script {
+		in = arena.Script(int(p.game.Score().Tick))
+	}
 	step := func() { p.game.Step(in) }
 	if p.in != nil {
 		p.in.Tick(step)
 	} else {
 		step()
-	}
-	if p.o.ticks > 0 && p.game.Score().Tick >= uint64(p.o.ticks) {
-		p.done = true
 	}
 	return nil
 }
@@ -159,34 +187,35 @@ func readKeys() arena.Input {
 	}
 }
 
-func (p *play) save() {
+// save writes the world to the save file (F5).
+func (p *play) save() error {
 	var b bytes.Buffer
 	if err := p.game.Save(&b); err != nil {
-		p.message = err.Error()
-		return
+		return err
 	}
 	if err := os.WriteFile(p.o.saveFile, b.Bytes(), 0o644); err != nil {
-		p.message = err.Error()
-		return
+		return err
 	}
 	p.message = fmt.Sprintf("saved tick %d to %s", p.game.Score().Tick, p.o.saveFile)
+	return nil
 }
 
-func (p *play) load() {
+// load replaces the game with the one in the save file (F9), and points
+// the inspector at it.
+func (p *play) load() error {
 	data, err := os.ReadFile(p.o.saveFile)
 	if err != nil {
-		p.message = err.Error()
-		return
+		return err
 	}
 	g, err := arena.Load(p.o.cfg, bytes.NewReader(data))
 	if err != nil {
-		p.message = err.Error()
-		return
+		return err
 	}
 	p.game.Close()
 	p.game = g
 	p.serve()
 	p.message = fmt.Sprintf("loaded tick %d from %s", g.Score().Tick, p.o.saveFile)
+	return nil
 }
 
 // Draw renders the world, and on the last tick of a -screenshot run

@@ -1,8 +1,9 @@
 // Package arena is the logic of the arena game, without Ebitengine: a
 // world, its systems on a Tessera scheduler, and the operations the front
 // end calls (New, Step, Rewind, Save, Load). A headless run of a script
-// (Run) gives the same world, checksum for checksum, as the game in a
-// window, on any number of workers.
+// (Run), or of a script with saves, loads and rewinds at given frames
+// (Replay of a ParsePlan), gives the same world, checksum for checksum,
+// as the game in a window, on any number of workers.
 //
 // What each Tessera feature does here:
 //

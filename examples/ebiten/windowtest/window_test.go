@@ -18,16 +18,18 @@ import (
 )
 
 // TestWindowUnderXvfb builds the game, runs it in a virtual X display
-// (xvfb-run) with the scripted input for 300 ticks, and checks that the
-// last frame is a picture, not a blank screen, and that the world's
-// checksum is the one a headless run of the same script gives. Under CI
+// (xvfb-run) with the scripted input for 300 frames, saving (F5), rewinding
+// (R) and loading (F9) on the way, and checks that the last frame is a
+// picture, not a blank screen, and that the world's tick and checksum are
+// the ones a headless replay of the same script and plan gives. Under CI
 // (CI set) it must run; elsewhere it is skipped when xvfb-run is missing.
 func TestWindowUnderXvfb(t *testing.T) {
 	xvfb, bin := buildGame(t)
 	dir := t.TempDir()
-	const ticks, seed, rocks = 300, 3, 800
+	const frames, seed, rocks, plan = 300, 3, 800, "100:save,180:rewind=50,230:load"
 	shot := filepath.Join(dir, "frame.png")
-	cmd := exec.Command(xvfb, "-a", "-s", "-screen 0 1024x768x24", bin, "-script", "-ticks", fmt.Sprint(ticks),
+	cmd := exec.Command(xvfb, "-a", "-s", "-screen 0 1024x768x24", bin, "-script", "-ticks", fmt.Sprint(frames),
+		"-plan", plan, "-save", filepath.Join(dir, "arena.sav"),
 		"-seed", fmt.Sprint(seed), "-rocks", fmt.Sprint(rocks), "-workers", "2", "-screenshot", shot, "-checksum")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -38,11 +40,21 @@ func TestWindowUnderXvfb(t *testing.T) {
 		t.Fatalf("no checksum in the output:\n%s", out)
 	}
 
-	g := arena.New(arena.Config{Seed: seed, Rocks: rocks, Workers: 1})
+	acts, err := arena.ParsePlan(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := arena.Replay(arena.Config{Seed: seed, Rocks: rocks, Workers: 1}, frames, acts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer g.Close()
-	arena.Run(g, ticks)
-	if want := fmt.Sprintf("%016x", g.W.Checksum()); string(m[1]) != fmt.Sprint(ticks) || string(m[2]) != want {
-		t.Errorf("the window ran to tick %s with checksum %s; the headless run of the script gives tick %d, %s", m[1], m[2], ticks, want)
+	// 100 ticks, save; 80 more, back 50 to 130; 50 more; load tick 100; 70 more.
+	if g.Score().Tick != 170 {
+		t.Fatalf("the headless replay ended at tick %d, want 170", g.Score().Tick)
+	}
+	if want := fmt.Sprintf("%016x", g.W.Checksum()); string(m[1]) != "170" || string(m[2]) != want {
+		t.Errorf("the window ran to tick %s with checksum %s; the headless replay of the script and plan gives tick 170, %s", m[1], m[2], want)
 	}
 
 	f, err := os.Open(shot)
@@ -146,5 +158,27 @@ func TestInspectFlag(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("the game with the inspector: %v", err)
+	}
+}
+
+// TestPlanMistakes: a plan the game cannot read, a plan without -script,
+// and a load before anything was saved stop the game with an error that
+// says what is wrong, rather than playing on.
+func TestPlanMistakes(t *testing.T) {
+	xvfb, bin := buildGame(t)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-script", "-plan", "10:jump"}, "the action is save, load or rewind=N"},
+		{[]string{"-plan", "10:save"}, "-plan needs -script"},
+		{[]string{"-script", "-plan", "5:load", "-save", filepath.Join(dir, "none.sav")}, "-plan at frame 5"},
+	} {
+		args := append([]string{"-a", "-s", "-screen 0 1024x768x24", bin, "-ticks", "20", "-rocks", "50"}, c.args...)
+		out, err := exec.Command(xvfb, args...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.says) {
+			t.Errorf("%v: %v, output\n%s\nwant a failure saying %q", c.args, err, out, c.says)
+		}
 	}
 }

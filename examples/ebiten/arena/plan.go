@@ -1,0 +1,94 @@
+package arena
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Act is one of the things a player does besides steering, at a given
+// frame: what the F5 (save), F9 (load) and R (rewind) keys do. A frame is
+// one call of the game loop's Update, counted from 0; the world's tick
+// goes back on a load or a rewind, the frame does not, so a plan written
+// in frames cannot loop.
+type Act struct {
+	Frame int
+	Do    string // "save", "load" or "rewind"
+	N     int    // for "rewind": how many ticks back (stopping at the ring's oldest)
+}
+
+// ParsePlan reads a plan written as comma-separated frame:action items,
+// the action save, load or rewind=N, in frame order:
+// "120:save,200:rewind=40,260:load". The empty string is the empty plan.
+// It returns an error naming the first item it cannot read.
+func ParsePlan(s string) ([]Act, error) {
+	var plan []Act
+	if s == "" {
+		return nil, nil
+	}
+	for item := range strings.SplitSeq(s, ",") {
+		frame, action, ok := strings.Cut(item, ":")
+		f, err := strconv.Atoi(frame)
+		if !ok || err != nil || f < 0 {
+			return nil, fmt.Errorf("plan item %q: want frame:action with a frame of at least 0", item)
+		}
+		a := Act{Frame: f, Do: action}
+		if n, ok := strings.CutPrefix(action, "rewind="); ok {
+			a.Do = "rewind"
+			if a.N, err = strconv.Atoi(n); err != nil || a.N < 1 {
+				return nil, fmt.Errorf("plan item %q: want rewind=N with N of at least 1", item)
+			}
+		} else if action != "save" && action != "load" {
+			return nil, fmt.Errorf("plan item %q: the action is save, load or rewind=N", item)
+		}
+		if len(plan) > 0 && f < plan[len(plan)-1].Frame {
+			return nil, fmt.Errorf("plan item %q: frames must not go down", item)
+		}
+		plan = append(plan, a)
+	}
+	return plan, nil
+}
+
+// Replay plays frames frames of [Script] on a new game made from cfg, as
+// the front end does with -script and -plan: before the tick of frame f
+// it does each of plan's acts at f, in order. Save keeps the world in
+// memory, load replaces the game with one loaded from the last save (on
+// cfg's workers), rewind goes back up to N ticks. It returns the game at
+// the end, which the caller closes, or an error for a load before any
+// save or a save or load that failed.
+func Replay(cfg Config, frames int, plan []Act) (*Game, error) {
+	g := New(cfg)
+	var saved []byte
+	for f := range frames {
+		for ; len(plan) > 0 && plan[0].Frame == f; plan = plan[1:] {
+			switch a := plan[0]; a.Do {
+			case "save":
+				var b bytes.Buffer
+				if err := g.Save(&b); err != nil {
+					g.Close()
+					return nil, err
+				}
+				saved = b.Bytes()
+			case "load":
+				if saved == nil {
+					g.Close()
+					return nil, errors.New("replay: load before any save")
+				}
+				back, err := Load(cfg, bytes.NewReader(saved))
+				if err != nil {
+					g.Close()
+					return nil, err
+				}
+				g.Close()
+				g = back
+			case "rewind":
+				for i := 0; i < a.N && g.Rewind(); i++ {
+				}
+			}
+		}
+		g.Step(Script(int(g.Score().Tick)))
+	}
+	return g, nil
+}
