@@ -13,7 +13,10 @@ import (
 // entity ids and generations, free list (so the next spawns return the
 // same ids), rows in the same order, sparse sets and resources, and its
 // checksum is the saved world's when w makes its tables in the same order
-// as the saved world did (the same program does).
+// as the saved world did (the same program does) and no event was ever
+// sent in the saved world: save files carry no events, so w's event
+// queues start empty, [Events.Sent] counts from 0, and [World.Checksum],
+// which hashes both, differs from the saved world's once it sent any.
 //
 // The component types in the file must be known to w, by their stable
 // names ([Name]): use their Maps or Register them before Load, with the

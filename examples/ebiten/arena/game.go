@@ -89,21 +89,27 @@ func register(w *ecs.World) {
 	ecs.NewHierarchy(w)
 }
 
-// attach builds what the game keeps beside its world: the prefabs (from
-// template entities, despawned once copied), the observer that explodes
-// rocks, the systems and the snapshot ring.
+// attach builds what the game keeps beside its world: the prefabs, the
+// observer that explodes rocks, the systems and the snapshot ring.
+//
+// The prefabs are copied from template entities that live only between a
+// snapshot and its restore, which puts the world's ids, generations and
+// free list back as they were: a loaded game then hands out the same ids
+// as the game it was saved from, and the two stay equal checksum for
+// checksum.
 func attach(cfg Config, w *ecs.World) *Game {
 	g := &Game{cfg: cfg, W: w, H: ecs.NewHierarchy(w), Ring: ecs.NewSnapshotRing(RewindTicks)}
 	g.input = ecs.GetResource[Input](w)
 	g.score = ecs.GetResource[Score](w)
 
+	var before ecs.Snapshot
+	w.Snapshot(&before)
 	rock := ecs.NewMap3[Rock, Health, Vel](w).Spawn(Rock{R: 4}, Health{HP: RockHP}, Vel{})
 	ecs.NewMap[Pos](w).Add(rock, Pos{})
 	g.rock = ecs.NewPrefab(w, rock)
 	bullet := ecs.NewMap3[Pos, Vel, Bullet](w).Spawn(Pos{}, Vel{}, Bullet{Ticks: BulletTicks})
 	g.bullet = ecs.NewPrefab(w, bullet)
-	w.Despawn(rock)
-	w.Despawn(bullet)
+	w.Restore(&before)
 
 	ecs.OnSet(w, g.explode)
 	opts := []sched.SchedulerOption{sched.Workers(cfg.Workers)}
