@@ -29,10 +29,10 @@ type Config struct {
 // bullets are spawned from, and a ring of snapshots for the rewind key.
 type Game struct {
 	cfg    Config
-	W      *ecs.World
-	S      *sched.Scheduler
-	H      *ecs.Hierarchy
-	Ring   *ecs.SnapshotRing
+	W      *ecs.World        // the world: entities, components, resources
+	S      *sched.Scheduler  // the game's systems; Step runs it once a tick
+	H      *ecs.Hierarchy    // turrets and the engine under the ship, sparks under emitters
+	Ring   *ecs.SnapshotRing // one snapshot a tick, RewindTicks deep, for Rewind
 	rock   *ecs.Prefab
 	bullet *ecs.Prefab
 	input  *Input
