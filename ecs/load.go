@@ -13,10 +13,11 @@ import (
 // entity ids and generations, free list (so the next spawns return the
 // same ids), rows in the same order, sparse sets and resources, and its
 // checksum is the saved world's when w makes its tables in the same order
-// as the saved world did (the same program does) and no event was ever
-// sent in the saved world: save files carry no events, so w's event
-// queues start empty, [Events.Sent] counts from 0, and [World.Checksum],
-// which hashes both, differs from the saved world's once it sent any.
+// as the saved world did (the same program does) and neither world ever
+// sent an event: save files carry no events, so Load leaves w's event
+// queues as they were (in a new world: none, or empty with [Events.Sent]
+// at 0), and [World.Checksum], which hashes them, differs once either
+// side sent any.
 //
 // The component types in the file must be known to w, by their stable
 // names ([Name]): use their Maps or Register them before Load, with the

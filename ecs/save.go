@@ -22,8 +22,8 @@ const (
 // file still loads after a type gains, loses or reorders fields. Numbers
 // are little-endian whatever the machine; runs of plain numbers are
 // written as memory, the rest field by field. [World.Load] reads it back.
-// Events ([EventsOf]) are not saved: an event lives within a tick or two,
-// and its readers belong to the running program, not to the world.
+// Events ([EventsOf]) are not saved: their readers, and so what is left to
+// read, belong to the running program, which makes them anew.
 //
 // Components and resources may hold numbers, bools, strings, entities
 // (saved without the world's tag), arrays, slices and structs of those. A

@@ -39,9 +39,11 @@ type Inspector struct {
 	// and Tick).
 	looping atomic.Bool // Tick or Run has been called
 	serving atomic.Bool // a Serve call runs (two at once are refused)
-	// handover keeps a request that took the Locker before a loop began
-	// from running while that loop's Tick or Serve does: the Locker alone
-	// cannot, since the loop does not hold it.
+	// handover is held by Tick and Serve when there is a Locker: a
+	// request that took the Locker before a loop began runs only if it
+	// can take handover at once, and otherwise joins the loop's queue
+	// (the loop need not hold the Locker, so the Locker alone cannot keep
+	// the two apart).
 	handover sync.Mutex
 	paused   bool
 	steps    int // single steps asked for while paused
@@ -84,8 +86,9 @@ func Token(token string) Option {
 // away first, answers 503 and never runs. Pause, step and resume answer
 // 409 in this mode unless a loop is running too. Once Tick or Run
 // is called, requests go through the loop's queue instead; one that took
-// l before then waits for the loop's Tick or Serve in progress to end, so
-// the two never use the world at once.
+// l before then and finds the loop's Tick or Serve running lets l go and
+// joins that queue, so the two never use the world at once, and a step
+// that takes l itself cannot deadlock with it.
 func Locker(l sync.Locker) Option { return func(in *Inspector) { in.locker = l } }
 
 // AllowRemote lets [Inspector.Listen] bind a non-loopback address and

@@ -36,6 +36,12 @@ func (in *Inspector) do(ctx context.Context, fn func() (any, *httpError)) (any, 
 	if in.locker != nil && !in.looping.Load() {
 		return in.underLock(ctx, timer, j)
 	}
+	return in.queued(ctx, timer, j)
+}
+
+// queued hands j to the loop's queue and waits for its answer, under the
+// rules of do.
+func (in *Inspector) queued(ctx context.Context, timer *time.Timer, j *job) (any, *httpError) {
 	select {
 	case in.jobs <- j:
 	case <-timer.C:
@@ -65,6 +71,11 @@ func (in *Inspector) do(ctx context.Context, fn func() (any, *httpError)) (any, 
 // request answers 503. A goroutine of its own waits for the lock, so that
 // giving up cannot leave the lock taken: whichever of the two moves j on
 // from jobQueued first decides whether it runs.
+//
+// When a loop has begun meanwhile and its Tick or Serve is running, j
+// must not run beside it, and must not wait for it while holding the
+// Locker either (the loop's step may take the Locker: a deadlock): it
+// lets the Locker go and joins the loop's queue.
 func (in *Inspector) underLock(ctx context.Context, timer *time.Timer, j *job) (any, *httpError) {
 	locked := make(chan struct{})
 	go func() {
@@ -84,8 +95,12 @@ func (in *Inspector) underLock(ctx context.Context, timer *time.Timer, j *job) (
 		return nil, unavailable()
 	}
 	<-locked
+	if !in.handover.TryLock() {
+		in.locker.Unlock()
+		j.state.Store(jobQueued)
+		return in.queued(ctx, timer, j)
+	}
 	defer in.locker.Unlock()
-	in.handover.Lock()
 	defer in.handover.Unlock()
 	in.exec(j)
 	return j.out, j.err

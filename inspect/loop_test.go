@@ -262,3 +262,47 @@ func TestLockerRequestWaitsForTheLoop(t *testing.T) {
 	}
 	f.waitFor("ticks after the request", func(s summary) bool { return s.Tick > 10 })
 }
+
+// TestLockerRequestAndAStepThatTakesTheLocker: a loop whose step takes the
+// Locker (as the Locker's contract asks of code that uses the world) and
+// a request that took the Locker before the loop began must not wait for
+// each other: the request answers, and the loop goes on ticking.
+func TestLockerRequestAndAStepThatTakesTheLocker(t *testing.T) {
+	f := newFixture(t)
+	loop := sched.NewFixedLoop(f.s, time.Second/60)
+	f.mu.Lock()
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := http.Get(f.srv.URL + "/api/world")
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	time.Sleep(20 * time.Millisecond) // the request is waiting for the lock
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.in.Run(ctx, 0, func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			loop.Step()
+		})
+	}()
+	time.Sleep(5 * time.Millisecond) // the loop ticks
+	f.mu.Unlock()
+	select {
+	case status := <-answered:
+		if status != http.StatusOK {
+			t.Errorf("the request answered %d, want 200", status)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request and the loop wait for each other") // leaves both stuck: no cleanup
+	}
+	f.waitFor("ticks after the request", func(s summary) bool { return s.Tick > 10 })
+	cancel()
+	<-done
+}

@@ -9,7 +9,8 @@
 // R held rewinds up to 10 s through the snapshot ring, F5 saves to
 // arena.sav and F9 loads it, Esc quits. Flags: -seed, -rocks, -workers,
 // -inspect ADDR (the browser inspector), -save FILE, and for tests
-// -script (scripted input), -plan (what F5, F9 and R do, at given frames:
-// 120:save,200:rewind=40,260:load), -ticks N (quit after N frames),
-// -screenshot FILE and -checksum.
+// -script (scripted input), -plan (saves, loads and rewinds at given
+// frames, as in 120:save,200:rewind=40,260:load; with -script, -ticks past
+// its last frame, and -save when it saves), -ticks N (quit after N
+// frames), -screenshot FILE and -checksum.
 package main

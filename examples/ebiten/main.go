@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"log"
 	"os"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
@@ -54,6 +55,14 @@ func main() {
 	}
 	if len(o.plan) > 0 && !o.script {
 		log.Fatal("-plan needs -script: a plan's frames follow the scripted input")
+	}
+	if err := arena.PlanFits(o.plan, o.ticks); len(o.plan) > 0 && o.ticks == 0 || err != nil {
+		log.Fatalf("-plan needs -ticks past its last frame: %v", err)
+	}
+	saveSet := false
+	flag.Visit(func(f *flag.Flag) { saveSet = saveSet || f.Name == "save" })
+	if slices.ContainsFunc(o.plan, func(a arena.Act) bool { return a.Do == "save" }) && !saveSet {
+		log.Fatal("-plan needs -save FILE, so that its saves do not overwrite the player's arena.sav")
 	}
 	p := newPlay(o)
 	defer p.game.Close()

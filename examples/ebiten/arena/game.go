@@ -95,8 +95,10 @@ func register(w *ecs.World) {
 // The prefabs are copied from template entities that live only between a
 // snapshot and its restore, which puts the world's ids, generations and
 // free list back as they were: a loaded game then hands out the same ids
-// as the game it was saved from, and the two stay equal checksum for
-// checksum.
+// as the game it was saved from. The restore hands the template ids out
+// again, to the ship and its turrets, while a prefab still knows its
+// nodes by them and rewrites entity values that name a node: that is
+// safe here only because no rock or bullet component holds an entity.
 func attach(cfg Config, w *ecs.World) *Game {
 	g := &Game{cfg: cfg, W: w, H: ecs.NewHierarchy(w), Ring: ecs.NewSnapshotRing(RewindTicks)}
 	g.input = ecs.GetResource[Input](w)

@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Act is one of the things a player does besides steering, at a given
-// frame: what the F5 (save), F9 (load) and R (rewind) keys do. A frame is
+// frame: what the F5 (save) and F9 (load) keys do, or a rewind. A frame is
 // one call of the game loop's Update, counted from 0; the world's tick
 // goes back on a load or a rewind, the frame does not, so a plan written
-// in frames cannot loop.
+// in frames cannot loop. A rewind of N ticks happens at once, and the
+// frame's tick then runs (holding R instead takes a frame per tick back
+// and runs none).
 type Act struct {
 	Frame int
 	Do    string // "save", "load" or "rewind"
@@ -22,7 +25,8 @@ type Act struct {
 // ParsePlan reads a plan written as comma-separated frame:action items,
 // the action save, load or rewind=N, in frame order:
 // "120:save,200:rewind=40,260:load". The empty string is the empty plan.
-// It returns an error naming the first item it cannot read.
+// It returns an error naming the first item it cannot read, or a load
+// that comes before every save (it would read a file of another run).
 func ParsePlan(s string) ([]Act, error) {
 	var plan []Act
 	if s == "" {
@@ -46,6 +50,9 @@ func ParsePlan(s string) ([]Act, error) {
 		if len(plan) > 0 && f < plan[len(plan)-1].Frame {
 			return nil, fmt.Errorf("plan item %q: frames must not go down", item)
 		}
+		if a.Do == "load" && !slices.ContainsFunc(plan, func(a Act) bool { return a.Do == "save" }) {
+			return nil, fmt.Errorf("plan item %q: a load before any save", item)
+		}
 		plan = append(plan, a)
 	}
 	return plan, nil
@@ -56,9 +63,13 @@ func ParsePlan(s string) ([]Act, error) {
 // it does each of plan's acts at f, in order. Save keeps the world in
 // memory, load replaces the game with one loaded from the last save (on
 // cfg's workers), rewind goes back up to N ticks. It returns the game at
-// the end, which the caller closes, or an error for a load before any
-// save or a save or load that failed.
+// the end, which the caller closes, or an error for an act at frame
+// frames or later (it would never happen), a load before any save, or a
+// save or load that failed.
 func Replay(cfg Config, frames int, plan []Act) (*Game, error) {
+	if err := PlanFits(plan, frames); err != nil {
+		return nil, err
+	}
 	g := New(cfg)
 	var saved []byte
 	for f := range frames {
@@ -91,4 +102,14 @@ func Replay(cfg Config, frames int, plan []Act) (*Game, error) {
 		g.Step(Script(int(g.Score().Tick)))
 	}
 	return g, nil
+}
+
+// PlanFits returns an error when an act of plan is at frame frames or
+// later, which a run of frames frames never reaches.
+func PlanFits(plan []Act, frames int) error {
+	if len(plan) > 0 && plan[len(plan)-1].Frame >= frames {
+		a := plan[len(plan)-1]
+		return fmt.Errorf("plan: %s at frame %d, but the run has %d frames (0 to %d)", a.Do, a.Frame, frames, frames-1)
+	}
+	return nil
 }

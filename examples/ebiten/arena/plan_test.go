@@ -16,14 +16,15 @@ func TestParsePlan(t *testing.T) {
 		t.Fatalf("the empty plan: %v, %v", plan, err)
 	}
 	for bad, says := range map[string]string{
-		"save":             "want frame:action",
-		"-1:save":          "want frame:action",
-		"x:save":           "want frame:action",
-		"10:jump":          "the action is save, load or rewind=N",
-		"10:rewind=0":      "want rewind=N",
-		"10:rewind=":       "want rewind=N",
-		"10:save,5:load":   `"5:load": frames must not go down`,
-		"10:save,,20:load": `plan item ""`,
+		"save":                "want frame:action",
+		"-1:save":             "want frame:action",
+		"x:save":              "want frame:action",
+		"10:jump":             "the action is save, load or rewind=N",
+		"10:rewind=0":         "want rewind=N",
+		"10:rewind=":          "want rewind=N",
+		"10:save,5:load":      `"5:load": frames must not go down`,
+		"10:save,,20:load":    `plan item ""`,
+		"10:rewind=5,20:load": `"20:load": a load before any save`,
 	} {
 		if _, err := ParsePlan(bad); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("ParsePlan(%q) = %v; want an error saying %q", bad, err, says)
@@ -53,5 +54,8 @@ func TestReplay(t *testing.T) {
 	}
 	if _, err := Replay(cfg, 20, []Act{{Frame: 10, Do: "load"}}); err == nil || !strings.Contains(err.Error(), "load before any save") {
 		t.Fatalf("a load before any save: %v", err)
+	}
+	if _, err := Replay(cfg, 20, []Act{{Frame: 20, Do: "save"}}); err == nil || !strings.Contains(err.Error(), "save at frame 20, but the run has 20 frames") {
+		t.Fatalf("an act past the last frame: %v", err)
 	}
 }

@@ -162,8 +162,9 @@ func TestInspectFlag(t *testing.T) {
 }
 
 // TestPlanMistakes: a plan the game cannot read, a plan without -script,
-// and a load before anything was saved stop the game with an error that
-// says what is wrong, rather than playing on.
+// a load before any save, an act past the last frame, a save with no
+// -save file named, and a save file that cannot be written stop the game
+// with an error that says what is wrong, rather than playing on.
 func TestPlanMistakes(t *testing.T) {
 	xvfb, bin := buildGame(t)
 	dir := t.TempDir()
@@ -173,7 +174,10 @@ func TestPlanMistakes(t *testing.T) {
 	}{
 		{[]string{"-script", "-plan", "10:jump"}, "the action is save, load or rewind=N"},
 		{[]string{"-plan", "10:save"}, "-plan needs -script"},
-		{[]string{"-script", "-plan", "5:load", "-save", filepath.Join(dir, "none.sav")}, "-plan at frame 5"},
+		{[]string{"-script", "-plan", "5:load"}, "a load before any save"},
+		{[]string{"-script", "-plan", "20:rewind=3"}, "rewind at frame 20, but the run has 20 frames"},
+		{[]string{"-script", "-plan", "5:save"}, "-plan needs -save FILE"},
+		{[]string{"-script", "-plan", "5:save", "-save", filepath.Join(dir, "no", "such", "dir.sav")}, "-plan at frame 5"},
 	} {
 		args := append([]string{"-a", "-s", "-screen 0 1024x768x24", bin, "-ticks", "20", "-rocks", "50"}, c.args...)
 		out, err := exec.Command(xvfb, args...).CombinedOutput()
