@@ -49,6 +49,8 @@ func (w *World) Checksum() uint64 {
 	if w.shared {
 		panic("ecs: Checksum: called inside a parallel section, where systems may be writing; take it between stages or ticks")
 	}
+	w.beginMethods("Checksum") // Checksum methods run
+	defer w.endMethods()
 	var h stateHash
 	w.hashIndex(&h)
 	names := make([]string, len(w.reg.infos))

@@ -12,8 +12,10 @@ import (
 // maps or interfaces, whose referenced data the checksum cannot see by
 // itself. Checksum must be a pure function of the value's observable state,
 // the same in every process (no map iteration order, no addresses, no
-// hash/maphash with a random seed). It is called on the value itself, or
-// on its address when the pointer type has the method.
+// hash/maphash with a random seed), and must leave the world alone (a
+// structural change from inside it panics, naming the change and
+// Checksum). It is called on the value itself, or on its address when the
+// pointer type has the method.
 type Checksummer interface {
 	Checksum() uint64
 }

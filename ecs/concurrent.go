@@ -26,7 +26,39 @@ func (w *World) enter(op string) {
 // leave marks the end of the structural mutation enter began.
 func (w *World) leave() { w.mutating = false }
 
-func (w *World) concurrentUse(op string) { panic(concurrentMessage(op)) }
+func (w *World) concurrentUse(op string) {
+	if w.methodsOf != "" {
+		panic(methodsMessage(op, w.methodsOf))
+	}
+	panic(concurrentMessage(op))
+}
+
+// beginMethods marks w, until endMethods, as running op, which calls the
+// stored types' own methods (BinaryCodec's EncodeSave and DecodeSave,
+// Cloner's Clone, Checksummer's Checksum) while it reads w or before it
+// writes it whole. Such a method that changes w (spawns, despawns, adds or
+// removes a component, or calls an operation that must not run inside
+// another) would change the world under op's feet: a save of a world that
+// is not the one asked for, a load that overwrites what the method made.
+// The mark makes it panic instead, naming both operations. It costs two
+// stores per op and nothing per structural change: it sets the flag enter
+// already tests.
+func (w *World) beginMethods(op string) {
+	if w.mutating {
+		w.concurrentUse(op)
+	}
+	w.mutating, w.methodsOf = true, op
+}
+
+// endMethods ends what beginMethods began; deferred, so a method that
+// panics leaves w usable.
+func (w *World) endMethods() { w.mutating, w.methodsOf = false, "" }
+
+// methodsMessage is the panic message of op called from a stored type's
+// own method while running is calling it.
+func methodsMessage(op, running string) string {
+	return fmt.Sprintf("ecs: %s: called from a component's, resource's or event's own method (EncodeSave, DecodeSave, Clone or Checksum) while %s runs; those methods must not change the world or call %s-like operations on it", op, running, running)
+}
 
 // concurrentMessage is the panic message of a structural change that finds
 // another one in progress, or its traces (see table.removeRow).

@@ -95,6 +95,8 @@ type loadType struct {
 
 // decodeImage reads and checks a whole save file without changing w.
 func (w *World) decodeImage(d *decoder) (*loadImage, error) {
+	w.beginMethods(d.op) // DecodeSave methods run while the file is read
+	defer w.endMethods()
 	if string(d.bytes(len(saveMagic))) != saveMagic {
 		return nil, fmt.Errorf("ecs: %s: not a Tessera save file", d.op)
 	}

@@ -38,6 +38,8 @@ func (w *World) Save(out io.Writer) error {
 	if w.shared {
 		panic("ecs: Save: called inside a parallel section, where systems may be writing; save between stages or ticks")
 	}
+	w.beginMethods("Save") // EncodeSave methods run
+	defer w.endMethods()
 	p, err := w.savePlan()
 	if err != nil {
 		return err

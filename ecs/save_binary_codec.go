@@ -35,7 +35,10 @@ import (
 // without that field) and hand-written codecs that miss a field. Past
 // that, a codec that writes or reads a different number of bytes than a
 // type of fixed size takes makes Save panic, naming the type, and Load
-// return an error: the file would otherwise be misread from there on. (The
+// return an error: the file would otherwise be misread from there on. The
+// methods must leave the world alone: a spawn, despawn, add or remove, or
+// a Save, Load or Snapshot of the world, from inside them panics, naming
+// the change and the operation running the method. (The
 // generated marshalling code of serialisation libraries such as
 // Protocol Buffers and FlatBuffers, here for Tessera's own format.)
 type BinaryCodec interface {

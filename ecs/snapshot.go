@@ -106,6 +106,8 @@ func (w *World) Snapshot(dst *Snapshot) {
 	if err := w.CanSnapshot(); err != nil {
 		panic(err.Error())
 	}
+	w.beginMethods("Snapshot") // Clone methods run
+	defer w.endMethods()
 	if dst.w != w {
 		*dst = Snapshot{w: w}
 	}
@@ -183,6 +185,8 @@ func (w *World) stores(info *componentInfo) bool {
 // observer, deferred flush or parallel section is running.
 func (w *World) mustBeSettled(op string) {
 	switch {
+	case w.methodsOf != "":
+		panic(methodsMessage(op, w.methodsOf))
 	case w.shared:
 		panic(fmt.Sprintf("ecs: %s: called inside a parallel section, where systems may be writing; call it between stages or ticks", op))
 	case len(w.frames) > 0 || w.settling || w.flushing || w.mutating:

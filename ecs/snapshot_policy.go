@@ -12,7 +12,9 @@ import (
 // for each value, so the snapshot and the world never share what a value
 // references. Clone must return a value equal to the receiver that shares
 // no mutable memory with it. Either a value or a pointer receiver works.
-// (The Clone method of Go's own types, such as maps.Clone and
+// Clone must leave the world alone: a structural change, or a Save,
+// Snapshot or Restore of the world, from inside Clone panics, naming the
+// change and the operation running it. (The Clone method of Go's own types, such as maps.Clone and
 // slices.Clone, and of Rust's Clone trait, which Bevy's snapshot tools
 // require of every component they save.)
 type Cloner[T any] interface {

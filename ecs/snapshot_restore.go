@@ -29,6 +29,8 @@ func (w *World) Restore(s *Snapshot) {
 	case s.w != w:
 		panic("ecs: Restore: the snapshot was taken of another world; a snapshot restores only the world it came from")
 	}
+	w.beginMethods("Restore") // Clone methods run
+	defer w.endMethods()
 	w.restoreIndex(s)
 	for _, t := range w.tables {
 		if t.id < len(s.tables) {

@@ -52,6 +52,10 @@ type World struct {
 	removingIDs []componentID
 
 	mutating bool // a structural mutation is in progress (see enter)
+	// methodsOf names the operation (Save, Load, Checksum, Snapshot...)
+	// that is calling the stored types' own methods, or is "" (see
+	// beginMethods).
+	methodsOf string
 	// openedBy is the query of the outermost open iteration (nil when none
 	// is open, or when a hook, batch or observer raised the count), for
 	// messages.

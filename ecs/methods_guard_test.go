@@ -1,0 +1,131 @@
+package ecs_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
+)
+
+// meddler is a component whose own methods (a BinaryCodec, a Cloner and
+// a Checksummer) do whatever its test sets in meddle: what a careless or
+// hostile type might do to the world that is saving, loading, cloning or
+// hashing it.
+type meddler struct {
+	N int32
+	S string // not plain memory, so Save and Load call the codec
+}
+
+var meddle func()
+
+func (m *meddler) EncodeSave(e *ecs.SaveEncoder) {
+	if meddle != nil {
+		meddle()
+	}
+	e.Int32(m.N)
+	e.String(m.S)
+}
+
+func (m *meddler) DecodeSave(d *ecs.SaveDecoder) {
+	m.N, m.S = d.Int32(), d.String()
+	if meddle != nil {
+		meddle()
+	}
+}
+
+func (m *meddler) Clone() meddler {
+	if meddle != nil {
+		meddle()
+	}
+	return *m
+}
+
+func (m *meddler) Checksum() uint64 {
+	if meddle != nil {
+		meddle()
+	}
+	return uint64(m.N)
+}
+
+func meddlerWorld() (*ecs.World, *ecs.Map[meddler]) {
+	w := ecs.NewWorld()
+	m := ecs.NewMap[meddler](w)
+	for i := range 4 {
+		m.Spawn(meddler{N: int32(i), S: "x"})
+	}
+	return w, m
+}
+
+// TestOwnMethodsMustNotChangeTheWorld: a component's EncodeSave, DecodeSave,
+// Clone or Checksum method that changes the world running it, or calls
+// Save, Load, Snapshot or Restore on it, panics naming the change and the
+// operation, and leaves the world as it was and usable.
+func TestOwnMethodsMustNotChangeTheWorld(t *testing.T) {
+	defer func() { meddle = nil }()
+	type attempt struct {
+		name  string
+		run   func(w *ecs.World) // the operation that calls the methods
+		wants []string
+	}
+	for _, op := range []attempt{
+		{"Save", func(w *ecs.World) { w.Save(&bytes.Buffer{}) }, []string{"while Save runs"}},
+		{"Snapshot", func(w *ecs.World) { var s ecs.Snapshot; w.Snapshot(&s) }, []string{"while Snapshot runs"}},
+		{"Checksum", func(w *ecs.World) { w.Checksum() }, []string{"while Checksum runs"}},
+	} {
+		for _, change := range []struct {
+			name string
+			do   func(w *ecs.World, m *ecs.Map[meddler], e ecs.Entity)
+			want string
+		}{
+			{"spawn", func(w *ecs.World, _ *ecs.Map[meddler], _ ecs.Entity) { w.Spawn() }, "ecs: Spawn:"},
+			{"despawn", func(w *ecs.World, _ *ecs.Map[meddler], e ecs.Entity) { w.Despawn(e) }, "ecs: Despawn"},
+			{"remove", func(_ *ecs.World, m *ecs.Map[meddler], e ecs.Entity) { m.Remove(e) }, "(Add or Remove)"},
+			{"save inside", func(w *ecs.World, _ *ecs.Map[meddler], _ ecs.Entity) { w.Save(&bytes.Buffer{}) }, "ecs: Save:"},
+			{"snapshot inside", func(w *ecs.World, _ *ecs.Map[meddler], _ ecs.Entity) { var s ecs.Snapshot; w.Snapshot(&s) }, "ecs: Snapshot:"},
+		} {
+			t.Run(op.name+"/"+change.name, func(t *testing.T) {
+				w, m := meddlerWorld()
+				before := w.Checksum()
+				first := ecs.Entity{}
+				for r := range ecs.NewQuery1[meddler](w).All() {
+					first = r.Entity
+					break
+				}
+				meddle = func() { change.do(w, m, first) }
+				testhelp.MustPanic(t, func() { op.run(w) }, append([]string{change.want}, op.wants...)...)
+				meddle = nil
+				if w.Checksum() != before || w.Len() != 4 {
+					t.Fatalf("the world changed: %d entities", w.Len())
+				}
+				m.Spawn(meddler{N: 9}) // usable afterwards
+				if w.Len() != 5 {
+					t.Fatalf("a spawn after the panic left %d entities, want 5", w.Len())
+				}
+			})
+		}
+	}
+}
+
+// TestDecodeSaveMustNotChangeTheLoadingWorld: a DecodeSave that spawns into
+// the world being loaded panics naming Load, and the world stays new: a
+// load without the meddling then succeeds.
+func TestDecodeSaveMustNotChangeTheLoadingWorld(t *testing.T) {
+	defer func() { meddle = nil }()
+	src, _ := meddlerWorld()
+	var file bytes.Buffer
+	if err := src.Save(&file); err != nil {
+		t.Fatal(err)
+	}
+	w := ecs.NewWorld()
+	ecs.NewMap[meddler](w)
+	meddle = func() { w.Spawn() }
+	testhelp.MustPanic(t, func() { w.Load(bytes.NewReader(file.Bytes())) }, "ecs: Spawn:", "while Load runs")
+	meddle = nil
+	if err := w.Load(bytes.NewReader(file.Bytes())); err != nil {
+		t.Fatalf("a load after the refused one: %v", err)
+	}
+	if w.Checksum() != src.Checksum() {
+		t.Fatal("the loaded world differs from the saved one")
+	}
+}
