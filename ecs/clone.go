@@ -79,6 +79,7 @@ func (w *World) cloneInto(c, e Entity) {
 	t := w.tableOf(w.entities.at(e.index))
 	row := w.moveEmpty(c, rc, t)
 	w.enter("Clone")
+	w.methodsOf = "World.Clone" // Clone methods run: name it if they change w
 	src := w.entities.at(e.index).row
 	infos := make([]*componentInfo, 0, len(t.columns)+4)
 	for i := range t.columns {
@@ -100,6 +101,7 @@ func (w *World) cloneInto(c, e Entity) {
 		}
 		infos = append(infos, s.info)
 	}
+	w.methodsOf = ""
 	w.leave()
 	if w.hooked {
 		w.addedAll(c, infos, 0)

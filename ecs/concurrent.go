@@ -35,8 +35,8 @@ func (w *World) concurrentUse(op string) {
 
 // beginMethods marks w, until endMethods, as running op, which calls the
 // stored types' own methods (BinaryCodec's EncodeSave and DecodeSave,
-// Cloner's Clone, Checksummer's Checksum) while it reads w or before it
-// writes it whole. Such a method that changes w (spawns, despawns, adds or
+// Cloner's Clone, Checksummer's Checksum, json.Marshaler and
+// json.Unmarshaler) while it reads w or before it writes it whole. Such a method that changes w (spawns, despawns, adds or
 // removes a component, or calls an operation that must not run inside
 // another) would change the world under op's feet: a save of a world that
 // is not the one asked for, a load that overwrites what the method made.
@@ -54,10 +54,11 @@ func (w *World) beginMethods(op string) {
 // panics leaves w usable.
 func (w *World) endMethods() { w.mutating, w.methodsOf = false, "" }
 
-// methodsMessage is the panic message of op called from a stored type's
-// own method while running is calling it.
+// methodsMessage is the panic message of op called while running calls
+// the stored types' own methods: from one of them, or from another
+// goroutine.
 func methodsMessage(op, running string) string {
-	return fmt.Sprintf("ecs: %s: called from a component's, resource's or event's own method (EncodeSave, DecodeSave, Clone or Checksum) while %s runs; those methods must not change the world or call %s-like operations on it", op, running, running)
+	return fmt.Sprintf("ecs: %s: called while %s runs, from a component's, resource's or event's own method (EncodeSave, DecodeSave, Clone, Checksum, MarshalJSON, UnmarshalJSON), which must not change the world or call %s on it, or from another goroutine (a World is not safe for concurrent use)", op, running, running)
 }
 
 // concurrentMessage is the panic message of a structural change that finds

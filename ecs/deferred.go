@@ -154,7 +154,7 @@ func (w *World) lockPass(c *queryCache) uint32 {
 // judged as after it. Recover does nothing when no iteration is open, and
 // panics when called inside a hook or observer.
 func (w *World) Recover() {
-	w.mutating = false // a panic inside a structural mutation (an internal limit)
+	w.mutating, w.methodsOf = false, "" // a panic inside a structural mutation (an internal limit, a Clone method)
 	if w.shared {
 		return // passes in a parallel section hold no count
 	}

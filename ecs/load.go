@@ -97,6 +97,11 @@ type loadType struct {
 func (w *World) decodeImage(d *decoder) (*loadImage, error) {
 	w.beginMethods(d.op) // DecodeSave methods run while the file is read
 	defer w.endMethods()
+	return w.decodeFile(d)
+}
+
+// decodeFile is decodeImage without the mark, for callers that set it.
+func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 	if string(d.bytes(len(saveMagic))) != saveMagic {
 		return nil, fmt.Errorf("ecs: %s: not a Tessera save file", d.op)
 	}

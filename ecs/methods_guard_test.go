@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -127,5 +128,123 @@ func TestDecodeSaveMustNotChangeTheLoadingWorld(t *testing.T) {
 	}
 	if w.Checksum() != src.Checksum() {
 		t.Fatal("the loaded world differs from the saved one")
+	}
+}
+
+// jsonMeddler is meddler's twin for the JSON save format: its MarshalJSON
+// and UnmarshalJSON do what meddle says.
+type jsonMeddler struct{ N int }
+
+func (m jsonMeddler) MarshalJSON() ([]byte, error) {
+	if meddle != nil {
+		meddle()
+	}
+	return []byte(strconv.Itoa(m.N)), nil
+}
+
+func (m *jsonMeddler) UnmarshalJSON(b []byte) error {
+	if meddle != nil {
+		meddle()
+	}
+	n, err := strconv.Atoi(string(b))
+	m.N = n
+	return err
+}
+
+// TestJSONMethodsMustNotChangeTheWorld: a MarshalJSON that spawns into the
+// world SaveJSON is writing, or an UnmarshalJSON that spawns into the world
+// LoadJSON is reading into, panics naming both, and the worlds stay as
+// they were: a clean LoadJSON afterwards gives the saved world.
+func TestJSONMethodsMustNotChangeTheWorld(t *testing.T) {
+	defer func() { meddle = nil }()
+	src := ecs.NewWorld()
+	m := ecs.NewMap[jsonMeddler](src)
+	for i := range 3 {
+		m.Spawn(jsonMeddler{N: i})
+	}
+	meddle = func() { src.Spawn() }
+	testhelp.MustPanic(t, func() { src.SaveJSON(&bytes.Buffer{}) }, "ecs: Spawn:", "while SaveJSON runs")
+	meddle = nil
+	if src.Len() != 3 {
+		t.Fatalf("the saving world has %d entities, want 3", src.Len())
+	}
+	var file bytes.Buffer
+	if err := src.SaveJSON(&file); err != nil {
+		t.Fatal(err)
+	}
+	w := ecs.NewWorld()
+	ecs.NewMap[jsonMeddler](w)
+	meddle = func() { w.Spawn() }
+	testhelp.MustPanic(t, func() { w.LoadJSON(bytes.NewReader(file.Bytes())) }, "ecs: Spawn:", "while LoadJSON runs")
+	meddle = nil
+	if err := w.LoadJSON(bytes.NewReader(file.Bytes())); err != nil {
+		t.Fatalf("a load after the refused one: %v", err)
+	}
+	if w.Checksum() != src.Checksum() {
+		t.Fatal("the loaded world differs from the saved one")
+	}
+}
+
+// TestRestoreRefusesAHalfTakenSnapshot: a Clone that panics while Snapshot
+// fills a snapshot leaves it incomplete, and Restore refuses it rather
+// than put back a world that is neither the old one nor the new one;
+// taken again, it restores.
+func TestRestoreRefusesAHalfTakenSnapshot(t *testing.T) {
+	defer func() { meddle = nil }()
+	w, m := meddlerWorld()
+	var snap ecs.Snapshot
+	w.Snapshot(&snap)
+	want := w.Checksum()
+	m.Spawn(meddler{N: 7, S: "later"})
+	calls := 0
+	meddle = func() {
+		if calls++; calls == 3 {
+			panic("a Clone with a bug")
+		}
+	}
+	testhelp.MustPanic(t, func() { w.Snapshot(&snap) }, "a Clone with a bug")
+	meddle = nil
+	testhelp.MustPanic(t, func() { w.Restore(&snap) }, "ecs: Restore: the snapshot is incomplete")
+	if w.Len() != 5 {
+		t.Fatalf("the refused restore changed the world: %d entities", w.Len())
+	}
+	w.Snapshot(&snap)
+	again := w.Checksum()
+	m.Spawn(meddler{N: 8})
+	w.Restore(&snap)
+	if w.Len() != 5 || w.Checksum() != again || again == want {
+		t.Fatalf("a snapshot taken again restores %d entities (checksum as taken: %v)", w.Len(), w.Checksum() == again)
+	}
+}
+
+// TestCloneMethodsInsideStructuralChanges: a Clone method that spawns while
+// World.Clone or Prefab.Spawn copies values panics naming the operation
+// (not "another goroutine"), and Recover makes the world usable again.
+func TestCloneMethodsInsideStructuralChanges(t *testing.T) {
+	defer func() { meddle = nil }()
+	for _, op := range []struct {
+		name string
+		run  func(w *ecs.World, e ecs.Entity)
+	}{
+		{"World.Clone", func(w *ecs.World, e ecs.Entity) { w.Clone(e) }},
+		{"Prefab.Spawn", func(w *ecs.World, e ecs.Entity) { ecs.NewPrefab(w, e).Spawn() }},
+	} {
+		t.Run(op.name, func(t *testing.T) {
+			w, m := meddlerWorld()
+			e := m.Spawn(meddler{N: 5, S: "template"})
+			armed := false
+			meddle = func() {
+				if armed {
+					w.Spawn()
+				}
+			}
+			run := func() { armed = true; op.run(w, e) }
+			testhelp.MustPanic(t, run, "ecs: Spawn:", "while "+op.name+" runs")
+			meddle = nil
+			w.Recover()
+			if got := m.Spawn(meddler{N: 6}); !w.Alive(got) {
+				t.Fatal("no spawn after Recover")
+			}
+		})
 	}
 }

@@ -136,6 +136,7 @@ func (p *Prefab) finish(rows []uint32, ents [][]Entity, n int, init func(int, []
 		p.plan()
 	}
 	w.enter("Prefab.Spawn")
+	w.methodsOf = "Prefab.Spawn" // Clone methods run: name it if they change w
 	for _, f := range p.fanIn {
 		reserveSources(f, ents, n)
 	}
@@ -145,6 +146,7 @@ func (p *Prefab) finish(rows []uint32, ents [][]Entity, n int, init func(int, []
 	for j := range p.nodes {
 		p.point(j, rows[j], ents, n)
 	}
+	w.methodsOf = ""
 	w.leave()
 	// init runs as a loop body does: structural changes it makes wait, so
 	// they cannot move the rows being filled in.

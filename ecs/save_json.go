@@ -59,6 +59,8 @@ func (w *World) SaveJSON(out io.Writer) error {
 	if w.shared {
 		panic("ecs: SaveJSON: called inside a parallel section, where systems may be writing; save between stages or ticks")
 	}
+	w.beginMethods("SaveJSON") // MarshalJSON methods run
+	defer w.endMethods()
 	p, err := w.savePlan()
 	if err != nil {
 		return fmt.Errorf("ecs: SaveJSON: %w", err)
@@ -144,6 +146,8 @@ func (w *World) LoadJSON(in io.Reader) error {
 // decodeJSON reads a JSON save from in and decodes it with d (whose op and
 // merge are set) as decodeImage does a binary one.
 func (w *World) decodeJSON(in io.Reader, d *decoder) (*loadImage, error) {
+	w.beginMethods(d.op) // UnmarshalJSON and DecodeSave methods run
+	defer w.endMethods()
 	raw, err := io.ReadAll(in)
 	if err != nil {
 		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
@@ -164,7 +168,7 @@ func (w *World) decodeJSON(in io.Reader, d *decoder) (*loadImage, error) {
 		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
 	}
 	d.data, d.json, d.budget = data, true, loadBudget(len(raw))
-	return w.decodeImage(d)
+	return w.decodeFile(d)
 }
 
 // jsonToBinary writes the content of a JSON save in the binary format, with

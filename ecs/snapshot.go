@@ -23,15 +23,16 @@ import (
 // and GGRS' GgrsRequest::SaveGameState, which Bevy users assemble from
 // bevy_ggrs' snapshot plugins.)
 type Snapshot struct {
-	w      *World
-	recs   []record // the entity index up to next
-	next   uint32
-	alive  int
-	free   []uint32
-	tables []tableState  // per table id, the tables the world had
-	sparse []sparseState // per sparse set, in World.sparse order
-	res    map[reflect.Type]*resourceState
-	events []any // per event queue, in World.events order (see snapshotEvents)
+	w        *World
+	complete bool     // Snapshot finished filling it (a Clone may panic halfway)
+	recs     []record // the entity index up to next
+	next     uint32
+	alive    int
+	free     []uint32
+	tables   []tableState  // per table id, the tables the world had
+	sparse   []sparseState // per sparse set, in World.sparse order
+	res      map[reflect.Type]*resourceState
+	events   []any // per event queue, in World.events order (see snapshotEvents)
 }
 
 // tableState is a snapshot's copy of one table.
@@ -111,6 +112,7 @@ func (w *World) Snapshot(dst *Snapshot) {
 	if dst.w != w {
 		*dst = Snapshot{w: w}
 	}
+	dst.complete = false
 	x := &w.entities
 	dst.recs = append(dst.recs[:0], x.recs[:x.next]...)
 	dst.next, dst.alive = x.next, x.alive
@@ -139,6 +141,7 @@ func (w *World) Snapshot(dst *Snapshot) {
 	}
 	w.snapshotResources(dst)
 	w.snapshotEvents(dst)
+	dst.complete = true
 }
 
 // CanSnapshot reports whether [World.Snapshot] would accept w's component

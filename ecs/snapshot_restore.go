@@ -17,8 +17,10 @@ package ecs
 // snapshot may be restored any number of times; values of [Cloner] types
 // are cloned again each time, so the world never shares them with s.
 //
-// Panics if s is empty or was taken of another world, and inside an
-// iteration, a hook, an observer or a parallel section. Complexity:
+// If a Clone method panics, w is left partly restored: Restore again (s is
+// unchanged) to repair it. Panics if s is empty, incomplete (a Clone
+// method panicked while it was taken) or was taken of another world, and
+// inside an iteration, a hook, an observer or a parallel section. Complexity:
 // O(live rows and sparse values now and in s + entity indices handed out +
 // tables), plus a pass over each observed query's entities.
 func (w *World) Restore(s *Snapshot) {
@@ -28,6 +30,8 @@ func (w *World) Restore(s *Snapshot) {
 		panic("ecs: Restore: the snapshot is empty; fill it with World.Snapshot first")
 	case s.w != w:
 		panic("ecs: Restore: the snapshot was taken of another world; a snapshot restores only the world it came from")
+	case !s.complete:
+		panic("ecs: Restore: the snapshot is incomplete: a Clone method panicked while World.Snapshot filled it; take it again")
 	}
 	w.beginMethods("Restore") // Clone methods run
 	defer w.endMethods()
