@@ -217,6 +217,24 @@ func TestRestoreRefusesAHalfTakenSnapshot(t *testing.T) {
 	}
 }
 
+// TestNewPrefabGuardsCloneMethods: a Clone method that spawns while
+// NewPrefab copies the template panics naming NewPrefab, and the world
+// stays as it was and usable.
+func TestNewPrefabGuardsCloneMethods(t *testing.T) {
+	defer func() { meddle = nil }()
+	w, m := meddlerWorld()
+	e := m.Spawn(meddler{N: 5, S: "template"})
+	meddle = func() { w.Spawn() }
+	testhelp.MustPanic(t, func() { ecs.NewPrefab(w, e) }, "ecs: Spawn:", "while NewPrefab runs")
+	meddle = nil
+	if w.Len() != 5 {
+		t.Fatalf("%d entities after the refused spawn, want 5", w.Len())
+	}
+	if p := ecs.NewPrefab(w, e); !w.Alive(p.Spawn()) {
+		t.Fatal("no prefab spawn after the panic")
+	}
+}
+
 // TestCloneMethodsInsideStructuralChanges: a Clone method that spawns while
 // World.Clone or Prefab.Spawn copies values panics naming the operation
 // (not "another goroutine"), and Recover makes the world usable again.
@@ -224,21 +242,17 @@ func TestCloneMethodsInsideStructuralChanges(t *testing.T) {
 	defer func() { meddle = nil }()
 	for _, op := range []struct {
 		name string
-		run  func(w *ecs.World, e ecs.Entity)
+		// prepare returns the call to attack; what it does first
+		// (NewPrefab's own copies) runs with meddle still off.
+		prepare func(w *ecs.World, e ecs.Entity) func()
 	}{
-		{"World.Clone", func(w *ecs.World, e ecs.Entity) { w.Clone(e) }},
-		{"Prefab.Spawn", func(w *ecs.World, e ecs.Entity) { ecs.NewPrefab(w, e).Spawn() }},
+		{"World.Clone", func(w *ecs.World, e ecs.Entity) func() { return func() { w.Clone(e) } }},
+		{"Prefab.Spawn", func(w *ecs.World, e ecs.Entity) func() { p := ecs.NewPrefab(w, e); return func() { p.Spawn() } }},
 	} {
 		t.Run(op.name, func(t *testing.T) {
 			w, m := meddlerWorld()
-			e := m.Spawn(meddler{N: 5, S: "template"})
-			armed := false
-			meddle = func() {
-				if armed {
-					w.Spawn()
-				}
-			}
-			run := func() { armed = true; op.run(w, e) }
+			run := op.prepare(w, m.Spawn(meddler{N: 5, S: "template"}))
+			meddle = func() { w.Spawn() }
 			testhelp.MustPanic(t, run, "ecs: Spawn:", "while "+op.name+" runs")
 			meddle = nil
 			w.Recover()

@@ -91,6 +91,8 @@ func NewPrefab(w *World, root Entity) *Prefab {
 		w.mustClone("NewPrefab", e, w.entities.lookup(e))
 		p.index[e] = i
 	}
+	w.beginMethods("NewPrefab") // Clone methods run
+	defer w.endMethods()
 	for _, e := range tree {
 		p.nodes = append(p.nodes, p.capture(e, e == root, childOf))
 	}
