@@ -223,6 +223,7 @@ func TestMapNCmdChecks(t *testing.T) {
 }
 
 func TestMapNCmdAllocs(t *testing.T) {
+	ecs.SkipAllocsUnderRelocate(t)
 	w := ecs.NewWorld()
 	pv := ecs.NewMap2[Position, Velocity](w)
 	pvm := ecs.NewMap3[Position, Velocity, Mass](w)

@@ -78,6 +78,7 @@ func TestEntityIndexGrowsByDoubling(t *testing.T) {
 }
 
 func TestReserveAvoidsGrowth(t *testing.T) {
+	SkipAllocsUnderRelocate(t)
 	w := NewWorld()
 	w.Reserve(20_000)
 	records := len(w.entities.recs)

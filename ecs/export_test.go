@@ -39,3 +39,11 @@ func CheckSplitTables(w *World) error {
 
 // TableCount returns the number of tables of w, empty ones included.
 func TableCount(w *World) int { return len(w.tables) }
+
+// SkipAllocsUnderRelocate skips an allocation test under the
+// tessera_relocate build tag, which moves the entity index on every spawn.
+func SkipAllocsUnderRelocate(t interface{ Skip(...any) }) {
+	if relocateOnAlloc {
+		t.Skip("tessera_relocate moves the entity index on every spawn: allocation counts mean nothing")
+	}
+}

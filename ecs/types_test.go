@@ -98,6 +98,7 @@ func TestThousandTwentyFourComponentTypes(t *testing.T) {
 }
 
 func TestTagsTakeNoColumnMemory(t *testing.T) {
+	ecs.SkipAllocsUnderRelocate(t)
 	w := ecs.NewWorld()
 	tags := ecs.NewMap2[Tag, struct{}](w)
 	tags.SpawnBatch(1000, Tag{}, struct{}{})
