@@ -36,13 +36,13 @@ func (w *World) concurrentUse(op string) {
 // beginMethods marks w, until endMethods, as running op, which calls the
 // stored types' own methods (BinaryCodec's EncodeSave and DecodeSave,
 // Cloner's Clone, Checksummer's Checksum, json.Marshaler and
-// json.Unmarshaler) while it reads w or before it writes it whole. Such a method that changes w (spawns, despawns, adds or
-// removes a component, or calls an operation that must not run inside
-// another) would change the world under op's feet: a save of a world that
-// is not the one asked for, a load that overwrites what the method made.
-// The mark makes it panic instead, naming both operations. It costs two
-// stores per op and nothing per structural change: it sets the flag enter
-// already tests.
+// json.Unmarshaler) while it reads w or before it writes it whole. Such a
+// method that changes w (spawns, despawns, adds or removes a component,
+// or calls an operation that must not run inside another) would change
+// the world under op's feet: a save of a world that is not the one asked
+// for, a load that overwrites what the method made. The mark makes it
+// panic instead, naming both operations. It costs two stores per op and
+// nothing per structural change: it sets the flag enter already tests.
 func (w *World) beginMethods(op string) {
 	if w.mutating {
 		w.concurrentUse(op)

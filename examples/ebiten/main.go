@@ -135,17 +135,7 @@ func (p *play) Update() error {
 		return ebiten.Termination
 	}
 	for ; len(p.o.plan) > 0 && p.o.plan[0].Frame == p.frame; p.o.plan = p.o.plan[1:] {
-		var err error
-		switch a := p.o.plan[0]; a.Do {
-		case "save":
-			err = p.save()
-		case "load":
-			err = p.load()
-		case "rewind":
-			for i := 0; i < a.N && p.game.Rewind(); i++ {
-			}
-		}
-		if err != nil {
+		if err := p.o.plan[0].Apply(p); err != nil {
 			return fmt.Errorf("-plan at frame %d: %w", p.frame, err)
 		}
 	}
@@ -153,15 +143,15 @@ func (p *play) Update() error {
 	p.done = p.o.ticks > 0 && p.frame >= p.o.ticks
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyF5):
-		if err := p.save(); err != nil {
+		if err := p.Save(); err != nil {
 			p.message = err.Error()
 		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyF9):
-		if err := p.load(); err != nil {
+		if err := p.Load(); err != nil {
 			p.message = err.Error()
 		}
 	case ebiten.IsKeyPressed(ebiten.KeyR) && !p.o.script:
-		if !p.game.Rewind() {
+		if !p.Rewind() {
 			p.message = "nothing older to rewind to"
 		}
 		return nil
@@ -196,8 +186,8 @@ func readKeys() arena.Input {
 	}
 }
 
-// save writes the world to the save file (F5).
-func (p *play) save() error {
+// Save writes the world to the save file (F5).
+func (p *play) Save() error {
 	var b bytes.Buffer
 	if err := p.game.Save(&b); err != nil {
 		return err
@@ -209,9 +199,9 @@ func (p *play) save() error {
 	return nil
 }
 
-// load replaces the game with the one in the save file (F9), and points
+// Load replaces the game with the one in the save file (F9), and points
 // the inspector at it.
-func (p *play) load() error {
+func (p *play) Load() error {
 	data, err := os.ReadFile(p.o.saveFile)
 	if err != nil {
 		return err
@@ -258,3 +248,6 @@ func writePNG(screen *ebiten.Image, path string) error {
 	}
 	return f.Close()
 }
+
+// Rewind puts the game back one tick (R), as arena.Game.Rewind does.
+func (p *play) Rewind() bool { return p.game.Rewind() }

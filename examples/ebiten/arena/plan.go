@@ -17,7 +17,7 @@ import (
 // frame's tick then runs (holding R instead takes a frame per tick back
 // and runs none).
 type Act struct {
-	Frame int
+	Frame int    // the Update call it happens at, from 0, before that frame's tick
 	Do    string // "save", "load" or "rewind"
 	N     int    // for "rewind": how many ticks back (stopping at the ring's oldest)
 }
@@ -58,9 +58,32 @@ func ParsePlan(s string) ([]Act, error) {
 	return plan, nil
 }
 
+// Actor is what a plan's acts act on: the front end, whose F5, F9 and R
+// keys call the same methods, or Replay's game kept in memory.
+type Actor interface {
+	Save() error  // F5: save the world
+	Load() error  // F9: replace the game with the last save
+	Rewind() bool // one tick back; false when the ring holds nothing older
+}
+
+// Apply does a to x: a save, a load, or up to N rewinds (fewer when the
+// ring runs out). It returns the save's or the load's error.
+func (a Act) Apply(x Actor) error {
+	switch a.Do {
+	case "save":
+		return x.Save()
+	case "load":
+		return x.Load()
+	case "rewind":
+		for i := 0; i < a.N && x.Rewind(); i++ {
+		}
+	}
+	return nil
+}
+
 // Replay plays frames frames of [Script] on a new game made from cfg, as
 // the front end does with -script and -plan: before the tick of frame f
-// it does each of plan's acts at f, in order. Save keeps the world in
+// it applies each of plan's acts at f, in order. Save keeps the world in
 // memory, load replaces the game with one loaded from the last save (on
 // cfg's workers), rewind goes back up to N ticks. It returns the game at
 // the end, which the caller closes, or an error for an act at frame
@@ -70,39 +93,49 @@ func Replay(cfg Config, frames int, plan []Act) (*Game, error) {
 	if err := PlanFits(plan, frames); err != nil {
 		return nil, err
 	}
-	g := New(cfg)
-	var saved []byte
+	r := &replayer{cfg: cfg, g: New(cfg)}
 	for f := range frames {
 		for ; len(plan) > 0 && plan[0].Frame == f; plan = plan[1:] {
-			switch a := plan[0]; a.Do {
-			case "save":
-				var b bytes.Buffer
-				if err := g.Save(&b); err != nil {
-					g.Close()
-					return nil, err
-				}
-				saved = b.Bytes()
-			case "load":
-				if saved == nil {
-					g.Close()
-					return nil, errors.New("replay: load before any save")
-				}
-				back, err := Load(cfg, bytes.NewReader(saved))
-				if err != nil {
-					g.Close()
-					return nil, err
-				}
-				g.Close()
-				g = back
-			case "rewind":
-				for i := 0; i < a.N && g.Rewind(); i++ {
-				}
+			if err := plan[0].Apply(r); err != nil {
+				r.g.Close()
+				return nil, err
 			}
 		}
-		g.Step(Script(int(g.Score().Tick)))
+		r.g.Step(Script(int(r.g.Score().Tick)))
 	}
-	return g, nil
+	return r.g, nil
 }
+
+// replayer is Replay's Actor: a game and its last save, in memory.
+type replayer struct {
+	cfg   Config
+	g     *Game
+	saved []byte
+}
+
+func (r *replayer) Save() error {
+	var b bytes.Buffer
+	if err := r.g.Save(&b); err != nil {
+		return err
+	}
+	r.saved = b.Bytes()
+	return nil
+}
+
+func (r *replayer) Load() error {
+	if r.saved == nil {
+		return errors.New("replay: load before any save")
+	}
+	back, err := Load(r.cfg, bytes.NewReader(r.saved))
+	if err != nil {
+		return err
+	}
+	r.g.Close()
+	r.g = back
+	return nil
+}
+
+func (r *replayer) Rewind() bool { return r.g.Rewind() }
 
 // PlanFits returns an error when an act of plan is at frame frames or
 // later, which a run of frames frames never reaches.
