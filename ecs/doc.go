@@ -13,7 +13,12 @@
 // around is retired rather than recycled: after 16,777,215 reuses. The entity
 // index is one flat array of 12-byte records (each entity's table slot, row
 // and generation), as in Ark and EnTT; it starts at 16 records and doubles,
-// and [World.Reserve] pre-allocates it. The records hold no pointers, so the
+// and [World.Reserve] pre-allocates it. A world holds at most [MaxEntities]
+// entities (2^30-1 on 64-bit machines, 2^27-1 on 32-bit ones), which keeps
+// the index within what the machine can address: a batch spawn, a prefab
+// batch or a Reserve of more than [World.Room] panics with the limit
+// before it allocates, and Load and Merge refuse a file that does not fit
+// with an error. The records hold no pointers, so the
 // garbage collector never scans the index and writing a record needs no
 // write barrier. [Map.Get] and [Map.Has] inline into the caller: a record,
 // the type's column for the record's table slot, and the value, three

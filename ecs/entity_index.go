@@ -1,13 +1,26 @@
 package ecs
 
 import (
-	"math"
+	"fmt"
 	"slices"
 )
 
 // minRecords is the length of a new world's entity index: 16 records, 256
 // bytes, so a world of a few entities costs a few hundred bytes of index.
 const minRecords = 16
+
+// MaxEntities is the most entities a world holds at once, and the most
+// entity indices it hands out in its life, counting despawned indices it
+// recycles once: 2^30-1 on 64-bit machines and 2^27-1 on 32-bit ones. It
+// keeps the entity index (12 bytes an index) within what the machine can
+// address, so a count past it is a programming error, not an
+// out-of-memory crash: a batch spawn, a prefab spawn or [World.Reserve]
+// asked for more entities than the world has room for panics, before it
+// allocates, with the limit and the room left in its message, and a save
+// file with more entities than this is refused with an error. An entity
+// index is a 32-bit number, as in Ark, EnTT and flecs; this limit stays
+// below it. [World.Room] tells how many more entities fit.
+const MaxEntities = 1<<(27+3*(^uint(0)>>63)) - 1
 
 // record says where an entity's table components live: the slot of its
 // table (World.tableOf) and its row there. A record that belongs to no
@@ -56,6 +69,10 @@ type entityIndex struct {
 	tag   uint32   // the world's tag, shifted into the top 8 bits (nextWorldTag)
 	free  []uint32 // despawned indices, reused last-in first-out
 	alive int
+	// unmark is called before alloc panics on a full index: the world's
+	// leave, since alloc runs inside the mark of a structural change
+	// (World.enter) and the world must stay usable after the panic.
+	unmark func()
 }
 
 // newEntityIndex returns an empty index whose handles carry tag (see
@@ -77,8 +94,8 @@ func (x *entityIndex) grow(n uint64) {
 	for size < n {
 		size *= 2
 	}
-	if size > 1<<32 {
-		size = 1 << 32
+	if size > MaxEntities+1 {
+		size = MaxEntities + 1 // alloc and reserve never ask for more
 	}
 	recs := make([]record, size) // zeroed: dead records (deadSlot)
 	copy(recs, x.recs)
@@ -117,8 +134,11 @@ func (x *entityIndex) alloc() (Entity, *record) {
 		return Entity{i, r.gen}, r
 	}
 	i := x.next
-	if i == math.MaxUint32 {
-		panic("ecs: Spawn: the entity index is full (2^32-1 indices)")
+	if i > MaxEntities {
+		if x.unmark != nil {
+			x.unmark()
+		}
+		panic(fmt.Sprintf("ecs: Spawn: the world holds MaxEntities (%d) entity indices already", MaxEntities))
 	}
 	x.next++
 	x.alive++
@@ -159,7 +179,28 @@ func (x *entityIndex) releaseAll(es []Entity) {
 	x.free = free
 }
 
-// reserve makes room for n more entities without further allocation.
+// room returns how many more entities the index can hand out: the
+// indices below MaxEntities never handed out, and the free ones.
+func (x *entityIndex) room() int {
+	return MaxEntities + 1 - int(x.next) + len(x.free)
+}
+
+// mustHold panics, naming op, when n entities (n >= 0) do not fit in the
+// room left. Batch operations call it before they allocate anything.
+func (x *entityIndex) mustHold(op string, n int) {
+	if n > x.room() {
+		panic(x.tooMany(op, uint64(n)))
+	}
+}
+
+// tooMany is the message of a count of n entities that does not fit.
+func (x *entityIndex) tooMany(op string, n uint64) string {
+	return fmt.Sprintf("ecs: %s: %d entities do not fit: a world holds at most MaxEntities (%d) entities, and this one has room for %d more (%d alive)",
+		op, n, MaxEntities, x.room(), x.alive)
+}
+
+// reserve makes room for n more entities without further allocation. The
+// caller has checked that they fit (mustHold).
 func (x *entityIndex) reserve(n int) {
 	need := n - len(x.free)
 	if need <= 0 {

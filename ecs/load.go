@@ -113,6 +113,9 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 	if d.err == nil && (next < 1 || next-1 > uint64(d.left())) {
 		d.fail("an entity index of %d entries, more than the file holds", next)
 	}
+	if d.err == nil && next-1 > MaxEntities {
+		d.fail("an entity index of %d entries, more than a world holds (MaxEntities, %d)", next, MaxEntities)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}

@@ -66,11 +66,15 @@ func (m *Map[T]) Spawn(v T) Entity {
 }
 
 // SpawnBatch creates n entities that all start with the single component v,
-// growing the storage once. Panics if n < 0. Complexity: O(n).
+// growing the storage once. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map[T]) SpawnBatch(n int, v T) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatch[%v]: negative count %d", m.info.typ, n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(fmt.Sprintf("SpawnBatch[%v]", m.info.typ), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -156,11 +160,15 @@ func (m *Map[T]) spawnFuncSlow(init func(e Entity, v *T)) Entity {
 // entity, in spawn order, to fill it in, as [Map2.SpawnBatchFunc] does. The
 // pointer is valid during the call only. init runs like a loop body:
 // structural changes it makes are deferred until the batch (or the
-// enclosing iteration) ends. Panics if n < 0. Complexity: O(n).
+// enclosing iteration) ends. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: SpawnBatchFunc[%v]: negative count %d", m.info.typ, n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(fmt.Sprintf("SpawnBatchFunc[%v]", m.info.typ), uint64(n)))
 	}
 	if n == 0 {
 		return

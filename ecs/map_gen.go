@@ -78,11 +78,15 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map2", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -209,12 +213,15 @@ func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map2", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -714,11 +721,15 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map3", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -867,12 +878,15 @@ func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) 
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map3", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -1388,11 +1402,15 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map4", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -1563,12 +1581,15 @@ func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map4", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -2100,11 +2121,15 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map5", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -2297,12 +2322,15 @@ func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map5", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -2850,11 +2878,15 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map6", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -3069,12 +3101,15 @@ func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B,
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map6", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -3638,11 +3673,15 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map7", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -3879,12 +3918,15 @@ func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB 
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map7", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -4464,11 +4506,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map8", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -4727,12 +4773,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, 
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map8", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -5328,11 +5377,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map9", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -5613,12 +5666,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map9", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -6230,11 +6286,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map10", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -6537,12 +6597,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, 
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map10", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -7170,11 +7233,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map11", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -7499,12 +7566,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entit
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map11", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -8148,11 +8218,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 
 // SpawnBatch creates n entities that all start with the given component
 // values, growing the table and the entity index once and filling each
-// column in one pass. Panics if n < 0. Complexity: O(n).
+// column in one pass. Panics if n < 0 or if n entities do not
+// fit ([World.Room]). Complexity: O(n).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatch"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map12", m.infos[:], "SpawnBatch"), uint64(n)))
 	}
 	if n == 0 {
 		return
@@ -8499,12 +8573,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e En
 // calls init once per entity, in spawn order, to fill them in. The pointers
 // are valid during the call only. init runs like a loop body: structural
 // changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0.
+// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
 	w := m.w
 	if n < 0 {
 		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatchFunc"), n))
+	}
+	if n > w.entities.room() {
+		panic(w.entities.tooMany(handleOp("Map12", m.infos[:], "SpawnBatchFunc"), uint64(n)))
 	}
 	if n == 0 {
 		return

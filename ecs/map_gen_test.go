@@ -151,6 +151,14 @@ func TestMap2Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -680,6 +688,14 @@ func TestMap3Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1238,6 +1254,14 @@ func TestMap4Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -1825,6 +1849,14 @@ func TestMap5Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -2441,6 +2473,14 @@ func TestMap6Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -3086,6 +3126,14 @@ func TestMap7Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -3760,6 +3808,14 @@ func TestMap8Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -4463,6 +4519,14 @@ func TestMap9Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -5201,6 +5265,14 @@ func TestMap10Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() { m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -5968,6 +6040,16 @@ func TestMap11Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() {
+				m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+			}, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
 			m.SpawnBatchFunc(0, nil)
 
@@ -6766,6 +6848,16 @@ func TestMap12Generated(t *testing.T) {
 			}
 			testhelp.MustPanic(t, func() { m.SpawnBatch(-1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, "negative count")
 			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(-1, nil) }, "negative count")
+			// A count past the world's room panics with the limit, before
+			// anything is allocated or spawned.
+			before := w.Len()
+			testhelp.MustPanic(t, func() {
+				m.SpawnBatch(ecs.MaxEntities+1, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			}, "SpawnBatch", "MaxEntities", "room for")
+			testhelp.MustPanic(t, func() { m.SpawnBatchFunc(w.Room()+1, nil) }, "SpawnBatchFunc", "MaxEntities")
+			if w.Len() != before {
+				t.Fatalf("a refused batch changed the world: %d entities, want %d", w.Len(), before)
+			}
 			m.SpawnBatch(0, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
 			m.SpawnBatchFunc(0, nil)
 

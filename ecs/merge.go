@@ -47,6 +47,9 @@ func (w *World) Merge(in io.Reader) (*EntityMapping, error) {
 	}
 	d := &decoder{data: data, op: "Merge", merge: true, budget: loadBudget(len(data))}
 	img, err := w.decodeImage(d)
+	if err == nil {
+		err = w.roomFor(img, d.op)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +62,9 @@ func (w *World) MergeJSON(in io.Reader) (*EntityMapping, error) {
 	w.mustBeSettled("MergeJSON")
 	d := &decoder{op: "MergeJSON", merge: true}
 	img, err := w.decodeJSON(in, d)
+	if err == nil {
+		err = w.roomFor(img, d.op)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +113,16 @@ func (m *EntityMapping) All() iter.Seq2[Entity, Entity] {
 			}
 		}
 	}
+}
+
+// roomFor returns an error when the living entities of img do not fit in
+// w (see [MaxEntities]), so that Merge refuses the file as a whole.
+func (w *World) roomFor(img *loadImage, op string) error {
+	if room := w.entities.room(); img.alive > room {
+		return fmt.Errorf("ecs: %s: the file's %d entities do not fit: a world holds at most MaxEntities (%d) entities, and this one has room for %d more",
+			op, img.alive, MaxEntities, room)
+	}
+	return nil
 }
 
 // mergeImage adds a checked image's entities to w as new entities,

@@ -14,8 +14,9 @@ import (
 // parallel section. Complexity: O(components and pairs of the prefab).
 func (p *Prefab) Spawn() Entity { return p.spawn("Spawn", 1, nil) }
 
-// SpawnBatch spawns n instances of the prefab. Panics if n < 0 and inside
-// a parallel section. Complexity: O(n × the prefab's components and
+// SpawnBatch spawns n instances of the prefab. Panics if n < 0, if n
+// instances do not fit ([World.Room]: n × the prefab's entities) and
+// inside a parallel section. Complexity: O(n × the prefab's components and
 // pairs), with each node's rows made in one pass per table.
 func (p *Prefab) SpawnBatch(n int) { p.spawn("SpawnBatch", n, nil) }
 
@@ -43,6 +44,10 @@ func (p *Prefab) spawn(op string, n int, init func(int, []Entity)) Entity {
 		return Entity{}
 	}
 	k := len(p.nodes)
+	if room := w.entities.room(); n > room/k {
+		// n × k entities, compared without the product, which may overflow.
+		panic(w.entities.tooMany(fmt.Sprintf("Prefab.%s of %d instances of %d entities", op, n, k), uint64(n)*uint64(k)))
+	}
 	if w.lock > 0 {
 		var root Entity
 		for i := range n {

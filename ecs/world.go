@@ -100,6 +100,7 @@ func NewWorld() *World {
 		clampedAt:  1,
 	}
 	w.reg.w = w
+	w.entities.unmark = w.leave
 	w.reg.slots = 1 // slot 0 is deadTable's
 	w.empty = w.tableFor(nil)
 	return w
@@ -187,13 +188,21 @@ func (w *World) Len() int { return w.entities.alive }
 // Reserve pre-allocates the entity index for n more entities, so the next n
 // spawns do not grow it (the reserve of Pierre Vigier, "Entity-Component-System
 // – Part 1", the ECS of the game Vagabond). Table columns grow when rows are
-// added; see the spawn handles' batch methods for reserving those.
+// added; see the spawn handles' batch methods for reserving those. Panics
+// when n entities do not fit in the world ([MaxEntities], [World.Room]);
+// n <= 0 does nothing. Complexity: O(n) at most, for the copy of the index.
 func (w *World) Reserve(n int) {
 	w.mustNotShare("Reserve", nil)
 	if n > 0 {
+		w.entities.mustHold("Reserve", n)
 		w.entities.reserve(n)
 	}
 }
+
+// Room returns how many more entities w can hold: [MaxEntities] less the
+// entity indices handed out, plus the despawned ones it will recycle. A
+// batch spawn of more panics; this is its checking twin. Complexity: O(1).
+func (w *World) Room() int { return w.entities.room() }
 
 // IsIterating reports whether an iteration is in progress, so structural
 // changes are being deferred. Outside every loop it must be false: if it is
