@@ -64,7 +64,7 @@ func (w *World) settleTouched() {
 	defer func() { w.settling = false }()
 	for round := 0; len(w.touched) > 0 || len(w.pairEvents) > 0; round++ {
 		if round == MaxCascadeRounds {
-			w.runawayObservers()
+			w.runawaySettle()
 		}
 		if len(w.pairEvents) > 0 {
 			w.lock++
@@ -135,33 +135,76 @@ func (c *queryCache) matchesEntity(e Entity, r *record) bool {
 	return c.relToMatch(e, 0) && c.anyOfSparseMatch(e, t)
 }
 
-// runawayObservers panics for observers that keep changing what they
-// observe: the entities touched in the round past MaxCascadeRounds and the
-// observed queries they keep entering or leaving are named. The touched
-// entities are forgotten, so the world stays usable.
-func (w *World) runawayObservers() {
-	e := w.touched[0]
-	var names []string
-	for _, t := range w.touched { // name a living entity and what it flips
+// runawaySettle panics for a settle that did not end after
+// MaxCascadeRounds rounds: pair hooks that keep making or removing pairs,
+// or enter and leave observers that keep changing what they observe, or
+// both feeding each other. The message names what is still pending: the
+// relations and hooks of the pair events, the entities and queries whose
+// membership keeps flipping. Both are dropped first, so the world stays
+// usable and [World.Recover] finds nothing left to fire.
+func (w *World) runawaySettle() {
+	var who, what []string
+	if len(w.pairEvents) > 0 {
+		who = append(who, "relation pair hooks")
+		what = append(what, w.runawayPairs())
+	}
+	if flips := w.runawayTouches(); flips != "" || len(who) == 0 {
+		who = append(who, "enter and leave observers")
+		if flips == "" {
+			flips = fmt.Sprintf("%d touched entities keep changing the observed queries", len(w.touched))
+		}
+		what = append(what, flips)
+	}
+	w.pairEvents = w.pairEvents[:0]
+	w.touched = w.touched[:0]
+	panic(fmt.Sprintf("ecs: %s did not settle after %d rounds: %s; the pending pair events and touches were dropped; call World.Recover after recovering this panic",
+		strings.Join(who, " and "), MaxCascadeRounds, strings.Join(what, "; ")))
+}
+
+// runawayPairs describes the pending pair events: the relations they
+// belong to with the pair hooks each has, and the last pair.
+func (w *World) runawayPairs() string {
+	var rels []string
+	seen := map[*relation]bool{}
+	for _, ev := range w.pairEvents {
+		if seen[ev.r] {
+			continue
+		}
+		seen[ev.r] = true
+		var hooks []string
+		if len(ev.r.onAdd) > 0 {
+			hooks = append(hooks, ev.r.name()+".OnAdd")
+		}
+		if len(ev.r.onRemove) > 0 {
+			hooks = append(hooks, ev.r.name()+".OnRemove")
+		}
+		rels = append(rels, strings.Join(hooks, " and "))
+	}
+	last := w.pairEvents[len(w.pairEvents)-1]
+	return fmt.Sprintf("the pair hooks %s keep making or removing pairs that fire them again (%d pair events pending, the last of the pair %v -> %v)",
+		strings.Join(rels, ", "), len(w.pairEvents), last.e, last.t)
+}
+
+// runawayTouches describes a living touched entity that keeps entering or
+// leaving observed queries, and those queries, or returns "" when no
+// touched entity changes membership (the touches are then the trace of
+// pair hooks' changes, not a fight between observers).
+func (w *World) runawayTouches() string {
+	for _, t := range w.touched {
 		r := w.entities.lookup(t)
 		if r == nil {
 			continue
 		}
-		e, names = t, names[:0]
+		var names []string
 		for _, c := range w.observed {
 			if c.sub.members.test(componentID(t.index)) != c.matchesEntity(t, r) {
 				names = append(names, c.describe())
 			}
 		}
 		if len(names) > 0 {
-			break
+			return fmt.Sprintf("entity %v (and %d other touches) keeps entering and leaving %s; an OnEnter or OnLeave undoes what another one does",
+				t, len(w.touched)-1, strings.Join(names, ", "))
 		}
 	}
-	if len(names) == 0 {
-		names = append(names, "the observed queries")
-	}
-	n := len(w.touched)
-	w.touched = w.touched[:0]
-	panic(fmt.Sprintf("ecs: enter and leave observers did not settle after %d rounds: entity %v (and %d other touches) keeps entering and leaving %s; an OnEnter or OnLeave undoes what another one does",
-		MaxCascadeRounds, e, n-1, strings.Join(names, ", ")))
+	return ""
 }
