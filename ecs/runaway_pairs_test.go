@@ -12,8 +12,8 @@ import (
 // after Recover nothing stale is left to fire.
 
 type (
-	runLink struct{}
-	runPing struct{}
+	runLink  struct{}
+	runPing  struct{}
 	runOther struct{}
 )
 
