@@ -129,10 +129,10 @@
 // Statuses: 400 for malformed JSON, unknown component or system names,
 // dead entities, bad ids and bad paging, and wrong field kinds; 403 for a
 // write without the right token, a foreign Host or Origin; 404 for an
-// unknown path; 405 for a method a path does not take; 409 as above; 413
-// for a body over the limit; 500 for a hook that panicked (above); 503
-// when the loop does not serve in time. Every request refused with a 4xx
-// or 503 changes nothing.
+// unknown path; 405 for a method a path does not take; 408 for a body
+// that does not arrive in time; 409 as above; 413 for a body over the
+// limit; 500 for a hook that panicked (above); 503 when the loop does not
+// serve in time. Every request refused with a 4xx or 503 changes nothing.
 //
 // The types a relation keeps its pairs in are not listed and cannot be
 // written: a change that bypassed the relation's code would break it.
@@ -153,8 +153,45 @@
 //   - Requests from another origin are refused (their Origin or
 //     Sec-Fetch-Site header gives them away), and no CORS header is ever
 //     sent, so other sites' scripts can neither read nor write.
-//   - Bodies are limited to 1 MiB ([MaxBody]); the page is served with a
-//     strict Content-Security-Policy and may not be framed.
+//   - Bodies and slow clients are limited (below); the page is served with
+//     a strict Content-Security-Policy and may not be framed.
+//
+// # Limits and timeouts
+//
+// A client cannot hold the world, and holds a connection only for a
+// bounded time, whether the inspector runs its own server ([Inspector.Listen])
+// or is mounted on the caller's: the handler enforces the body's limits
+// itself, and sets its deadlines through [http.ResponseController].
+//
+//   - A request is checked first: Host, Origin, method and token (403,
+//     405), then a Content-Length over the [MaxBody] limit (1 MiB by
+//     default), which answers 413 at once, before any of the body is read
+//     and before any other work. A refused request's connection is closed
+//     rather than read to the end of its body.
+//   - Then the body is read whole, into memory, before the request goes
+//     to the world: no body is ever read while a request holds the
+//     [Locker] or waits in the loop's queue. It must arrive within
+//     [BodyTimeout] ([DefaultBodyTimeout]) of the handler's start, however
+//     it trickles in, or the request answers 408; a body sent in chunks,
+//     with no Content-Length, answers 413 as soon as it passes the limit.
+//     Either way the connection is closed.
+//   - Each answer must be written within [WriteTimeout]
+//     ([DefaultWriteTimeout]) of its first byte, so a client that stops
+//     reading is cut off. The stream sets that deadline for each of its
+//     events and lifts it between them, so it lasts as long as its client
+//     reads it, even on a server whose own WriteTimeout is shorter.
+//   - The server Listen builds closes a connection whose request headers
+//     take longer than [HeaderTimeout] ([DefaultHeaderTimeout]), and a
+//     keep-alive connection idle for [IdleTimeout] ([DefaultIdleTimeout]).
+//     It has no ReadTimeout or WriteTimeout, which would cut the stream:
+//     the deadlines above take their place. On a server of one's own, set
+//     ReadHeaderTimeout and IdleTimeout likewise.
+//
+// The inspector's read and write deadlines take the place of the server's
+// ReadTimeout and WriteTimeout for its requests. A server that does not
+// support deadlines (an [http.ResponseWriter] of one's own without an
+// Unwrap method, or httptest.ResponseRecorder) gets the limits without the
+// deadlines.
 //
 // # The page
 //

@@ -31,6 +31,10 @@ type Inspector struct {
 	hosts   []string // extra Host names accepted (AllowRemote)
 	maxBody int64
 	wait    time.Duration // how long a request waits for the loop
+	// Deadlines: the body's read (the handler's), one answer's or stream
+	// event's write (the handler's), and the header and idle times of the
+	// server Listen builds.
+	bodyTimeout, writeTimeout, headerTimeout, idleTimeout time.Duration
 
 	jobs chan *job
 	wake chan struct{} // signalled when a job is queued, for Run
@@ -119,6 +123,70 @@ func Wait(d time.Duration) Option {
 	return func(in *Inspector) { in.wait = d }
 }
 
+// The default deadlines; see [BodyTimeout], [WriteTimeout], [HeaderTimeout]
+// and [IdleTimeout].
+const (
+	DefaultBodyTimeout   = 10 * time.Second
+	DefaultWriteTimeout  = 10 * time.Second
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = time.Minute
+)
+
+// BodyTimeout sets how long a request's body may take to arrive, counted
+// from the moment the handler begins (default [DefaultBodyTimeout]). The
+// handler reads every body whole, under this deadline and the [MaxBody]
+// limit, before anything else is done with the request; past it the
+// request answers 408, changes nothing, and its connection is closed.
+// The deadline is set on the connection through
+// [http.ResponseController.SetReadDeadline], so it holds on any server
+// that supports that (net/http's HTTP/1 and HTTP/2 servers do), and it
+// takes the place of the server's ReadTimeout for the body. Panics if
+// d <= 0.
+func BodyTimeout(d time.Duration) Option {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: BodyTimeout(%v): want a positive time", d))
+	}
+	return func(in *Inspector) { in.bodyTimeout = d }
+}
+
+// WriteTimeout sets how long one answer may take to write, counted from
+// its first byte, and for the stream, how long each of its events may
+// take (default [DefaultWriteTimeout]): a client that stops reading is
+// cut off rather than holding its connection. Waiting for the loop does
+// not count, and the stream itself lasts as long as its client reads it.
+// The deadline is set through [http.ResponseController.SetWriteDeadline]
+// and takes the place of the server's WriteTimeout for the inspector's
+// answers, so a server's WriteTimeout does not cut the stream. Panics if
+// d <= 0.
+func WriteTimeout(d time.Duration) Option {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: WriteTimeout(%v): want a positive time", d))
+	}
+	return func(in *Inspector) { in.writeTimeout = d }
+}
+
+// HeaderTimeout sets how long a client of the server [Inspector.Listen]
+// builds may take to send a request's headers (its ReadHeaderTimeout;
+// default [DefaultHeaderTimeout]); past it the connection is closed. A
+// server of the caller's own sets its own. Panics if d <= 0.
+func HeaderTimeout(d time.Duration) Option {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: HeaderTimeout(%v): want a positive time", d))
+	}
+	return func(in *Inspector) { in.headerTimeout = d }
+}
+
+// IdleTimeout sets how long the server [Inspector.Listen] builds keeps an
+// idle keep-alive connection open, waiting for its next request (its
+// IdleTimeout; default [DefaultIdleTimeout]). A server of the caller's own
+// sets its own. Panics if d <= 0.
+func IdleTimeout(d time.Duration) Option {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: IdleTimeout(%v): want a positive time", d))
+	}
+	return func(in *Inspector) { in.idleTimeout = d }
+}
+
 // New returns an inspector of w. Without [Locker], something must run its
 // jobs on the world's goroutine: call [Inspector.Tick] in place of each
 // tick, or [Inspector.Serve] between ticks, or let [Inspector.Run] drive
@@ -130,6 +198,11 @@ func New(w *ecs.World, opts ...Option) *Inspector {
 		wait:    5 * time.Second,
 		jobs:    make(chan *job, 64),
 		wake:    make(chan struct{}, 1),
+
+		bodyTimeout:   DefaultBodyTimeout,
+		writeTimeout:  DefaultWriteTimeout,
+		headerTimeout: DefaultHeaderTimeout,
+		idleTimeout:   DefaultIdleTimeout,
 	}
 	for _, o := range opts {
 		o(in)
@@ -140,17 +213,51 @@ func New(w *ecs.World, opts ...Option) *Inspector {
 }
 
 // ServeHTTP answers one request: the page, its files, or the JSON API.
+// Before any work, and without reading the body, it refuses a foreign
+// Host or Origin and a write without the token (403), a method no path
+// takes (405), and a Content-Length over the [MaxBody] limit (413). Then
+// it reads the body whole, under the [BodyTimeout] deadline and the limit
+// (408, 413), so that no body is read while the world is locked or a job
+// waits in the loop's queue. Every answer is written under the
+// [WriteTimeout] deadline (see the package documentation, Limits and
+// timeouts).
 func (in *Inspector) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	rw.Header().Set("X-Content-Type-Options", "nosniff")
-	rw.Header().Set("X-Frame-Options", "DENY")
-	rw.Header().Set("Referrer-Policy", "no-referrer")
-	rw.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	rc := http.NewResponseController(rw)
+	// A deadline an earlier answer on this connection left is lifted:
+	// waiting for the loop does not count (timedWriter sets the next one).
+	// Servers without deadlines (a test's recorder) answer errors, ignored.
+	_ = rc.SetWriteDeadline(time.Time{})
+	hasBody := r.Body != nil && r.Body != http.NoBody
+	if hasBody {
+		// Bounds the body's read, here or by the server discarding what a
+		// refused request left unread. Only a request with a body: for the
+		// others the server already reads the connection in the
+		// background, to see the client go, and a deadline would end that.
+		_ = rc.SetReadDeadline(time.Now().Add(in.bodyTimeout))
+	}
+	h := rw.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	tw := &timedWriter{ResponseWriter: rw, rc: rc, timeout: in.writeTimeout}
 	if err := in.admit(r); err != nil {
 		var he *httpError
 		errors.As(err, &he)
-		writeError(rw, he)
+		refuse(tw, r, hasBody, he)
 		return
 	}
-	r.Body = http.MaxBytesReader(rw, r.Body, in.maxBody)
-	in.mux.ServeHTTP(rw, r)
+	if r.ContentLength > in.maxBody {
+		refuse(tw, r, hasBody, tooLarge(in.maxBody))
+		return
+	}
+	if hasBody {
+		// rw, not tw: MaxBytesReader tells net/http's own writer that the
+		// limit was hit, so that it closes the connection.
+		if err := in.takeBody(rw, r); err != nil {
+			refuse(tw, r, hasBody, err)
+			return
+		}
+	}
+	in.mux.ServeHTTP(tw, r)
 }

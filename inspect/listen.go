@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"time"
 )
 
 // DefaultAddr is the address Listen uses for "": the loopback interface,
@@ -25,7 +24,11 @@ type Server struct {
 // picks a free port) in a goroutine of its own and returns at once. The
 // host must be a loopback address or "localhost" unless in was made with
 // [AllowRemote]: an inspector can change the world, so it is not exposed
-// to the network by accident. Returns the error of the listen otherwise.
+// to the network by accident. The server closes a connection whose
+// request headers take longer than [HeaderTimeout] and a keep-alive
+// connection idle for [IdleTimeout]; bodies and answers are bounded by
+// the handler itself ([BodyTimeout], [WriteTimeout]). Returns the error
+// of the listen otherwise.
 func (in *Inspector) Listen(addr string) (*Server, error) {
 	if addr == "" {
 		addr = DefaultAddr
@@ -44,7 +47,11 @@ func (in *Inspector) Listen(addr string) (*Server, error) {
 	// Requests' contexts end when the server stops, so that streams,
 	// which last as long as their client, end with it.
 	base, stop := context.WithCancel(context.Background())
-	srv := &http.Server{Handler: in, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+	// No ReadTimeout or WriteTimeout: the handler sets the body's read
+	// deadline and each answer's write deadline itself (BodyTimeout,
+	// WriteTimeout), so that the stream, which lasts as long as its
+	// client, is not cut.
+	srv := &http.Server{Handler: in, ReadHeaderTimeout: in.headerTimeout, IdleTimeout: in.idleTimeout,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	srv.RegisterOnShutdown(stop)
 	go srv.Serve(ln) // returns when Close or Shutdown closes the listener

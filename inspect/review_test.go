@@ -139,6 +139,10 @@ func TestBadOptionsPanic(t *testing.T) {
 		{"empty Token", func() { inspect.Token("") }, "empty token"},
 		{"Wait(0)", func() { inspect.Wait(0) }, "positive"},
 		{"MaxBody(-1)", func() { inspect.MaxBody(-1) }, "at least 1 byte"},
+		{"BodyTimeout(0)", func() { inspect.BodyTimeout(0) }, "positive"},
+		{"WriteTimeout(-1)", func() { inspect.WriteTimeout(-1) }, "positive"},
+		{"HeaderTimeout(0)", func() { inspect.HeaderTimeout(0) }, "positive"},
+		{"IdleTimeout(0)", func() { inspect.IdleTimeout(0) }, "positive"},
 		{"Run(NaN)", func() { inspect.New(ecs.NewWorld()).Run(context.Background(), math.NaN(), func() {}) }, "NaN ticks per second"},
 		{"Run(-1)", func() { inspect.New(ecs.NewWorld()).Run(context.Background(), -1, func() {}) }, "-1 ticks per second"},
 	} {

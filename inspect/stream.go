@@ -120,27 +120,45 @@ const streamInterval = 100 * time.Millisecond
 
 // stream answers GET /api/stream: server-sent events named "tick", first
 // with the samples the ring holds, then with each new batch, until the
-// client goes away. It reads the ring only, never the world.
+// client goes away. It reads the ring only, never the world. Each event
+// is written and flushed under a write deadline WriteTimeout ahead, lifted
+// between events, so a reader that stalls is cut off and one that keeps
+// reading is not, however long the stream lasts.
 func (in *Inspector) stream(rw http.ResponseWriter, r *http.Request) {
-	flusher, ok := rw.(http.Flusher)
-	if !ok {
+	if !flushes(rw) {
 		writeError(rw, errorf(http.StatusInternalServerError, "streaming is not supported by this server"))
 		return
+	}
+	rc := http.NewResponseController(rw)
+	// send writes one event (or the header alone, for nil) under its
+	// deadline; deadlines are ignored where the server has none.
+	send := func(data []byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(in.writeTimeout))
+		if data == nil {
+			rw.WriteHeader(http.StatusOK)
+		} else if _, err := fmt.Fprintf(rw, "event: tick\ndata: %s\n\n", data); err != nil {
+			return false
+		}
+		if err := rc.Flush(); err != nil {
+			return false
+		}
+		_ = rc.SetWriteDeadline(time.Time{})
+		return true
 	}
 	h := rw.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
-	rw.WriteHeader(http.StatusOK)
-	flusher.Flush()
+	if !send(nil) {
+		return
+	}
 	var last uint64
 	for {
 		smps, systems, next := in.samples.since(last)
 		if len(smps) > 0 {
 			data, _ := json.Marshal(streamEvent{systems, smps})
-			if _, err := fmt.Fprintf(rw, "event: tick\ndata: %s\n\n", data); err != nil {
+			if !send(data) {
 				return
 			}
-			flusher.Flush()
 			last = smps[len(smps)-1].seq
 		}
 		select {
@@ -152,6 +170,21 @@ func (in *Inspector) stream(rw http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-time.After(streamInterval):
+		}
+	}
+}
+
+// flushes reports whether rw, or a writer it wraps (the Unwrap method
+// http.ResponseController follows), can flush.
+func flushes(rw http.ResponseWriter) bool {
+	for {
+		switch w := rw.(type) {
+		case http.Flusher, interface{ FlushError() error }:
+			return true
+		case interface{ Unwrap() http.ResponseWriter }:
+			rw = w.Unwrap()
+		default:
+			return false
 		}
 	}
 }

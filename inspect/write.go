@@ -11,14 +11,10 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// readBody reads a request's body, which MaxBytesReader limits: 413 past
-// the limit.
+// readBody returns the request's body, which ServeHTTP has read into
+// memory already, under the limit and the deadline (takeBody).
 func readBody(r *http.Request) ([]byte, *httpError) {
 	data, err := io.ReadAll(r.Body)
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", tooLarge.Limit)
-	}
 	if err != nil {
 		return nil, badRequest("reading the body: %v", err)
 	}
