@@ -29,9 +29,12 @@ import (
 // save and restore the events some reader has not read and every reader's
 // cursor, and [World.Checksum] hashes them; save files do not carry events.
 //
-// A queue is not safe for concurrent use outside a parallel section. Inside
-// one, Read may be called by several goroutines at once for different
-// readers; sending there panics: a system of package sched sends through
+// A queue is not safe for concurrent use outside a parallel section: two
+// goroutines calling Send, SendAll, Read, NewReader or Close on one queue
+// at once panic ("concurrent use"; a best-effort check, as for structural
+// changes) rather than lose events or read them out of order. Inside a
+// parallel section, Read may be called by several goroutines at once for
+// different readers; sending there panics: a system of package sched sends through
 // sched.Events, whose per-system buffers are sent in the order of record at
 // the end of the stage, so the events and their order do not depend on
 // which goroutine ran first.
@@ -52,6 +55,10 @@ type Events[E any] struct {
 	// policy says how snapshots copy events (snapshotPolicyOf, ShallowEvents).
 	policy snapshotPolicy
 	plan   *hashPlan // E's hash plan for World.Checksum, built on first use
+	// busy is set while Send, SendAll, Read (outside a parallel section),
+	// NewReader or Close changes the queue: finding it set means another
+	// goroutine is in one of them (see enter).
+	busy bool
 }
 
 // EventReader reads the events of one [Events] queue that were sent after
@@ -91,14 +98,16 @@ func EventsOf[E any](w *World) *Events[E] {
 // readers' cursors are checked only when the buffer is full).
 func (q *Events[E]) Send(e E) {
 	q.mustNotShare("Send")
+	q.enter("Send")
 	if len(q.readers) == 0 {
 		q.base++ // nobody would read it
-		return
+	} else {
+		if len(q.buf) == cap(q.buf) {
+			q.compact() // before the append grows the buffer
+		}
+		q.buf = append(q.buf, e)
 	}
-	if len(q.buf) == cap(q.buf) {
-		q.compact() // before the append grows the buffer
-	}
-	q.buf = append(q.buf, e)
+	q.busy = false
 }
 
 // SendAll appends the events of es to the queue, in order, as Send would
@@ -106,12 +115,14 @@ func (q *Events[E]) Send(e E) {
 // amortised, plus O(open readers).
 func (q *Events[E]) SendAll(es []E) {
 	q.mustNotShare("SendAll")
+	q.enter("SendAll")
 	if len(q.readers) == 0 {
 		q.base += uint64(len(es))
-		return
+	} else {
+		q.compact()
+		q.buf = append(q.buf, es...)
 	}
-	q.compact()
-	q.buf = append(q.buf, es...)
+	q.busy = false
 }
 
 // NewReader returns a reader whose cursor is at the end of the queue: it
@@ -123,8 +134,10 @@ func (q *Events[E]) NewReader() *EventReader[E] {
 	if q.w.shared {
 		panic(fmt.Sprintf("ecs: Events[%v].NewReader: called inside a parallel section (a running system); make readers once, outside systems (before the first Run), and reuse them", q.typ))
 	}
+	q.enter("NewReader")
 	r := &EventReader[E]{q: q, next: q.end()}
 	q.readers = append(q.readers, r)
+	q.busy = false
 	return r
 }
 
@@ -160,9 +173,19 @@ func (r *EventReader[E]) Read() []E {
 	if r.closed {
 		panic(fmt.Sprintf("ecs: EventReader[%v].Read: the reader is closed", q.typ))
 	}
-	if !q.w.shared {
-		q.compact()
+	if q.w.shared { // readers of one queue may read at once here
+		return r.unread()
 	}
+	q.enter("Read")
+	q.compact()
+	b := r.unread()
+	q.busy = false
+	return b
+}
+
+// unread returns the events r has not read and moves its cursor past them.
+func (r *EventReader[E]) unread() []E {
+	q := r.q
 	i, n := int(r.next-q.base), len(q.buf)
 	r.next = q.end()
 	if i == n {
@@ -192,11 +215,13 @@ func (r *EventReader[E]) Close() {
 	if q.w.shared {
 		panic(fmt.Sprintf("ecs: EventReader[%v].Close: called inside a parallel section (a running system); close readers between ticks", q.typ))
 	}
+	q.enter("Close")
 	r.closed = true
 	if i := slices.Index(q.readers, r); i >= 0 {
 		q.readers = slices.Delete(q.readers, i, i+1)
 	}
 	q.compact()
+	q.busy = false
 }
 
 // end returns the sequence number the next event sent gets.
@@ -227,6 +252,21 @@ func (q *Events[E]) compact() {
 	}
 	q.buf = q.buf[:n]
 	q.base += uint64(k)
+}
+
+// enter marks the queue as being changed by op, panicking if it is
+// already: two goroutines sending or reading one queue at once outside a
+// parallel section would lose events or read them out of order. As
+// World.enter does for structural changes, it is a best-effort check in
+// the spirit of the Go runtime's "concurrent map writes": one load and two
+// stores per call, which catches most such races (the race detector
+// catches them all). The calls it marks run no user code, so they never
+// nest on one goroutine; the caller clears busy when done.
+func (q *Events[E]) enter(op string) {
+	if q.busy {
+		panic(fmt.Sprintf("ecs: Events[%v].%s: concurrent use: another goroutine is sending to or reading this queue at the same time; an event queue is not safe for concurrent use outside a parallel section, where systems send through sched.Events", q.typ, op))
+	}
+	q.busy = true
 }
 
 // mustNotShare panics, naming op, inside a parallel section.
