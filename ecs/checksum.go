@@ -39,6 +39,10 @@ import (
 //     sparse set give different checksums.
 //   - Deferred changes not yet applied do not count: inside an iteration the
 //     checksum is the state the loop sees.
+//   - Event queues count by type name, once anything was sent to them: the
+//     number of events sent, the events some reader has not read, and the
+//     cursors of the readers that have events left to read. A reader with
+//     nothing left to read does not count (see [Events]).
 //
 // Panics inside a parallel section, where systems may be writing.
 // Complexity: O(entities x their components + index length + tables + types

@@ -27,7 +27,10 @@ import (
 // n-1, and a reader's cursor is the number of the next event it will read
 // (64-bit numbers: they never wrap). [World.Snapshot] and [World.Restore]
 // save and restore the events some reader has not read and every reader's
-// cursor, and [World.Checksum] hashes them; save files do not carry events.
+// cursor, and [World.Checksum] hashes them (the cursors of the readers that
+// have events left to read: a reader with nothing to read is the
+// program's, not the world's state, so making one or closing it leaves the
+// checksum as it was); save files do not carry events.
 //
 // A queue is not safe for concurrent use outside a parallel section: two
 // goroutines calling Send, SendAll, Read, NewReader or Close on one queue
@@ -221,7 +224,23 @@ func (r *EventReader[E]) Close() {
 		q.readers = slices.Delete(q.readers, i, i+1)
 	}
 	q.compact()
+	q.release()
 	q.busy = false
+}
+
+// release gives back the buffer's memory when a Close left it mostly
+// unused: a reader that stopped reading made it grow to hold everything
+// sent since, and nothing else would shrink it before [World.Shrink]. The
+// events kept move to an array of their own size (none when there are
+// none), a copy of less than a quarter of the old array's length.
+func (q *Events[E]) release() {
+	if n := len(q.buf); n < cap(q.buf)/4 {
+		if n == 0 {
+			q.buf = nil
+		} else {
+			q.buf = slices.Clone(q.buf)
+		}
+	}
 }
 
 // end returns the sequence number the next event sent gets.

@@ -102,9 +102,13 @@ func (q *Events[E]) copyEvents(dst, src []E) []E {
 	return dst
 }
 
-// hashTo hashes the queue's type name, its end, the events some reader has
-// not read and every reader's cursor. A queue nothing was ever sent to
-// hashes as nothing, like an empty table.
+// hashTo hashes the queue's type name, its end, the cursors of the
+// readers that have events left to read (in the order the readers were
+// made) and the events from the oldest of them. A reader with nothing
+// left to read does not count: it is the program's, not the state's, so
+// a reader made since a snapshot (which Restore moves to the end) or one
+// closed once it had read everything leaves the checksum as it was. A
+// queue nothing was ever sent to hashes as nothing, like an empty table.
 func (q *Events[E]) hashTo(h *stateHash) {
 	end := q.end()
 	if end == 0 {
@@ -115,14 +119,23 @@ func (q *Events[E]) hashTo(h *stateHash) {
 	}
 	h.str(typeName(q.typ))
 	h.word(end)
-	unread := q.buf[q.oldest()-q.base:]
+	behind, oldest := 0, end
+	for _, r := range q.readers {
+		if r.next < end {
+			behind++
+			oldest = min(oldest, r.next)
+		}
+	}
+	h.word(uint64(behind))
+	for _, r := range q.readers {
+		if r.next < end {
+			h.word(r.next)
+		}
+	}
+	unread := q.buf[oldest-q.base:]
 	h.word(uint64(len(unread)))
 	for i := range unread {
 		h.value(q.plan, unsafe.Pointer(&unread[i]))
-	}
-	h.word(uint64(len(q.readers)))
-	for _, r := range q.readers {
-		h.word(r.next)
 	}
 }
 

@@ -192,9 +192,17 @@ func (w *World) mustBeSettled(op string) {
 		panic(methodsMessage(op, w.methodsOf))
 	case w.shared:
 		panic(fmt.Sprintf("ecs: %s: called inside a parallel section, where systems may be writing; call it between stages or ticks", op))
+	case w.mutating && len(w.frames) == 0 && !w.settling && !w.flushing:
+		// Only a structural change in progress, and those call no user
+		// code: it is another goroutine's.
+		panic(concurrentMessage(op))
 	case len(w.frames) > 0 || w.settling || w.flushing || w.mutating:
-		panic(fmt.Sprintf("ecs: %s: called inside a hook, an observer or the application of deferred changes; call it between changes", op))
+		panic(fmt.Sprintf("ecs: %s: called inside a hook, an observer or the application of deferred changes; call it between changes%s", op, otherGoroutineNote))
 	case w.lock > 0:
-		panic(fmt.Sprintf("ecs: %s: called inside an iteration%s; call it after the loop", op, w.openLoopNote()))
+		panic(fmt.Sprintf("ecs: %s: called inside an iteration%s; call it after the loop%s", op, w.openLoopNote(), otherGoroutineNote))
 	}
 }
+
+// otherGoroutineNote ends the messages of operations refused because the
+// world is busy: the state they see may be another goroutine's.
+const otherGoroutineNote = " (or another goroutine is using this World at the same time: a World is not safe for concurrent use outside a parallel section)"
