@@ -1,7 +1,7 @@
 package compgen
 
 import (
-	"math/big"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,10 +33,12 @@ func (d *decoder) generatedNames() {
 		names[name] = owner{pos, what}
 	}
 	var comps []*Component // each name once: a duplicate is reported by check
+	seen := map[string]bool{}
 	for _, c := range d.defs.Components {
-		if _, taken := names[c.Name]; c.Name == "" || taken && slices.ContainsFunc(comps, func(o *Component) bool { return o.Name == c.Name }) {
+		if c.Name == "" || seen[c.Name] {
 			continue
 		}
+		seen[c.Name] = true
 		comps = append(comps, c)
 		claim(c.Name, c.Pos, "component "+c.Name)
 	}
@@ -66,7 +68,7 @@ func (d *decoder) check() {
 		byName[c.Name] = c
 		if c.StableName != "" {
 			if first, ok := stable[c.StableName]; ok {
-				d.errorf(c.Pos, "component %s: stable name %q is %s's already", c.Name, c.StableName, first.Name)
+				d.errorf(c.Pos, "component %s: stable name %s is %s's already", c.Name, quoteClipped(c.StableName), first.Name)
 			}
 			stable[c.StableName] = c
 		}
@@ -82,16 +84,26 @@ func (d *decoder) check() {
 		}
 	}
 	d.generatedNames()
+	d.stableNames(byName)
+	v := &valueChecker{d: d, byName: byName, fields: map[*Component]map[string]*Field{}}
 	for _, c := range d.defs.Components {
 		for _, f := range c.Fields {
 			if f.Type != nil && d.resolve(f, f.Type, byName) && f.Default != nil {
-				d.value(f.Default, f.Type, c.Name+"."+f.Name, byName)
+				v.value(f.Default, f.Type, &valuePath{seg: c.Name + "." + f.Name})
 			}
 		}
 	}
-	d.cycles(byName)
-	for i, a := range d.defs.Archetypes {
-		d.checkArchetype(a, d.defs.Archetypes[:i], byName)
+	if d.cycles(byName) {
+		d.depths(byName)
+	}
+	archetypes := map[string]*Archetype{}
+	for _, a := range d.defs.Archetypes {
+		if first := archetypes[a.Name]; first != nil {
+			d.errorf(a.Pos, "archetype %s defined twice (first at %v)", a.Name, first.Pos)
+		} else {
+			archetypes[a.Name] = a
+		}
+		v.checkArchetype(a)
 	}
 }
 
@@ -100,7 +112,7 @@ func (d *decoder) resolve(f *Field, t *Type, byName map[string]*Component) bool 
 	switch t.Kind {
 	case Named:
 		if byName[t.Name] == nil {
-			d.errorf(f.Pos, "field %s: unknown type %q (not a basic type, Entity, or a component of the definitions)", f.Name, t.Name)
+			d.errorf(f.Pos, "field %s: unknown type %s (not a basic type, Entity, or a component of the definitions)", f.Name, quoteClipped(t.Name))
 			return false
 		}
 	case Array, Slice:
@@ -112,47 +124,99 @@ func (d *decoder) resolve(f *Field, t *Type, byName map[string]*Component) bool 
 // cycles reports a component that holds itself, through fields of
 // component, array and slice types: by value its size would be infinite,
 // and through a slice its save-file schema would be (ecs refuses to save
-// such a type). Entities refer to other entities with Entity fields.
-func (d *decoder) cycles(byName map[string]*Component) {
+// such a type). Entities refer to other entities with Entity fields. It
+// reports whether there is none.
+func (d *decoder) cycles(byName map[string]*Component) bool {
 	const (
 		unvisited = iota
 		visiting
 		done
 	)
 	state := map[string]int{}
-	var visit func(c *Component, path []string)
-	visit = func(c *Component, path []string) {
+	var stack []string     // Component.Field steps from the root of the walk
+	at := map[string]int{} // a component being visited -> its step in stack
+	none := true
+	var visit func(c *Component)
+	visit = func(c *Component) {
 		state[c.Name] = visiting
+		at[c.Name] = len(stack)
 		for _, f := range c.Fields {
-			t := f.Type
-			for t != nil && (t.Kind == Array || t.Kind == Slice) {
-				t = t.Elem
-			}
-			if t == nil || t.Kind != Named || byName[t.Name] == nil {
+			next := byName[heldComponent(f.Type)]
+			if next == nil {
 				continue
 			}
-			next := byName[t.Name]
+			stack = append(stack, c.Name+"."+f.Name)
 			switch state[next.Name] {
 			case visiting:
+				none = false
 				d.errorf(f.Pos, "component %s holds itself (%s): a save file cannot describe such a type; refer to other entities with Entity fields instead",
-					next.Name, strings.Join(append(path, c.Name+"."+f.Name, next.Name), " -> "))
+					next.Name, cyclePath(stack[at[next.Name]:], next.Name))
 			case unvisited:
-				visit(next, append(path, c.Name+"."+f.Name))
+				visit(next)
 			}
+			stack = stack[:len(stack)-1]
 		}
 		state[c.Name] = done
 	}
 	for _, c := range d.defs.Components {
 		if state[c.Name] == unvisited {
-			visit(c, nil)
+			visit(c)
 		}
 	}
+	return none
 }
 
-// value checks that n is a value of type t, as a default of what.
-func (d *decoder) value(n *node, t *Type, what string, byName map[string]*Component) {
+// heldComponent is the component a field of type t holds, through arrays
+// and slices, or "" for none.
+func heldComponent(t *Type) string {
+	for t != nil && (t.Kind == Array || t.Kind == Slice) {
+		t = t.Elem
+	}
+	if t == nil || t.Kind != Named {
+		return ""
+	}
+	return t.Name
+}
+
+// cyclePath writes the steps of a cycle back to name, the middle left out
+// of a long one so that the message stays short.
+func cyclePath(steps []string, name string) string {
+	const keep = 4
+	if len(steps) > 2*keep {
+		steps = append(append(slices.Clip(steps[:keep]), fmt.Sprintf("(%d more)", len(steps)-2*keep)), steps[len(steps)-keep:]...)
+	}
+	return strings.Join(append(slices.Clip(steps), name), " -> ")
+}
+
+// valueChecker checks default values.
+type valueChecker struct {
+	d      *decoder
+	byName map[string]*Component
+	fields map[*Component]map[string]*Field // by name, made on first use
+}
+
+// valuePath names the value a check is at, as Health.Slots[].HP: a step
+// per level, written out only in a message, so that checking takes time
+// linear in the values however long their names.
+type valuePath struct {
+	up  *valuePath
+	seg string // the first: Component.Field or Archetype.Component; then "[]" or ".Field"
+}
+
+func (p *valuePath) String() string {
+	var segs []string
+	for ; p != nil; p = p.up {
+		segs = append(segs, p.seg)
+	}
+	slices.Reverse(segs)
+	return strings.Join(segs, "")
+}
+
+// value checks that n is a value of type t, as the default at what.
+func (v *valueChecker) value(n *node, t *Type, what *valuePath) {
+	d := v.d
 	want := func(kind string) {
-		d.errorf(n.pos, "default of %s: want %s, got %v", what, kind, n.kind)
+		d.errorf(n.pos, "default of %v: want %s, got %v", what, kind, n.kind)
 	}
 	switch t.Kind {
 	case Basic:
@@ -173,86 +237,91 @@ func (d *decoder) value(n *node, t *Type, what string, byName map[string]*Compon
 			if n.kind != numberNode {
 				want("a number")
 			} else if _, err := strconv.ParseFloat(string(n.num), bits); err != nil {
-				d.errorf(n.pos, "default of %s: %s is out of the range of %s", what, n.num, t.Name)
+				d.errorf(n.pos, "default of %v: %s is out of the range of %s", what, clipped(string(n.num)), t.Name)
 			}
 		default:
 			if n.kind != numberNode {
 				want("an integer")
 			} else if !fitsInteger(string(n.num), t.Name) {
-				d.errorf(n.pos, "default of %s: %s is not a value of %s%s", what, n.num, t.Name, map[string]string{
+				d.errorf(n.pos, "default of %v: %s is not a value of %s%s", what, clipped(string(n.num)), t.Name, map[string]string{
 					"int": " on 32-bit machines (use int64)", "uint": " on 32-bit machines (use uint64)"}[t.Name])
 			}
 		}
 	case EntityRef:
-		d.errorf(n.pos, "default of %s: an Entity has no default (entities are made at run time)", what)
+		d.errorf(n.pos, "default of %v: an Entity has no default (entities are made at run time)", what)
 	case Array, Slice:
 		if n.kind != arrayNode {
 			want("an array")
 			return
 		}
 		if t.Kind == Array && len(n.elems) > t.Len {
-			d.errorf(n.pos, "default of %s: %d elements for [%d]", what, len(n.elems), t.Len)
+			d.errorf(n.pos, "default of %v: %d elements for [%d]", what, len(n.elems), t.Len)
 		}
+		elem := &valuePath{what, "[]"}
 		for _, e := range n.elems {
-			d.value(e, t.Elem, what+"[]", byName)
+			v.value(e, t.Elem, elem)
 		}
 	case Named:
-		if c := byName[t.Name]; c != nil { // an unknown one is reported already
-			d.componentValue(n, c, what, byName)
+		if c := v.byName[t.Name]; c != nil { // an unknown one is reported already
+			v.componentValue(n, c, what)
 		}
 	case Imported:
-		d.errorf(n.pos, "default of %s: a field of a Go type by import path (%s.%s) takes no default", what, t.Path, t.Name)
+		d.errorf(n.pos, "default of %v: a field of a Go type by import path (%s.%s) takes no default", what, clipped(t.Path), t.Name)
 	}
 }
 
 // componentValue checks an object of field values of component c.
-func (d *decoder) componentValue(n *node, c *Component, what string, byName map[string]*Component) {
+func (v *valueChecker) componentValue(n *node, c *Component, what *valuePath) {
 	if n.kind != objectNode {
-		d.errorf(n.pos, "default of %s: want an object of %s's fields, got %v", what, c.Name, n.kind)
+		v.d.errorf(n.pos, "default of %v: want an object of %s's fields, got %v", what, c.Name, n.kind)
 		return
 	}
-	for i, k := range n.keys {
-		var field *Field
+	fields := v.fields[c]
+	if fields == nil {
+		fields = make(map[string]*Field, len(c.Fields))
 		for _, f := range c.Fields {
-			if f.Name == k {
-				field = f
-			}
+			fields[f.Name] = f // the last of a name, reported twice
 		}
+		v.fields[c] = fields
+	}
+	for i, k := range n.keys {
+		field := fields[k]
 		if field == nil {
-			d.errorf(n.keyPos[i], "default of %s: %s has no field %q", what, c.Name, k)
+			v.d.errorf(n.keyPos[i], "default of %v: %s has no field %s", what, c.Name, quoteClipped(k))
 			continue
 		}
 		if field.Type != nil {
-			d.value(n.vals[i], field.Type, what+"."+k, byName)
+			v.value(n.vals[i], field.Type, &valuePath{what, "." + k})
 		}
 	}
 }
 
 // fitsInteger reports whether the JSON number s is an integer that the Go
-// type name holds (int and uint as 32 bits, their size on 32-bit machines).
+// type name holds (int and uint as 32 bits, their size on 32-bit machines,
+// so that the code builds there too).
 func fitsInteger(s, name string) bool {
-	v, ok := new(big.Int).SetString(s, 10)
-	if !ok {
-		return false
+	bits := 64
+	switch name {
+	case "int8", "uint8":
+		bits = 8
+	case "int16", "uint16":
+		bits = 16
+	case "int", "int32", "uint", "uint32":
+		bits = 32
 	}
-	// int and uint defaults must fit 32 bits, so that the code builds
-	// on 32-bit machines too.
-	bits := map[string]uint{"int": 32, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
-		"uint": 32, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}[name]
 	if strings.HasPrefix(name, "u") {
-		return v.Sign() >= 0 && v.BitLen() <= int(bits)
+		if s == "-0" {
+			return true
+		}
+		_, err := strconv.ParseUint(s, 10, bits)
+		return err == nil
 	}
-	lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
-	hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
-	return v.Cmp(lo) >= 0 && v.Cmp(hi) <= 0
+	_, err := strconv.ParseInt(s, 10, bits)
+	return err == nil
 }
 
-func (d *decoder) checkArchetype(a *Archetype, before []*Archetype, byName map[string]*Component) {
-	for _, b := range before {
-		if b.Name == a.Name {
-			d.errorf(a.Pos, "archetype %s defined twice (first at %v)", a.Name, b.Pos)
-		}
-	}
+func (v *valueChecker) checkArchetype(a *Archetype) {
+	d, byName := v.d, v.byName
 	if c := byName[a.Name]; c != nil {
 		d.errorf(a.Pos, "archetype %s has the name of a component (at %v)", a.Name, c.Pos)
 	}
@@ -266,19 +335,19 @@ func (d *decoder) checkArchetype(a *Archetype, before []*Archetype, byName map[s
 	for _, name := range a.Components {
 		switch {
 		case byName[name] == nil:
-			d.errorf(a.Pos, "archetype %s: unknown component %q", a.Name, name)
+			d.errorf(a.Pos, "archetype %s: unknown component %s", a.Name, quoteClipped(name))
 		case seen[name]:
 			d.errorf(a.Pos, "archetype %s: component %s listed twice", a.Name, name)
 		}
 		seen[name] = true
 	}
-	for name, v := range a.Defaults {
+	for name, n := range a.Defaults {
 		if !seen[name] {
-			d.errorf(v.pos, "archetype %s: defaults for %q, which is not one of its components", a.Name, name)
+			d.errorf(n.pos, "archetype %s: defaults for %s, which is not one of its components", a.Name, quoteClipped(name))
 			continue
 		}
 		if c := byName[name]; c != nil {
-			d.componentValue(v, c, a.Name+"."+name, byName)
+			v.componentValue(n, c, &valuePath{seg: a.Name + "." + name})
 		}
 	}
 }

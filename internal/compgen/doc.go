@@ -43,6 +43,12 @@
 // values per component, for typed spawn helpers. Every file names the same
 // package; names are shared across files.
 //
+// A stable name must not be another component's default stable name,
+// which ecs makes of the package's import path, a dot and the type's name
+// (example.com/game.Health): the generated Register would panic on the
+// two. [ParseWith] takes the import path ([Options]); the tessera command
+// reads it from the go.mod above the output's directory.
+//
 // # The generated code
 //
 // For each component X: the type, with its doc comment; DefaultX(), its
@@ -57,15 +63,46 @@
 // SpawnBatchFunc, all spawning into the archetype's table in one move (an
 // ecs.MapN underneath, so at most 12 components).
 //
+// The code is linear in the size of the definitions. A component's
+// defaults are written in full once, in DefaultX: a value elsewhere that
+// takes them (a field of type X with no default of its own, an object of
+// some of X's fields, an archetype's values) repeats them only when they
+// are short, and otherwise starts from DefaultX(). The code for a nested
+// type writes each level once: loops nest at most three deep, deeper
+// levels being closures that each loop once, and types nested more than
+// two deep are named by local aliases.
+//
+// # Limits
+//
+// So that any input gives an error quickly or code linear in its size,
+// in time and memory linear in it too, the definitions are bounded; a
+// limit crossed is reported where it is crossed:
+//
+//   - a file: at most [MaxFileBytes] (4 MiB), [MaxValues] JSON values
+//     (524,288) and [MaxJSONDepth] levels of nesting (64);
+//   - all files together: at most [MaxComponents] components and
+//     [MaxArchetypes] archetypes (4096 each);
+//   - a component: at most [MaxFields] fields (1024), and values that
+//     nest at most [MaxTypeDepth] levels deep (64: one per field, per [] or
+//     [N] and per component held, so a field's type has at most 63 levels
+//     of [] and [N]), the depth of types ecs.World.Load reads;
+//   - names of packages, components, fields and archetypes: at most
+//     [MaxNameBytes] bytes (255);
+//   - an array type: at most 1048576 elements, through nested arrays;
+//   - the problems listed: the first [MaxErrors] found (1000), then the
+//     next with the count of the others.
+//
 // # Errors
 //
-// [Parse] reports every problem it finds, not just the first, each as
-// file:line:col and a message, sorted: unknown fields of the format,
+// [Parse] reports every problem it finds, not just the first (up to
+// [MaxErrors]), each as file:line:col and a message, sorted: the limits
+// above, unknown fields of the format,
 // values of the wrong JSON kind, invalid or duplicate names, unknown
 // types, defaults of the wrong kind or out of range, components that
 // hold themselves, fields named like a generated method, names the
 // generated code would declare twice (X and DefaultX, A and NewA,
-// Register) and archetypes of more than 12 components. A file that is not JSON stops at its syntax
-// error, and the others are still checked. Parse never panics, whatever
-// the bytes (FuzzParse).
+// Register), stable names Register would panic on, and archetypes of more
+// than 12 components. A file that is not JSON stops at its syntax error,
+// and the others are still checked. Parse never panics, whatever the
+// bytes (FuzzParse).
 package compgen

@@ -23,8 +23,10 @@ const maxArchetype = 12
 // slices, with a Checksum (ecs.Checksummer) that sees into them; one Register function; and per archetype a spawner type with
 // Spawn, SpawnWith, SpawnBatch and SpawnBatchFunc. sources names the
 // definition files, for the header. defs must come from [Parse]: Generate
-// does not check it again. The error is non-nil only if the generated code
-// does not parse, which is a bug of this package.
+// does not check it again. The code's size, and Generate's time and
+// memory, are linear in the size of the definitions. The error is non-nil
+// only if the generated code does not parse, which is a bug of this
+// package.
 func Generate(defs *Defs, sources []string) ([]byte, error) {
 	g := newGen(defs)
 	g.file(sources)
@@ -38,28 +40,29 @@ func Generate(defs *Defs, sources []string) ([]byte, error) {
 // gen holds what the emitters share.
 type gen struct {
 	defs   *Defs
-	buf    bytes.Buffer
+	buf    *bytes.Buffer // where the emitters write
 	byName map[string]*Component
 	alias  map[string]string // import path -> package name in the file
-	codec  map[string]bool   // component name -> has BinaryCodec methods
-	clone  map[string]bool   // component name -> has a Clone method
+	comps  map[*Component]*compFacts
+	types  map[*Type]*typeFacts
+	// locals names the types of the function being written that have a
+	// local alias (see typeName), and closures those with a closure (see
+	// closure); nextLocal and nextClosure number the next ones.
+	locals, closures       map[*Type]string
+	nextLocal, nextClosure int
 }
 
 func newGen(defs *Defs) *gen {
-	g := &gen{defs: defs, byName: map[string]*Component{}, alias: map[string]string{},
-		codec: map[string]bool{}, clone: map[string]bool{}}
+	g := &gen{defs: defs, buf: &bytes.Buffer{}, byName: map[string]*Component{}, comps: map[*Component]*compFacts{},
+		types: map[*Type]*typeFacts{}, locals: map[*Type]string{}, closures: map[*Type]string{}}
 	for _, c := range defs.Components {
 		g.byName[c.Name] = c
-	}
-	for _, c := range defs.Components {
-		g.codec[c.Name] = g.encodable(c)
-		g.clone[c.Name] = g.needsClone(c)
 	}
 	g.alias = importAliases(defs)
 	return g
 }
 
-func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
+func (g *gen) p(format string, args ...any) { fmt.Fprintf(g.buf, format, args...) }
 
 // file writes the whole file.
 func (g *gen) file(sources []string) {
@@ -138,12 +141,13 @@ func (g *gen) component(c *Component) {
 	}
 	g.defaultFunc(c)
 	g.stringMethod(c)
-	if g.codec[c.Name] {
+	facts := g.comp(c)
+	if facts.codec {
 		g.codecMethods(c)
 	}
-	if g.clone[c.Name] {
+	if facts.clone {
 		g.cloneMethod(c)
-		if g.codec[c.Name] {
+		if facts.codec {
 			g.p("// Checksum hashes c's whole value, slices included, for World.Checksum\n")
 			g.p("// (ecs.Checksummer), which does not look into slices by itself.\n")
 			g.p("func (c *%s) Checksum() uint64 { return ecs.SaveChecksum(c) }\n\n", c.Name)

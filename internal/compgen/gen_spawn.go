@@ -4,88 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
-
-// defaultFunc writes DefaultX, which returns X with its defaults.
-func (g *gen) defaultFunc(c *Component) {
-	if g.hasDefaults(c) {
-		g.p("// Default%s returns %s's default value, from the defaults of its definition.\n", c.Name, c.Name)
-	} else {
-		g.p("// Default%s returns %s's default value: all zero.\n", c.Name, c.Name)
-	}
-	g.p("func Default%s() %s { return %s }\n\n", c.Name, c.Name, g.componentLiteral(c, nil))
-}
-
-// hasDefaults reports whether c's literal sets any field.
-func (g *gen) hasDefaults(c *Component) bool { return g.componentLiteral(c, nil) != c.Name+"{}" }
-
-// componentLiteral is a composite literal of c: each field from over (an
-// object of field values, or nil), else its default, else, for a field
-// of a component type, that component's defaults; fields left zero are
-// left out.
-func (g *gen) componentLiteral(c *Component, over *node) string {
-	var parts []string
-	for _, f := range c.Fields {
-		v := f.Default
-		if over != nil {
-			for i, k := range over.keys {
-				if k == f.Name {
-					v = over.vals[i]
-				}
-			}
-		}
-		if lit := g.literal(f.Type, v); lit != "" {
-			parts = append(parts, f.Name+": "+lit)
-		}
-	}
-	return c.Name + "{" + strings.Join(parts, ", ") + "}"
-}
-
-// literal is the Go form of the JSON value n as type t, or "" when n is
-// nil and the type's default is its zero value. Parse has checked that n
-// fits t.
-func (g *gen) literal(t *Type, n *node) string {
-	if t.Kind == Named {
-		lit := g.componentLiteral(g.byName[t.Name], n)
-		if n == nil && lit == t.Name+"{}" {
-			return ""
-		}
-		return lit
-	}
-	if n == nil {
-		return ""
-	}
-	switch n.kind {
-	case boolNode:
-		return strconv.FormatBool(n.b)
-	case stringNode:
-		return strconv.Quote(n.str)
-	case numberNode:
-		if t.Kind == Basic && strings.HasPrefix(t.Name, "float") {
-			// Go's constants reject exponents the JSON may have, such as
-			// 1e-4000000000: the value the type holds is written instead.
-			bits := 64
-			if t.Name == "float32" {
-				bits = 32
-			}
-			f, _ := strconv.ParseFloat(string(n.num), bits)
-			return strconv.FormatFloat(f, 'g', -1, bits)
-		}
-		return string(n.num)
-	case arrayNode:
-		elems := make([]string, len(n.elems))
-		for i, e := range n.elems {
-			if elems[i] = g.literal(t.Elem, e); elems[i] == "" {
-				elems[i] = g.goType(t.Elem) + "{}"
-			}
-		}
-		return g.goType(t) + "{" + strings.Join(elems, ", ") + "}"
-	}
-	return ""
-}
 
 // archetype writes the spawner of a.
 func (g *gen) archetype(a *Archetype) {
@@ -116,18 +37,12 @@ func (g *gen) archetype(a *Archetype) {
 
 	g.p("// Defaults returns the values a %s spawns with: each component's\n", a.Name)
 	g.p("// defaults, with the archetype's own on top. Each call makes new values.\n")
-	g.p("func (a *%s) Defaults() (%s) {\n\treturn ", a.Name, tlist)
+	g.p("func (a *%s) Defaults() (%s) {\n", a.Name, tlist)
+	values := make([]string, len(comps))
 	for i, c := range comps {
-		if i > 0 {
-			g.p(", ")
-		}
-		if v := a.Defaults[c.Name]; v != nil {
-			g.p("%s", g.componentLiteral(c, v))
-		} else {
-			g.p("Default%s()", c.Name)
-		}
+		values[i] = g.archetypeDefault(c, a.Defaults[c.Name], fmt.Sprintf("v%d", i))
 	}
-	g.p("\n}\n\n")
+	g.p("\treturn %s\n}\n\n", strings.Join(values, ", "))
 
 	g.p("// Spawn spawns a %s with Defaults and returns it.\n", a.Name)
 	g.p("func (a *%s) Spawn() ecs.Entity { return a.m.Spawn(a.Defaults()) }\n\n", a.Name)
@@ -142,7 +57,7 @@ func (g *gen) archetype(a *Archetype) {
 	for i, c := range comps {
 		vals[i] = fmt.Sprintf("v%d", i)
 		copies[i] = vals[i]
-		if g.clone[c.Name] {
+		if g.comp(c).clone {
 			copies[i] += ".Clone()"
 		}
 	}

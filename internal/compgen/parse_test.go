@@ -115,6 +115,19 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// Deep nesting, near and past the limits: types, components that hold
+	// components, defaults, and values that take long defaults.
+	for _, typ := range []string{strings.Repeat("[]", 63) + "int32", strings.Repeat("[]", 70) + "int32",
+		strings.Repeat("[1]", 63) + "Entity", strings.Repeat("[][2]", 31) + "string", strings.Repeat("[0]", 40) + "int8"} {
+		f.Add(oneField(typ, "").Data)
+	}
+	f.Add(oneField(strings.Repeat("[]", 5)+"uint8", strings.Repeat("[", 5)+"1"+strings.Repeat("]", 5)).Data)
+	f.Add(oneField("[]int8", strings.Repeat("[", 70)+strings.Repeat("]", 70)).Data)
+	f.Add([]byte(`{"package": "p", "components": [
+{"name": "C0", "fields": [{"name": "A", "type": "[][][][]C1"}, {"name": "B", "type": "C1", "default": {"X": {"S": ["s"]}}}]},
+{"name": "C1", "fields": [{"name": "X", "type": "C2"}, {"name": "Y", "type": "[2]C2", "default": [{}, {"N": 2}]}]},
+{"name": "C2", "stableName": "p.C0", "fields": [{"name": "N", "type": "int64", "default": 1}, {"name": "S", "type": "[][]string"}]}],
+"archetypes": [{"name": "Arch", "components": ["C0", "C2"], "defaults": {"C2": {"S": [["a"]]}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defs, errs := Parse(File{"f.json", data})
 		if (defs == nil) == (len(errs) == 0) {

@@ -38,13 +38,13 @@ func (k nodeKind) String() string {
 	return [...]string{"an object", "an array", "a string", "a number", "a boolean", "null"}[k]
 }
 
-// maxDepth bounds the nesting of a definition file.
-const maxDepth = 64
-
 // parseTree reads one JSON value, the whole of data, into a tree of nodes.
-// A syntax error is returned with its place; nothing else is checked.
+// A syntax error, or a value past MaxValues or nested past MaxJSONDepth,
+// is returned with its place; nothing else is checked. Time and memory are
+// linear in len(data).
 func parseTree(file string, data []byte) (*node, *Error) {
 	li := newLineIndex(file, data)
+	values := 0
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	// start is the offset of the next token: past the separators the
@@ -70,8 +70,11 @@ func parseTree(file string, data []byte) (*node, *Error) {
 	value = func(depth int) (*node, *Error) {
 		at := start()
 		p := li.pos(at)
-		if depth > maxDepth {
-			return nil, &Error{p, fmt.Sprintf("nested deeper than %d levels", maxDepth)}
+		if depth > MaxJSONDepth {
+			return nil, &Error{p, fmt.Sprintf("nested deeper than %d levels", MaxJSONDepth)}
+		}
+		if values++; values > MaxValues {
+			return nil, &Error{p, fmt.Sprintf("more than %d JSON values in one file (compgen.MaxValues)", MaxValues)}
 		}
 		tok, err := dec.Token()
 		if err != nil {

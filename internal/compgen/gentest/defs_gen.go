@@ -151,7 +151,7 @@ type Inventory struct {
 
 // DefaultInventory returns Inventory's default value, from the defaults of its definition.
 func DefaultInventory() Inventory {
-	return Inventory{Slots: [3]Health{Health{HP: 1, Max: 100}}, Names: []string{"rope", "lamp"}, Counts: [][2]uint16{[2]uint16{1, 2}}, Home: Position{Y: -2.5}}
+	return Inventory{Slots: [3]Health{Health{HP: 1, Max: 100}}, Names: []string{"rope", "lamp"}, Counts: [][2]uint16{{1, 2}}, Home: Position{Y: -2.5}}
 }
 
 // String formats the value for debugging, as Inventory{Field: value, ...}.
@@ -311,6 +311,1788 @@ func (c Painted) String() string {
 	return fmt.Sprintf("Painted{Tint: %v, Layer: %v}", c.Tint, c.Layer)
 }
 
+// Deep nests slices and arrays deeper than the generated code writes loops inside loops: its deeper levels are closures.
+type Deep struct {
+	Cube  [][][][][]int16
+	Nest  [2][][1][]Stack
+	Voids [][][][][0]int8
+	Refs  [1][1][1][1][]ecs.Entity
+}
+
+// DefaultDeep returns Deep's default value: all zero.
+func DefaultDeep() Deep { return Deep{} }
+
+// String formats the value for debugging, as Deep{Field: value, ...}.
+func (c Deep) String() string {
+	return fmt.Sprintf("Deep{Cube: %v, Nest: %v, Voids: %v, Refs: %v}", c.Cube, c.Nest, c.Voids, c.Refs)
+}
+
+// EncodeSave writes c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Save calls it.
+func (c *Deep) EncodeSave(e *ecs.SaveEncoder) {
+	f0 := func(v0 *[]int16) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			e.Int16((*v0)[i0])
+		}
+	}
+	f1 := func(v0 *[][]int16) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f0(&(*v0)[i0])
+		}
+	}
+	e.Len(len(c.Cube))
+	for i0 := range c.Cube {
+		e.Len(len(c.Cube[i0]))
+		for i1 := range c.Cube[i0] {
+			e.Len(len(c.Cube[i0][i1]))
+			for i2 := range c.Cube[i0][i1] {
+				f1(&c.Cube[i0][i1][i2])
+			}
+		}
+	}
+	f2 := func(v0 *[]Stack) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			(*v0)[i0].EncodeSave(e)
+		}
+	}
+	for i0 := range c.Nest {
+		e.Len(len(c.Nest[i0]))
+		for i1 := range c.Nest[i0] {
+			for i2 := range c.Nest[i0][i1] {
+				f2(&c.Nest[i0][i1][i2])
+			}
+		}
+	}
+	f3 := func(v0 *[][0]int8) {
+		e.Len(len(*v0))
+	}
+	e.Len(len(c.Voids))
+	for i0 := range c.Voids {
+		e.Len(len(c.Voids[i0]))
+		for i1 := range c.Voids[i0] {
+			e.Len(len(c.Voids[i0][i1]))
+			for i2 := range c.Voids[i0][i1] {
+				f3(&c.Voids[i0][i1][i2])
+			}
+		}
+	}
+	f4 := func(v0 *[]ecs.Entity) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			e.Entity((*v0)[i0])
+		}
+	}
+	f5 := func(v0 *[1][]ecs.Entity) {
+		for i0 := range *v0 {
+			f4(&(*v0)[i0])
+		}
+	}
+	for i0 := range c.Refs {
+		for i1 := range c.Refs[i0] {
+			for i2 := range c.Refs[i0][i1] {
+				f5(&c.Refs[i0][i1][i2])
+			}
+		}
+	}
+}
+
+// DecodeSave reads c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Load calls it for a file saved with this
+// version of Deep, and reads older ones by reflection.
+func (c *Deep) DecodeSave(d *ecs.SaveDecoder) {
+	f0 := func(v0 *[]int16) {
+		*v0 = ecs.MakeSaveSlice[int16](d, 2)
+		for i0 := range *v0 {
+			(*v0)[i0] = d.Int16()
+		}
+	}
+	f1 := func(v0 *[][]int16) {
+		*v0 = ecs.MakeSaveSlice[[]int16](d, 1)
+		for i0 := range *v0 {
+			f0(&(*v0)[i0])
+		}
+	}
+	type t0 = [][][]int16
+	type t1 = []t0
+	c.Cube = ecs.MakeSaveSlice[t1](d, 1)
+	for i0 := range c.Cube {
+		c.Cube[i0] = ecs.MakeSaveSlice[t0](d, 1)
+		for i1 := range c.Cube[i0] {
+			c.Cube[i0][i1] = ecs.MakeSaveSlice[[][]int16](d, 1)
+			for i2 := range c.Cube[i0][i1] {
+				f1(&c.Cube[i0][i1][i2])
+			}
+		}
+	}
+	f2 := func(v0 *[]Stack) {
+		*v0 = ecs.MakeSaveSlice[Stack](d, 4)
+		for i0 := range *v0 {
+			(*v0)[i0].DecodeSave(d)
+		}
+	}
+	for i0 := range c.Nest {
+		c.Nest[i0] = ecs.MakeSaveSlice[[1][]Stack](d, 1)
+		for i1 := range c.Nest[i0] {
+			for i2 := range c.Nest[i0][i1] {
+				f2(&c.Nest[i0][i1][i2])
+			}
+		}
+	}
+	f3 := func(v0 *[][0]int8) {
+		*v0 = ecs.MakeSaveSlice[[0]int8](d, 0)
+	}
+	type t2 = [][][0]int8
+	type t3 = []t2
+	c.Voids = ecs.MakeSaveSlice[t3](d, 1)
+	for i0 := range c.Voids {
+		c.Voids[i0] = ecs.MakeSaveSlice[t2](d, 1)
+		for i1 := range c.Voids[i0] {
+			c.Voids[i0][i1] = ecs.MakeSaveSlice[[][0]int8](d, 1)
+			for i2 := range c.Voids[i0][i1] {
+				f3(&c.Voids[i0][i1][i2])
+			}
+		}
+	}
+	f4 := func(v0 *[]ecs.Entity) {
+		*v0 = ecs.MakeSaveSlice[ecs.Entity](d, 8)
+		for i0 := range *v0 {
+			d.Entity(&(*v0)[i0])
+		}
+	}
+	f5 := func(v0 *[1][]ecs.Entity) {
+		for i0 := range *v0 {
+			f4(&(*v0)[i0])
+		}
+	}
+	for i0 := range c.Refs {
+		for i1 := range c.Refs[i0] {
+			for i2 := range c.Refs[i0][i1] {
+				f5(&c.Refs[i0][i1][i2])
+			}
+		}
+	}
+}
+
+// Clone returns a deep copy of c, sharing no slice with it: what ecs
+// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// are copied by assignment.
+func (c Deep) Clone() Deep {
+	out := c
+	f0 := func(v0, w0 *[][]int16) {
+		if *w0 != nil {
+			*v0 = make([][]int16, len(*w0))
+			for i0 := range *w0 {
+				(*v0)[i0] = append([]int16(nil), (*w0)[i0]...)
+			}
+		}
+	}
+	type t0 = [][][]int16
+	type t1 = []t0
+	type t2 = []t1
+	if c.Cube != nil {
+		out.Cube = make(t2, len(c.Cube))
+		for i0 := range c.Cube {
+			if c.Cube[i0] != nil {
+				out.Cube[i0] = make(t1, len(c.Cube[i0]))
+				for i1 := range c.Cube[i0] {
+					if c.Cube[i0][i1] != nil {
+						out.Cube[i0][i1] = make(t0, len(c.Cube[i0][i1]))
+						for i2 := range c.Cube[i0][i1] {
+							f0(&out.Cube[i0][i1][i2], &c.Cube[i0][i1][i2])
+						}
+					}
+				}
+			}
+		}
+	}
+	f1 := func(v0, w0 *[]Stack) {
+		if *w0 != nil {
+			*v0 = make([]Stack, len(*w0))
+			for i0 := range *w0 {
+				(*v0)[i0] = (*w0)[i0].Clone()
+			}
+		}
+	}
+	for i0 := range c.Nest {
+		type t3 = [][1][]Stack
+		if c.Nest[i0] != nil {
+			out.Nest[i0] = make(t3, len(c.Nest[i0]))
+			for i1 := range c.Nest[i0] {
+				for i2 := range c.Nest[i0][i1] {
+					f1(&out.Nest[i0][i1][i2], &c.Nest[i0][i1][i2])
+				}
+			}
+		}
+	}
+	type t4 = [][][0]int8
+	type t5 = []t4
+	type t6 = []t5
+	if c.Voids != nil {
+		out.Voids = make(t6, len(c.Voids))
+		for i0 := range c.Voids {
+			if c.Voids[i0] != nil {
+				out.Voids[i0] = make(t5, len(c.Voids[i0]))
+				for i1 := range c.Voids[i0] {
+					if c.Voids[i0][i1] != nil {
+						out.Voids[i0][i1] = make(t4, len(c.Voids[i0][i1]))
+						for i2 := range c.Voids[i0][i1] {
+							out.Voids[i0][i1][i2] = append([][0]int8(nil), c.Voids[i0][i1][i2]...)
+						}
+					}
+				}
+			}
+		}
+	}
+	f2 := func(v0, w0 *[1][]ecs.Entity) {
+		for i0 := range *w0 {
+			(*v0)[i0] = append([]ecs.Entity(nil), (*w0)[i0]...)
+		}
+	}
+	for i0 := range c.Refs {
+		for i1 := range c.Refs[i0] {
+			for i2 := range c.Refs[i0][i1] {
+				f2(&out.Refs[i0][i1][i2], &c.Refs[i0][i1][i2])
+			}
+		}
+	}
+	return out
+}
+
+// Checksum hashes c's whole value, slices included, for World.Checksum
+// (ecs.Checksummer), which does not look into slices by itself.
+func (c *Deep) Checksum() uint64 { return ecs.SaveChecksum(c) }
+
+// Deepest nests its values as deep as a save file holds them (compgen.MaxTypeDepth): 64 levels, its field and 63 slices.
+type Deepest struct {
+	Bytes [][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]uint8
+}
+
+// DefaultDeepest returns Deepest's default value: all zero.
+func DefaultDeepest() Deepest { return Deepest{} }
+
+// String formats the value for debugging, as Deepest{Field: value, ...}.
+func (c Deepest) String() string {
+	return fmt.Sprintf("Deepest{Bytes: %v}", c.Bytes)
+}
+
+// EncodeSave writes c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Save calls it.
+func (c *Deepest) EncodeSave(e *ecs.SaveEncoder) {
+	f0 := func(v0 *[]uint8) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			e.Uint8((*v0)[i0])
+		}
+	}
+	f1 := func(v0 *[][]uint8) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f0(&(*v0)[i0])
+		}
+	}
+	type t0 = [][][]uint8
+	f2 := func(v0 *t0) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f1(&(*v0)[i0])
+		}
+	}
+	type t1 = []t0
+	f3 := func(v0 *t1) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f2(&(*v0)[i0])
+		}
+	}
+	type t2 = []t1
+	f4 := func(v0 *t2) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f3(&(*v0)[i0])
+		}
+	}
+	type t3 = []t2
+	f5 := func(v0 *t3) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f4(&(*v0)[i0])
+		}
+	}
+	type t4 = []t3
+	f6 := func(v0 *t4) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f5(&(*v0)[i0])
+		}
+	}
+	type t5 = []t4
+	f7 := func(v0 *t5) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f6(&(*v0)[i0])
+		}
+	}
+	type t6 = []t5
+	f8 := func(v0 *t6) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f7(&(*v0)[i0])
+		}
+	}
+	type t7 = []t6
+	f9 := func(v0 *t7) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f8(&(*v0)[i0])
+		}
+	}
+	type t8 = []t7
+	f10 := func(v0 *t8) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f9(&(*v0)[i0])
+		}
+	}
+	type t9 = []t8
+	f11 := func(v0 *t9) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f10(&(*v0)[i0])
+		}
+	}
+	type t10 = []t9
+	f12 := func(v0 *t10) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f11(&(*v0)[i0])
+		}
+	}
+	type t11 = []t10
+	f13 := func(v0 *t11) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f12(&(*v0)[i0])
+		}
+	}
+	type t12 = []t11
+	f14 := func(v0 *t12) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f13(&(*v0)[i0])
+		}
+	}
+	type t13 = []t12
+	f15 := func(v0 *t13) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f14(&(*v0)[i0])
+		}
+	}
+	type t14 = []t13
+	f16 := func(v0 *t14) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f15(&(*v0)[i0])
+		}
+	}
+	type t15 = []t14
+	f17 := func(v0 *t15) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f16(&(*v0)[i0])
+		}
+	}
+	type t16 = []t15
+	f18 := func(v0 *t16) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f17(&(*v0)[i0])
+		}
+	}
+	type t17 = []t16
+	f19 := func(v0 *t17) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f18(&(*v0)[i0])
+		}
+	}
+	type t18 = []t17
+	f20 := func(v0 *t18) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f19(&(*v0)[i0])
+		}
+	}
+	type t19 = []t18
+	f21 := func(v0 *t19) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f20(&(*v0)[i0])
+		}
+	}
+	type t20 = []t19
+	f22 := func(v0 *t20) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f21(&(*v0)[i0])
+		}
+	}
+	type t21 = []t20
+	f23 := func(v0 *t21) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f22(&(*v0)[i0])
+		}
+	}
+	type t22 = []t21
+	f24 := func(v0 *t22) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f23(&(*v0)[i0])
+		}
+	}
+	type t23 = []t22
+	f25 := func(v0 *t23) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f24(&(*v0)[i0])
+		}
+	}
+	type t24 = []t23
+	f26 := func(v0 *t24) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f25(&(*v0)[i0])
+		}
+	}
+	type t25 = []t24
+	f27 := func(v0 *t25) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f26(&(*v0)[i0])
+		}
+	}
+	type t26 = []t25
+	f28 := func(v0 *t26) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f27(&(*v0)[i0])
+		}
+	}
+	type t27 = []t26
+	f29 := func(v0 *t27) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f28(&(*v0)[i0])
+		}
+	}
+	type t28 = []t27
+	f30 := func(v0 *t28) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f29(&(*v0)[i0])
+		}
+	}
+	type t29 = []t28
+	f31 := func(v0 *t29) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f30(&(*v0)[i0])
+		}
+	}
+	type t30 = []t29
+	f32 := func(v0 *t30) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f31(&(*v0)[i0])
+		}
+	}
+	type t31 = []t30
+	f33 := func(v0 *t31) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f32(&(*v0)[i0])
+		}
+	}
+	type t32 = []t31
+	f34 := func(v0 *t32) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f33(&(*v0)[i0])
+		}
+	}
+	type t33 = []t32
+	f35 := func(v0 *t33) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f34(&(*v0)[i0])
+		}
+	}
+	type t34 = []t33
+	f36 := func(v0 *t34) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f35(&(*v0)[i0])
+		}
+	}
+	type t35 = []t34
+	f37 := func(v0 *t35) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f36(&(*v0)[i0])
+		}
+	}
+	type t36 = []t35
+	f38 := func(v0 *t36) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f37(&(*v0)[i0])
+		}
+	}
+	type t37 = []t36
+	f39 := func(v0 *t37) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f38(&(*v0)[i0])
+		}
+	}
+	type t38 = []t37
+	f40 := func(v0 *t38) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f39(&(*v0)[i0])
+		}
+	}
+	type t39 = []t38
+	f41 := func(v0 *t39) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f40(&(*v0)[i0])
+		}
+	}
+	type t40 = []t39
+	f42 := func(v0 *t40) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f41(&(*v0)[i0])
+		}
+	}
+	type t41 = []t40
+	f43 := func(v0 *t41) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f42(&(*v0)[i0])
+		}
+	}
+	type t42 = []t41
+	f44 := func(v0 *t42) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f43(&(*v0)[i0])
+		}
+	}
+	type t43 = []t42
+	f45 := func(v0 *t43) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f44(&(*v0)[i0])
+		}
+	}
+	type t44 = []t43
+	f46 := func(v0 *t44) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f45(&(*v0)[i0])
+		}
+	}
+	type t45 = []t44
+	f47 := func(v0 *t45) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f46(&(*v0)[i0])
+		}
+	}
+	type t46 = []t45
+	f48 := func(v0 *t46) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f47(&(*v0)[i0])
+		}
+	}
+	type t47 = []t46
+	f49 := func(v0 *t47) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f48(&(*v0)[i0])
+		}
+	}
+	type t48 = []t47
+	f50 := func(v0 *t48) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f49(&(*v0)[i0])
+		}
+	}
+	type t49 = []t48
+	f51 := func(v0 *t49) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f50(&(*v0)[i0])
+		}
+	}
+	type t50 = []t49
+	f52 := func(v0 *t50) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f51(&(*v0)[i0])
+		}
+	}
+	type t51 = []t50
+	f53 := func(v0 *t51) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f52(&(*v0)[i0])
+		}
+	}
+	type t52 = []t51
+	f54 := func(v0 *t52) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f53(&(*v0)[i0])
+		}
+	}
+	type t53 = []t52
+	f55 := func(v0 *t53) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f54(&(*v0)[i0])
+		}
+	}
+	type t54 = []t53
+	f56 := func(v0 *t54) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f55(&(*v0)[i0])
+		}
+	}
+	type t55 = []t54
+	f57 := func(v0 *t55) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f56(&(*v0)[i0])
+		}
+	}
+	type t56 = []t55
+	f58 := func(v0 *t56) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f57(&(*v0)[i0])
+		}
+	}
+	type t57 = []t56
+	f59 := func(v0 *t57) {
+		e.Len(len(*v0))
+		for i0 := range *v0 {
+			f58(&(*v0)[i0])
+		}
+	}
+	e.Len(len(c.Bytes))
+	for i0 := range c.Bytes {
+		e.Len(len(c.Bytes[i0]))
+		for i1 := range c.Bytes[i0] {
+			e.Len(len(c.Bytes[i0][i1]))
+			for i2 := range c.Bytes[i0][i1] {
+				f59(&c.Bytes[i0][i1][i2])
+			}
+		}
+	}
+}
+
+// DecodeSave reads c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Load calls it for a file saved with this
+// version of Deepest, and reads older ones by reflection.
+func (c *Deepest) DecodeSave(d *ecs.SaveDecoder) {
+	f0 := func(v0 *[]uint8) {
+		*v0 = ecs.MakeSaveSlice[uint8](d, 1)
+		for i0 := range *v0 {
+			(*v0)[i0] = d.Uint8()
+		}
+	}
+	f1 := func(v0 *[][]uint8) {
+		*v0 = ecs.MakeSaveSlice[[]uint8](d, 1)
+		for i0 := range *v0 {
+			f0(&(*v0)[i0])
+		}
+	}
+	type t0 = [][][]uint8
+	f2 := func(v0 *t0) {
+		*v0 = ecs.MakeSaveSlice[[][]uint8](d, 1)
+		for i0 := range *v0 {
+			f1(&(*v0)[i0])
+		}
+	}
+	type t1 = []t0
+	f3 := func(v0 *t1) {
+		*v0 = ecs.MakeSaveSlice[t0](d, 1)
+		for i0 := range *v0 {
+			f2(&(*v0)[i0])
+		}
+	}
+	type t2 = []t1
+	f4 := func(v0 *t2) {
+		*v0 = ecs.MakeSaveSlice[t1](d, 1)
+		for i0 := range *v0 {
+			f3(&(*v0)[i0])
+		}
+	}
+	type t3 = []t2
+	f5 := func(v0 *t3) {
+		*v0 = ecs.MakeSaveSlice[t2](d, 1)
+		for i0 := range *v0 {
+			f4(&(*v0)[i0])
+		}
+	}
+	type t4 = []t3
+	f6 := func(v0 *t4) {
+		*v0 = ecs.MakeSaveSlice[t3](d, 1)
+		for i0 := range *v0 {
+			f5(&(*v0)[i0])
+		}
+	}
+	type t5 = []t4
+	f7 := func(v0 *t5) {
+		*v0 = ecs.MakeSaveSlice[t4](d, 1)
+		for i0 := range *v0 {
+			f6(&(*v0)[i0])
+		}
+	}
+	type t6 = []t5
+	f8 := func(v0 *t6) {
+		*v0 = ecs.MakeSaveSlice[t5](d, 1)
+		for i0 := range *v0 {
+			f7(&(*v0)[i0])
+		}
+	}
+	type t7 = []t6
+	f9 := func(v0 *t7) {
+		*v0 = ecs.MakeSaveSlice[t6](d, 1)
+		for i0 := range *v0 {
+			f8(&(*v0)[i0])
+		}
+	}
+	type t8 = []t7
+	f10 := func(v0 *t8) {
+		*v0 = ecs.MakeSaveSlice[t7](d, 1)
+		for i0 := range *v0 {
+			f9(&(*v0)[i0])
+		}
+	}
+	type t9 = []t8
+	f11 := func(v0 *t9) {
+		*v0 = ecs.MakeSaveSlice[t8](d, 1)
+		for i0 := range *v0 {
+			f10(&(*v0)[i0])
+		}
+	}
+	type t10 = []t9
+	f12 := func(v0 *t10) {
+		*v0 = ecs.MakeSaveSlice[t9](d, 1)
+		for i0 := range *v0 {
+			f11(&(*v0)[i0])
+		}
+	}
+	type t11 = []t10
+	f13 := func(v0 *t11) {
+		*v0 = ecs.MakeSaveSlice[t10](d, 1)
+		for i0 := range *v0 {
+			f12(&(*v0)[i0])
+		}
+	}
+	type t12 = []t11
+	f14 := func(v0 *t12) {
+		*v0 = ecs.MakeSaveSlice[t11](d, 1)
+		for i0 := range *v0 {
+			f13(&(*v0)[i0])
+		}
+	}
+	type t13 = []t12
+	f15 := func(v0 *t13) {
+		*v0 = ecs.MakeSaveSlice[t12](d, 1)
+		for i0 := range *v0 {
+			f14(&(*v0)[i0])
+		}
+	}
+	type t14 = []t13
+	f16 := func(v0 *t14) {
+		*v0 = ecs.MakeSaveSlice[t13](d, 1)
+		for i0 := range *v0 {
+			f15(&(*v0)[i0])
+		}
+	}
+	type t15 = []t14
+	f17 := func(v0 *t15) {
+		*v0 = ecs.MakeSaveSlice[t14](d, 1)
+		for i0 := range *v0 {
+			f16(&(*v0)[i0])
+		}
+	}
+	type t16 = []t15
+	f18 := func(v0 *t16) {
+		*v0 = ecs.MakeSaveSlice[t15](d, 1)
+		for i0 := range *v0 {
+			f17(&(*v0)[i0])
+		}
+	}
+	type t17 = []t16
+	f19 := func(v0 *t17) {
+		*v0 = ecs.MakeSaveSlice[t16](d, 1)
+		for i0 := range *v0 {
+			f18(&(*v0)[i0])
+		}
+	}
+	type t18 = []t17
+	f20 := func(v0 *t18) {
+		*v0 = ecs.MakeSaveSlice[t17](d, 1)
+		for i0 := range *v0 {
+			f19(&(*v0)[i0])
+		}
+	}
+	type t19 = []t18
+	f21 := func(v0 *t19) {
+		*v0 = ecs.MakeSaveSlice[t18](d, 1)
+		for i0 := range *v0 {
+			f20(&(*v0)[i0])
+		}
+	}
+	type t20 = []t19
+	f22 := func(v0 *t20) {
+		*v0 = ecs.MakeSaveSlice[t19](d, 1)
+		for i0 := range *v0 {
+			f21(&(*v0)[i0])
+		}
+	}
+	type t21 = []t20
+	f23 := func(v0 *t21) {
+		*v0 = ecs.MakeSaveSlice[t20](d, 1)
+		for i0 := range *v0 {
+			f22(&(*v0)[i0])
+		}
+	}
+	type t22 = []t21
+	f24 := func(v0 *t22) {
+		*v0 = ecs.MakeSaveSlice[t21](d, 1)
+		for i0 := range *v0 {
+			f23(&(*v0)[i0])
+		}
+	}
+	type t23 = []t22
+	f25 := func(v0 *t23) {
+		*v0 = ecs.MakeSaveSlice[t22](d, 1)
+		for i0 := range *v0 {
+			f24(&(*v0)[i0])
+		}
+	}
+	type t24 = []t23
+	f26 := func(v0 *t24) {
+		*v0 = ecs.MakeSaveSlice[t23](d, 1)
+		for i0 := range *v0 {
+			f25(&(*v0)[i0])
+		}
+	}
+	type t25 = []t24
+	f27 := func(v0 *t25) {
+		*v0 = ecs.MakeSaveSlice[t24](d, 1)
+		for i0 := range *v0 {
+			f26(&(*v0)[i0])
+		}
+	}
+	type t26 = []t25
+	f28 := func(v0 *t26) {
+		*v0 = ecs.MakeSaveSlice[t25](d, 1)
+		for i0 := range *v0 {
+			f27(&(*v0)[i0])
+		}
+	}
+	type t27 = []t26
+	f29 := func(v0 *t27) {
+		*v0 = ecs.MakeSaveSlice[t26](d, 1)
+		for i0 := range *v0 {
+			f28(&(*v0)[i0])
+		}
+	}
+	type t28 = []t27
+	f30 := func(v0 *t28) {
+		*v0 = ecs.MakeSaveSlice[t27](d, 1)
+		for i0 := range *v0 {
+			f29(&(*v0)[i0])
+		}
+	}
+	type t29 = []t28
+	f31 := func(v0 *t29) {
+		*v0 = ecs.MakeSaveSlice[t28](d, 1)
+		for i0 := range *v0 {
+			f30(&(*v0)[i0])
+		}
+	}
+	type t30 = []t29
+	f32 := func(v0 *t30) {
+		*v0 = ecs.MakeSaveSlice[t29](d, 1)
+		for i0 := range *v0 {
+			f31(&(*v0)[i0])
+		}
+	}
+	type t31 = []t30
+	f33 := func(v0 *t31) {
+		*v0 = ecs.MakeSaveSlice[t30](d, 1)
+		for i0 := range *v0 {
+			f32(&(*v0)[i0])
+		}
+	}
+	type t32 = []t31
+	f34 := func(v0 *t32) {
+		*v0 = ecs.MakeSaveSlice[t31](d, 1)
+		for i0 := range *v0 {
+			f33(&(*v0)[i0])
+		}
+	}
+	type t33 = []t32
+	f35 := func(v0 *t33) {
+		*v0 = ecs.MakeSaveSlice[t32](d, 1)
+		for i0 := range *v0 {
+			f34(&(*v0)[i0])
+		}
+	}
+	type t34 = []t33
+	f36 := func(v0 *t34) {
+		*v0 = ecs.MakeSaveSlice[t33](d, 1)
+		for i0 := range *v0 {
+			f35(&(*v0)[i0])
+		}
+	}
+	type t35 = []t34
+	f37 := func(v0 *t35) {
+		*v0 = ecs.MakeSaveSlice[t34](d, 1)
+		for i0 := range *v0 {
+			f36(&(*v0)[i0])
+		}
+	}
+	type t36 = []t35
+	f38 := func(v0 *t36) {
+		*v0 = ecs.MakeSaveSlice[t35](d, 1)
+		for i0 := range *v0 {
+			f37(&(*v0)[i0])
+		}
+	}
+	type t37 = []t36
+	f39 := func(v0 *t37) {
+		*v0 = ecs.MakeSaveSlice[t36](d, 1)
+		for i0 := range *v0 {
+			f38(&(*v0)[i0])
+		}
+	}
+	type t38 = []t37
+	f40 := func(v0 *t38) {
+		*v0 = ecs.MakeSaveSlice[t37](d, 1)
+		for i0 := range *v0 {
+			f39(&(*v0)[i0])
+		}
+	}
+	type t39 = []t38
+	f41 := func(v0 *t39) {
+		*v0 = ecs.MakeSaveSlice[t38](d, 1)
+		for i0 := range *v0 {
+			f40(&(*v0)[i0])
+		}
+	}
+	type t40 = []t39
+	f42 := func(v0 *t40) {
+		*v0 = ecs.MakeSaveSlice[t39](d, 1)
+		for i0 := range *v0 {
+			f41(&(*v0)[i0])
+		}
+	}
+	type t41 = []t40
+	f43 := func(v0 *t41) {
+		*v0 = ecs.MakeSaveSlice[t40](d, 1)
+		for i0 := range *v0 {
+			f42(&(*v0)[i0])
+		}
+	}
+	type t42 = []t41
+	f44 := func(v0 *t42) {
+		*v0 = ecs.MakeSaveSlice[t41](d, 1)
+		for i0 := range *v0 {
+			f43(&(*v0)[i0])
+		}
+	}
+	type t43 = []t42
+	f45 := func(v0 *t43) {
+		*v0 = ecs.MakeSaveSlice[t42](d, 1)
+		for i0 := range *v0 {
+			f44(&(*v0)[i0])
+		}
+	}
+	type t44 = []t43
+	f46 := func(v0 *t44) {
+		*v0 = ecs.MakeSaveSlice[t43](d, 1)
+		for i0 := range *v0 {
+			f45(&(*v0)[i0])
+		}
+	}
+	type t45 = []t44
+	f47 := func(v0 *t45) {
+		*v0 = ecs.MakeSaveSlice[t44](d, 1)
+		for i0 := range *v0 {
+			f46(&(*v0)[i0])
+		}
+	}
+	type t46 = []t45
+	f48 := func(v0 *t46) {
+		*v0 = ecs.MakeSaveSlice[t45](d, 1)
+		for i0 := range *v0 {
+			f47(&(*v0)[i0])
+		}
+	}
+	type t47 = []t46
+	f49 := func(v0 *t47) {
+		*v0 = ecs.MakeSaveSlice[t46](d, 1)
+		for i0 := range *v0 {
+			f48(&(*v0)[i0])
+		}
+	}
+	type t48 = []t47
+	f50 := func(v0 *t48) {
+		*v0 = ecs.MakeSaveSlice[t47](d, 1)
+		for i0 := range *v0 {
+			f49(&(*v0)[i0])
+		}
+	}
+	type t49 = []t48
+	f51 := func(v0 *t49) {
+		*v0 = ecs.MakeSaveSlice[t48](d, 1)
+		for i0 := range *v0 {
+			f50(&(*v0)[i0])
+		}
+	}
+	type t50 = []t49
+	f52 := func(v0 *t50) {
+		*v0 = ecs.MakeSaveSlice[t49](d, 1)
+		for i0 := range *v0 {
+			f51(&(*v0)[i0])
+		}
+	}
+	type t51 = []t50
+	f53 := func(v0 *t51) {
+		*v0 = ecs.MakeSaveSlice[t50](d, 1)
+		for i0 := range *v0 {
+			f52(&(*v0)[i0])
+		}
+	}
+	type t52 = []t51
+	f54 := func(v0 *t52) {
+		*v0 = ecs.MakeSaveSlice[t51](d, 1)
+		for i0 := range *v0 {
+			f53(&(*v0)[i0])
+		}
+	}
+	type t53 = []t52
+	f55 := func(v0 *t53) {
+		*v0 = ecs.MakeSaveSlice[t52](d, 1)
+		for i0 := range *v0 {
+			f54(&(*v0)[i0])
+		}
+	}
+	type t54 = []t53
+	f56 := func(v0 *t54) {
+		*v0 = ecs.MakeSaveSlice[t53](d, 1)
+		for i0 := range *v0 {
+			f55(&(*v0)[i0])
+		}
+	}
+	type t55 = []t54
+	f57 := func(v0 *t55) {
+		*v0 = ecs.MakeSaveSlice[t54](d, 1)
+		for i0 := range *v0 {
+			f56(&(*v0)[i0])
+		}
+	}
+	type t56 = []t55
+	f58 := func(v0 *t56) {
+		*v0 = ecs.MakeSaveSlice[t55](d, 1)
+		for i0 := range *v0 {
+			f57(&(*v0)[i0])
+		}
+	}
+	type t57 = []t56
+	f59 := func(v0 *t57) {
+		*v0 = ecs.MakeSaveSlice[t56](d, 1)
+		for i0 := range *v0 {
+			f58(&(*v0)[i0])
+		}
+	}
+	type t58 = []t57
+	type t59 = []t58
+	c.Bytes = ecs.MakeSaveSlice[t59](d, 1)
+	for i0 := range c.Bytes {
+		c.Bytes[i0] = ecs.MakeSaveSlice[t58](d, 1)
+		for i1 := range c.Bytes[i0] {
+			c.Bytes[i0][i1] = ecs.MakeSaveSlice[t57](d, 1)
+			for i2 := range c.Bytes[i0][i1] {
+				f59(&c.Bytes[i0][i1][i2])
+			}
+		}
+	}
+}
+
+// Clone returns a deep copy of c, sharing no slice with it: what ecs
+// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// are copied by assignment.
+func (c Deepest) Clone() Deepest {
+	out := c
+	f0 := func(v0, w0 *[][]uint8) {
+		if *w0 != nil {
+			*v0 = make([][]uint8, len(*w0))
+			for i0 := range *w0 {
+				(*v0)[i0] = append([]uint8(nil), (*w0)[i0]...)
+			}
+		}
+	}
+	type t0 = [][][]uint8
+	f1 := func(v0, w0 *t0) {
+		if *w0 != nil {
+			*v0 = make(t0, len(*w0))
+			for i0 := range *w0 {
+				f0(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t1 = []t0
+	f2 := func(v0, w0 *t1) {
+		if *w0 != nil {
+			*v0 = make(t1, len(*w0))
+			for i0 := range *w0 {
+				f1(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t2 = []t1
+	f3 := func(v0, w0 *t2) {
+		if *w0 != nil {
+			*v0 = make(t2, len(*w0))
+			for i0 := range *w0 {
+				f2(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t3 = []t2
+	f4 := func(v0, w0 *t3) {
+		if *w0 != nil {
+			*v0 = make(t3, len(*w0))
+			for i0 := range *w0 {
+				f3(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t4 = []t3
+	f5 := func(v0, w0 *t4) {
+		if *w0 != nil {
+			*v0 = make(t4, len(*w0))
+			for i0 := range *w0 {
+				f4(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t5 = []t4
+	f6 := func(v0, w0 *t5) {
+		if *w0 != nil {
+			*v0 = make(t5, len(*w0))
+			for i0 := range *w0 {
+				f5(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t6 = []t5
+	f7 := func(v0, w0 *t6) {
+		if *w0 != nil {
+			*v0 = make(t6, len(*w0))
+			for i0 := range *w0 {
+				f6(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t7 = []t6
+	f8 := func(v0, w0 *t7) {
+		if *w0 != nil {
+			*v0 = make(t7, len(*w0))
+			for i0 := range *w0 {
+				f7(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t8 = []t7
+	f9 := func(v0, w0 *t8) {
+		if *w0 != nil {
+			*v0 = make(t8, len(*w0))
+			for i0 := range *w0 {
+				f8(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t9 = []t8
+	f10 := func(v0, w0 *t9) {
+		if *w0 != nil {
+			*v0 = make(t9, len(*w0))
+			for i0 := range *w0 {
+				f9(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t10 = []t9
+	f11 := func(v0, w0 *t10) {
+		if *w0 != nil {
+			*v0 = make(t10, len(*w0))
+			for i0 := range *w0 {
+				f10(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t11 = []t10
+	f12 := func(v0, w0 *t11) {
+		if *w0 != nil {
+			*v0 = make(t11, len(*w0))
+			for i0 := range *w0 {
+				f11(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t12 = []t11
+	f13 := func(v0, w0 *t12) {
+		if *w0 != nil {
+			*v0 = make(t12, len(*w0))
+			for i0 := range *w0 {
+				f12(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t13 = []t12
+	f14 := func(v0, w0 *t13) {
+		if *w0 != nil {
+			*v0 = make(t13, len(*w0))
+			for i0 := range *w0 {
+				f13(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t14 = []t13
+	f15 := func(v0, w0 *t14) {
+		if *w0 != nil {
+			*v0 = make(t14, len(*w0))
+			for i0 := range *w0 {
+				f14(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t15 = []t14
+	f16 := func(v0, w0 *t15) {
+		if *w0 != nil {
+			*v0 = make(t15, len(*w0))
+			for i0 := range *w0 {
+				f15(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t16 = []t15
+	f17 := func(v0, w0 *t16) {
+		if *w0 != nil {
+			*v0 = make(t16, len(*w0))
+			for i0 := range *w0 {
+				f16(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t17 = []t16
+	f18 := func(v0, w0 *t17) {
+		if *w0 != nil {
+			*v0 = make(t17, len(*w0))
+			for i0 := range *w0 {
+				f17(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t18 = []t17
+	f19 := func(v0, w0 *t18) {
+		if *w0 != nil {
+			*v0 = make(t18, len(*w0))
+			for i0 := range *w0 {
+				f18(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t19 = []t18
+	f20 := func(v0, w0 *t19) {
+		if *w0 != nil {
+			*v0 = make(t19, len(*w0))
+			for i0 := range *w0 {
+				f19(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t20 = []t19
+	f21 := func(v0, w0 *t20) {
+		if *w0 != nil {
+			*v0 = make(t20, len(*w0))
+			for i0 := range *w0 {
+				f20(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t21 = []t20
+	f22 := func(v0, w0 *t21) {
+		if *w0 != nil {
+			*v0 = make(t21, len(*w0))
+			for i0 := range *w0 {
+				f21(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t22 = []t21
+	f23 := func(v0, w0 *t22) {
+		if *w0 != nil {
+			*v0 = make(t22, len(*w0))
+			for i0 := range *w0 {
+				f22(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t23 = []t22
+	f24 := func(v0, w0 *t23) {
+		if *w0 != nil {
+			*v0 = make(t23, len(*w0))
+			for i0 := range *w0 {
+				f23(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t24 = []t23
+	f25 := func(v0, w0 *t24) {
+		if *w0 != nil {
+			*v0 = make(t24, len(*w0))
+			for i0 := range *w0 {
+				f24(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t25 = []t24
+	f26 := func(v0, w0 *t25) {
+		if *w0 != nil {
+			*v0 = make(t25, len(*w0))
+			for i0 := range *w0 {
+				f25(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t26 = []t25
+	f27 := func(v0, w0 *t26) {
+		if *w0 != nil {
+			*v0 = make(t26, len(*w0))
+			for i0 := range *w0 {
+				f26(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t27 = []t26
+	f28 := func(v0, w0 *t27) {
+		if *w0 != nil {
+			*v0 = make(t27, len(*w0))
+			for i0 := range *w0 {
+				f27(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t28 = []t27
+	f29 := func(v0, w0 *t28) {
+		if *w0 != nil {
+			*v0 = make(t28, len(*w0))
+			for i0 := range *w0 {
+				f28(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t29 = []t28
+	f30 := func(v0, w0 *t29) {
+		if *w0 != nil {
+			*v0 = make(t29, len(*w0))
+			for i0 := range *w0 {
+				f29(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t30 = []t29
+	f31 := func(v0, w0 *t30) {
+		if *w0 != nil {
+			*v0 = make(t30, len(*w0))
+			for i0 := range *w0 {
+				f30(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t31 = []t30
+	f32 := func(v0, w0 *t31) {
+		if *w0 != nil {
+			*v0 = make(t31, len(*w0))
+			for i0 := range *w0 {
+				f31(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t32 = []t31
+	f33 := func(v0, w0 *t32) {
+		if *w0 != nil {
+			*v0 = make(t32, len(*w0))
+			for i0 := range *w0 {
+				f32(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t33 = []t32
+	f34 := func(v0, w0 *t33) {
+		if *w0 != nil {
+			*v0 = make(t33, len(*w0))
+			for i0 := range *w0 {
+				f33(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t34 = []t33
+	f35 := func(v0, w0 *t34) {
+		if *w0 != nil {
+			*v0 = make(t34, len(*w0))
+			for i0 := range *w0 {
+				f34(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t35 = []t34
+	f36 := func(v0, w0 *t35) {
+		if *w0 != nil {
+			*v0 = make(t35, len(*w0))
+			for i0 := range *w0 {
+				f35(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t36 = []t35
+	f37 := func(v0, w0 *t36) {
+		if *w0 != nil {
+			*v0 = make(t36, len(*w0))
+			for i0 := range *w0 {
+				f36(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t37 = []t36
+	f38 := func(v0, w0 *t37) {
+		if *w0 != nil {
+			*v0 = make(t37, len(*w0))
+			for i0 := range *w0 {
+				f37(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t38 = []t37
+	f39 := func(v0, w0 *t38) {
+		if *w0 != nil {
+			*v0 = make(t38, len(*w0))
+			for i0 := range *w0 {
+				f38(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t39 = []t38
+	f40 := func(v0, w0 *t39) {
+		if *w0 != nil {
+			*v0 = make(t39, len(*w0))
+			for i0 := range *w0 {
+				f39(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t40 = []t39
+	f41 := func(v0, w0 *t40) {
+		if *w0 != nil {
+			*v0 = make(t40, len(*w0))
+			for i0 := range *w0 {
+				f40(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t41 = []t40
+	f42 := func(v0, w0 *t41) {
+		if *w0 != nil {
+			*v0 = make(t41, len(*w0))
+			for i0 := range *w0 {
+				f41(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t42 = []t41
+	f43 := func(v0, w0 *t42) {
+		if *w0 != nil {
+			*v0 = make(t42, len(*w0))
+			for i0 := range *w0 {
+				f42(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t43 = []t42
+	f44 := func(v0, w0 *t43) {
+		if *w0 != nil {
+			*v0 = make(t43, len(*w0))
+			for i0 := range *w0 {
+				f43(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t44 = []t43
+	f45 := func(v0, w0 *t44) {
+		if *w0 != nil {
+			*v0 = make(t44, len(*w0))
+			for i0 := range *w0 {
+				f44(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t45 = []t44
+	f46 := func(v0, w0 *t45) {
+		if *w0 != nil {
+			*v0 = make(t45, len(*w0))
+			for i0 := range *w0 {
+				f45(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t46 = []t45
+	f47 := func(v0, w0 *t46) {
+		if *w0 != nil {
+			*v0 = make(t46, len(*w0))
+			for i0 := range *w0 {
+				f46(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t47 = []t46
+	f48 := func(v0, w0 *t47) {
+		if *w0 != nil {
+			*v0 = make(t47, len(*w0))
+			for i0 := range *w0 {
+				f47(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t48 = []t47
+	f49 := func(v0, w0 *t48) {
+		if *w0 != nil {
+			*v0 = make(t48, len(*w0))
+			for i0 := range *w0 {
+				f48(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t49 = []t48
+	f50 := func(v0, w0 *t49) {
+		if *w0 != nil {
+			*v0 = make(t49, len(*w0))
+			for i0 := range *w0 {
+				f49(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t50 = []t49
+	f51 := func(v0, w0 *t50) {
+		if *w0 != nil {
+			*v0 = make(t50, len(*w0))
+			for i0 := range *w0 {
+				f50(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t51 = []t50
+	f52 := func(v0, w0 *t51) {
+		if *w0 != nil {
+			*v0 = make(t51, len(*w0))
+			for i0 := range *w0 {
+				f51(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t52 = []t51
+	f53 := func(v0, w0 *t52) {
+		if *w0 != nil {
+			*v0 = make(t52, len(*w0))
+			for i0 := range *w0 {
+				f52(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t53 = []t52
+	f54 := func(v0, w0 *t53) {
+		if *w0 != nil {
+			*v0 = make(t53, len(*w0))
+			for i0 := range *w0 {
+				f53(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t54 = []t53
+	f55 := func(v0, w0 *t54) {
+		if *w0 != nil {
+			*v0 = make(t54, len(*w0))
+			for i0 := range *w0 {
+				f54(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t55 = []t54
+	f56 := func(v0, w0 *t55) {
+		if *w0 != nil {
+			*v0 = make(t55, len(*w0))
+			for i0 := range *w0 {
+				f55(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t56 = []t55
+	f57 := func(v0, w0 *t56) {
+		if *w0 != nil {
+			*v0 = make(t56, len(*w0))
+			for i0 := range *w0 {
+				f56(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t57 = []t56
+	f58 := func(v0, w0 *t57) {
+		if *w0 != nil {
+			*v0 = make(t57, len(*w0))
+			for i0 := range *w0 {
+				f57(&(*v0)[i0], &(*w0)[i0])
+			}
+		}
+	}
+	type t58 = []t57
+	type t59 = []t58
+	type t60 = []t59
+	if c.Bytes != nil {
+		out.Bytes = make(t60, len(c.Bytes))
+		for i0 := range c.Bytes {
+			if c.Bytes[i0] != nil {
+				out.Bytes[i0] = make(t59, len(c.Bytes[i0]))
+				for i1 := range c.Bytes[i0] {
+					if c.Bytes[i0][i1] != nil {
+						out.Bytes[i0][i1] = make(t58, len(c.Bytes[i0][i1]))
+						for i2 := range c.Bytes[i0][i1] {
+							f58(&out.Bytes[i0][i1][i2], &c.Bytes[i0][i1][i2])
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Checksum hashes c's whole value, slices included, for World.Checksum
+// (ecs.Checksummer), which does not look into slices by itself.
+func (c *Deepest) Checksum() uint64 { return ecs.SaveChecksum(c) }
+
+// Tuning has defaults too long to write again: the values that take them call DefaultTuning.
+type Tuning struct {
+	Gains [8]float32
+	Label string
+	Level uint8
+}
+
+// DefaultTuning returns Tuning's default value, from the defaults of its definition.
+func DefaultTuning() Tuning {
+	return Tuning{Gains: [8]float32{0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1}, Label: "a tuning whose defaults are longer than the generator repeats", Level: 3}
+}
+
+// String formats the value for debugging, as Tuning{Field: value, ...}.
+func (c Tuning) String() string {
+	return fmt.Sprintf("Tuning{Gains: %v, Label: %q, Level: %v}", c.Gains, c.Label, c.Level)
+}
+
+// EncodeSave writes c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Save calls it.
+func (c *Tuning) EncodeSave(e *ecs.SaveEncoder) {
+	for i0 := range c.Gains {
+		e.Float32(c.Gains[i0])
+	}
+	e.String(c.Label)
+	e.Uint8(c.Level)
+}
+
+// DecodeSave reads c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Load calls it for a file saved with this
+// version of Tuning, and reads older ones by reflection.
+func (c *Tuning) DecodeSave(d *ecs.SaveDecoder) {
+	for i0 := range c.Gains {
+		c.Gains[i0] = d.Float32()
+	}
+	c.Label = d.String()
+	c.Level = d.Uint8()
+}
+
+// Rig holds tunings: at their defaults, with one field set, and in an array.
+type Rig struct {
+	Main  Tuning
+	Spare Tuning
+	Bank  [3]Tuning
+}
+
+// DefaultRig returns Rig's default value, from the defaults of its definition.
+func DefaultRig() Rig {
+	return Rig{Main: DefaultTuning(), Spare: func() Tuning {
+		out := DefaultTuning()
+		out.Level = 9
+		return out
+	}(), Bank: [3]Tuning{DefaultTuning(), func() Tuning {
+		out := DefaultTuning()
+		out.Label = "b"
+		out.Level = 1
+		return out
+	}()}}
+}
+
+// String formats the value for debugging, as Rig{Field: value, ...}.
+func (c Rig) String() string {
+	return fmt.Sprintf("Rig{Main: %v, Spare: %v, Bank: %v}", c.Main, c.Spare, c.Bank)
+}
+
+// EncodeSave writes c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Save calls it.
+func (c *Rig) EncodeSave(e *ecs.SaveEncoder) {
+	c.Main.EncodeSave(e)
+	c.Spare.EncodeSave(e)
+	for i0 := range c.Bank {
+		c.Bank[i0].EncodeSave(e)
+	}
+}
+
+// DecodeSave reads c in Tessera's save format, without reflection
+// (ecs.BinaryCodec): World.Load calls it for a file saved with this
+// version of Rig, and reads older ones by reflection.
+func (c *Rig) DecodeSave(d *ecs.SaveDecoder) {
+	c.Main.DecodeSave(d)
+	c.Spare.DecodeSave(d)
+	for i0 := range c.Bank {
+		c.Bank[i0].DecodeSave(d)
+	}
+}
+
 // Frozen is a tag component: it holds nothing, and marks the entities that have it.
 type Frozen struct{}
 
@@ -357,6 +2139,10 @@ func Register(w *ecs.World) {
 	ecs.Register[Inventory](w)
 	ecs.Register[Stack](w)
 	ecs.Register[Painted](w)
+	ecs.Register[Deep](w)
+	ecs.Register[Deepest](w)
+	ecs.Register[Tuning](w)
+	ecs.Register[Rig](w)
 	ecs.Register[Frozen](w, ecs.Sparse())
 	ecs.Register[Player](w)
 }
@@ -374,7 +2160,9 @@ func NewHero(w *ecs.World) *Hero { return &Hero{ecs.NewMap4[Position, Health, In
 // Defaults returns the values a Hero spawns with: each component's
 // defaults, with the archetype's own on top. Each call makes new values.
 func (a *Hero) Defaults() (Position, Health, Inventory, Player) {
-	return DefaultPosition(), Health{HP: 250, Max: 100}, Inventory{Slots: [3]Health{Health{HP: 1, Max: 100}}, Names: []string{"sword"}, Counts: [][2]uint16{[2]uint16{1, 2}}, Home: Position{Y: -2.5}}, DefaultPlayer()
+	v2 := DefaultInventory()
+	v2.Names = []string{"sword"}
+	return DefaultPosition(), Health{HP: 250, Max: 100}, v2, DefaultPlayer()
 }
 
 // Spawn spawns a Hero with Defaults and returns it.
@@ -479,5 +2267,46 @@ func (a *Crate) SpawnBatchFunc(n int, init func(e ecs.Entity, scalars *Scalars, 
 	a.m.SpawnBatchFunc(n, func(e ecs.Entity, scalars *Scalars, painted *Painted, frozen *Frozen) {
 		*scalars, *painted, *frozen = v0, v1, v2
 		init(e, scalars, painted, frozen)
+	})
+}
+
+// Workshop is an archetype: a bundle of components that spawn together.
+//
+// A Workshop spawns entities with Rig, Tuning and Deep, in one table move each.
+type Workshop struct{ m *ecs.Map3[Rig, Tuning, Deep] }
+
+// NewWorkshop returns the spawner of Workshop entities in w.
+func NewWorkshop(w *ecs.World) *Workshop { return &Workshop{ecs.NewMap3[Rig, Tuning, Deep](w)} }
+
+// Defaults returns the values a Workshop spawns with: each component's
+// defaults, with the archetype's own on top. Each call makes new values.
+func (a *Workshop) Defaults() (Rig, Tuning, Deep) {
+	v1 := DefaultTuning()
+	v1.Level = 7
+	return DefaultRig(), v1, DefaultDeep()
+}
+
+// Spawn spawns a Workshop with Defaults and returns it.
+func (a *Workshop) Spawn() ecs.Entity { return a.m.Spawn(a.Defaults()) }
+
+// SpawnWith spawns a Workshop with the given values and returns it.
+func (a *Workshop) SpawnWith(rig Rig, tuning Tuning, deep Deep) ecs.Entity {
+	return a.m.Spawn(rig, tuning, deep)
+}
+
+// SpawnBatch spawns n Workshop entities with Defaults, in one table move.
+func (a *Workshop) SpawnBatch(n int) {
+	v0, v1, v2 := a.Defaults()
+	a.m.SpawnBatchFunc(n, func(_ ecs.Entity, rig *Rig, tuning *Tuning, deep *Deep) { *rig, *tuning, *deep = v0, v1, v2.Clone() })
+}
+
+// SpawnBatchFunc spawns n Workshop entities, in one table move, and calls
+// init with each and pointers to its values, set to Defaults, to adjust
+// them. The rules of the ecs MapN.SpawnBatchFunc apply inside init.
+func (a *Workshop) SpawnBatchFunc(n int, init func(e ecs.Entity, rig *Rig, tuning *Tuning, deep *Deep)) {
+	v0, v1, v2 := a.Defaults()
+	a.m.SpawnBatchFunc(n, func(e ecs.Entity, rig *Rig, tuning *Tuning, deep *Deep) {
+		*rig, *tuning, *deep = v0, v1, v2.Clone()
+		init(e, rig, tuning, deep)
 	})
 }

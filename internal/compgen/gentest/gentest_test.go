@@ -20,6 +20,7 @@ type (
 	plainScalars   Scalars
 	plainHealth    Health
 	plainInventory Inventory
+	plainDeep      Deep
 )
 
 // stableName returns the name w's save files give T.
@@ -42,6 +43,7 @@ func registerPlain(w *ecs.World) {
 	ecs.Register[plainHealth](w, ecs.Name(stableName[Health]()), ecs.Sparse())
 	ecs.Register[plainInventory](w, ecs.Name(stableName[Inventory]()))
 	ecs.Register[Painted](w)
+	ecs.Register[plainDeep](w, ecs.Name(stableName[Deep]())) // in Register's order: ids are saved
 	ecs.Register[Frozen](w, ecs.Sparse())
 	ecs.Register[Player](w)
 }
@@ -108,6 +110,9 @@ func randomWorld(w *ecs.World, seed uint64, plain bool) {
 		if r.IntN(2) == 0 {
 			add(w, plain, e, randomInventory(r, live))
 		}
+		if r.IntN(3) == 0 {
+			add(w, plain, e, randomDeep(r, live))
+		}
 		if r.IntN(4) == 0 {
 			ecs.NewMap[Painted](w).Add(e, Painted{Tint: color.RGBA{uint8(r.Uint32()), 2, 3, 4}, Layer: uint8(r.Uint32())})
 		}
@@ -152,6 +157,12 @@ func add(w *ecs.World, plain bool, e ecs.Entity, v any) {
 		} else {
 			ecs.NewMap[Inventory](w).Add(e, v)
 		}
+	case Deep:
+		if plain {
+			ecs.NewMap[plainDeep](w).Add(e, plainDeep(v))
+		} else {
+			ecs.NewMap[Deep](w).Add(e, v)
+		}
 	}
 }
 
@@ -167,7 +178,7 @@ func save(t *testing.T, w *ecs.World) []byte {
 // TestCodecs: the generated types have the codec methods, except the one
 // with an imported field, which falls back to reflection.
 func TestCodecs(t *testing.T) {
-	for _, v := range []any{&Position{}, &Scalars{}, &Health{}, &Inventory{}, &Frozen{}, &Player{}} {
+	for _, v := range []any{&Position{}, &Scalars{}, &Health{}, &Inventory{}, &Deep{}, &Tuning{}, &Rig{}, &Frozen{}, &Player{}} {
 		if _, ok := v.(ecs.BinaryCodec); !ok {
 			t.Errorf("%T has no generated codec", v)
 		}
