@@ -12,7 +12,7 @@ import (
 )
 
 // genUsage is the help of tessera gen.
-const genUsage = `Usage: tessera gen [-o out.go] defs.json...
+var genUsage = fmt.Sprintf(`Usage: tessera gen [-o out.go] defs.json...
 
 Reads component definitions written in JSON and writes one gofmt'ed Go file:
 the component types, DefaultX functions, String, Clone for types with slices,
@@ -28,8 +28,24 @@ from a checkout of Tessera):
 Every problem of every file is reported as file:line:col: message, and then
 nothing is written and the exit status is 1.
 
+A stableName that is another component's default stable name (the import
+path of the package, a dot and the type's name) is refused, as the generated
+Register would panic on it. The import path is read from the go.mod above the
+directory of -o (or the current directory, where go generate runs); without
+one, it is taken to end in the package's name.
+
+The definitions are bounded, so that any of them give an error quickly or
+code linear in their size: a file of at most %d bytes, %d JSON
+values and %d levels of nesting; %d components and %d archetypes
+in all; %d fields per component; names of %d bytes; a component's
+values nested at most %d levels deep (a level per field, per [] or [N] and
+per component held, so a field's type has at most %d levels of [] and
+[N]), the depth ecs.World.Load reads; and %d problems listed. A limit
+crossed is reported at its file:line:col. See go doc ./internal/compgen.
+
 Flags:
-`
+`, compgen.MaxFileBytes, compgen.MaxValues, compgen.MaxJSONDepth, compgen.MaxComponents, compgen.MaxArchetypes,
+	compgen.MaxFields, compgen.MaxNameBytes, compgen.MaxTypeDepth, compgen.MaxTypeDepth-1, compgen.MaxErrors)
 
 // gen runs "tessera gen": 0 when the file was written, 1 when the
 // definitions have problems or a file cannot be read or written, 2 for
@@ -60,7 +76,7 @@ func gen(args []string, stdout, stderr io.Writer) int {
 	files := make([]compgen.File, fs.NArg())
 	names := make([]string, fs.NArg())
 	for i, name := range fs.Args() {
-		data, err := os.ReadFile(name)
+		data, err := readAtMost(name, compgen.MaxFileBytes+1) // compgen reports a larger one
 		if err != nil {
 			fmt.Fprintf(stderr, "tessera gen: %v\n", err)
 			return 1
@@ -68,7 +84,11 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		names[i] = filepath.ToSlash(name)
 		files[i] = compgen.File{Name: names[i], Data: data}
 	}
-	defs, errs := compgen.Parse(files...)
+	dir := "." // where go generate runs, in the package's directory
+	if *out != "" {
+		dir = filepath.Dir(*out)
+	}
+	defs, errs := compgen.ParseWith(compgen.Options{ImportPath: importPath(dir)}, files...)
 	if errs != nil {
 		for _, e := range errs {
 			fmt.Fprintln(stderr, e.Error())
@@ -93,6 +113,17 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// readAtMost reads the first n bytes of the file name, or all of it when
+// it is shorter: a definition file past the limit is not read whole.
+func readAtMost(name string, n int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // sameFiles says which file is given twice, or is both an input and the
