@@ -4,17 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
-// generatedSize parses and generates src within a second and returns the
+// generatedSize parses and generates src within the guard and returns the
 // size of the code.
 func generatedSize(t *testing.T, src string) int {
 	t.Helper()
 	var out []byte
 	var errs Errors
 	var err error
-	within(t, time.Second, func() {
+	within(t, guard, func() {
 		var defs *Defs
 		if defs, errs = Parse(File{"x.json", []byte(src)}); errs == nil {
 			out, err = Generate(defs, []string{"x.json"})
