@@ -95,8 +95,30 @@ func (s *schema) fixedSize() int {
 // schemaOf returns the schema of Go type t, or an error naming the first
 // field (by path) of a kind a save cannot hold: pointers, maps, channels,
 // functions and interfaces.
+//
+// A type nested deeper than a file may describe (maxSchemaDepth: a level
+// per field, array or slice element) is refused too, so that Save never
+// writes a file Load would then refuse.
 func schemaOf(t reflect.Type) (*schema, error) {
-	return schemaAt(t, t.String(), nil)
+	s, err := schemaAt(t, t.String(), nil)
+	if err == nil && s.depth() > maxSchemaDepth {
+		return nil, fmt.Errorf("%v is nested %d levels deep (fields, array and slice elements), more than the %d a save file describes", t, s.depth(), maxSchemaDepth)
+	}
+	return s, err
+}
+
+// depth returns how deeply s nests: 0 for a schema without fields or
+// elements, one more per level of fields and elements below it, as
+// decoder.schema counts them.
+func (s *schema) depth() int {
+	d := 0
+	if s.elem != nil {
+		d = s.elem.depth() + 1
+	}
+	for _, f := range s.fields {
+		d = max(d, f.s.depth()+1)
+	}
+	return d
 }
 
 // schemaAt is schemaOf for the value at path, inside the struct types of
