@@ -236,6 +236,13 @@ func (m *diffMap2[A, B]) checkDead(h *diffHarness, p diffPair, misuse int) {
 		h.expectPanic("Map2.SpawnBatchFunc with a negative count", func() {
 			m.tm.SpawnBatchFunc(-1, func(ecs.Entity, *A, *B) {})
 		})
+		// Counts past the world's room panic before anything changes, so
+		// the worlds stay equal.
+		h.expectPanic("Map2.SpawnBatch past MaxEntities", func() { m.tm.SpawnBatch(ecs.MaxEntities+1, m.a.mk(1), m.b.mk(1)) })
+		h.expectPanic("Map2.SpawnBatchFunc past the room", func() {
+			m.tm.SpawnBatchFunc(h.w.Room()+1, func(ecs.Entity, *A, *B) {})
+		})
+		h.expectPanic("World.Reserve past the room", func() { h.w.Reserve(h.w.Room() + 1) })
 	}
 }
 
@@ -479,6 +486,13 @@ func (m *diffMap3[A, B, C]) checkDead(h *diffHarness, p diffPair, misuse int) {
 		h.expectPanic("Map3.SpawnBatchFunc with a negative count", func() {
 			m.tm.SpawnBatchFunc(-1, func(ecs.Entity, *A, *B, *C) {})
 		})
+		// Counts past the world's room panic before anything changes, so
+		// the worlds stay equal.
+		h.expectPanic("Map3.SpawnBatch past MaxEntities", func() { m.tm.SpawnBatch(ecs.MaxEntities+1, m.a.mk(1), m.b.mk(1), m.c.mk(1)) })
+		h.expectPanic("Map3.SpawnBatchFunc past the room", func() {
+			m.tm.SpawnBatchFunc(h.w.Room()+1, func(ecs.Entity, *A, *B, *C) {})
+		})
+		h.expectPanic("World.Reserve past the room", func() { h.w.Reserve(h.w.Room() + 1) })
 	}
 }
 
@@ -733,6 +747,13 @@ func (m *diffMap4[A, B, C, D]) checkDead(h *diffHarness, p diffPair, misuse int)
 		h.expectPanic("Map4.SpawnBatchFunc with a negative count", func() {
 			m.tm.SpawnBatchFunc(-1, func(ecs.Entity, *A, *B, *C, *D) {})
 		})
+		// Counts past the world's room panic before anything changes, so
+		// the worlds stay equal.
+		h.expectPanic("Map4.SpawnBatch past MaxEntities", func() { m.tm.SpawnBatch(ecs.MaxEntities+1, m.a.mk(1), m.b.mk(1), m.c.mk(1), m.d.mk(1)) })
+		h.expectPanic("Map4.SpawnBatchFunc past the room", func() {
+			m.tm.SpawnBatchFunc(h.w.Room()+1, func(ecs.Entity, *A, *B, *C, *D) {})
+		})
+		h.expectPanic("World.Reserve past the room", func() { h.w.Reserve(h.w.Room() + 1) })
 	}
 }
 
@@ -998,6 +1019,13 @@ func (m *diffMap5[A, B, C, D, E]) checkDead(h *diffHarness, p diffPair, misuse i
 		h.expectPanic("Map5.SpawnBatchFunc with a negative count", func() {
 			m.tm.SpawnBatchFunc(-1, func(ecs.Entity, *A, *B, *C, *D, *E) {})
 		})
+		// Counts past the world's room panic before anything changes, so
+		// the worlds stay equal.
+		h.expectPanic("Map5.SpawnBatch past MaxEntities", func() { m.tm.SpawnBatch(ecs.MaxEntities+1, m.a.mk(1), m.b.mk(1), m.c.mk(1), m.d.mk(1), m.e.mk(1)) })
+		h.expectPanic("Map5.SpawnBatchFunc past the room", func() {
+			m.tm.SpawnBatchFunc(h.w.Room()+1, func(ecs.Entity, *A, *B, *C, *D, *E) {})
+		})
+		h.expectPanic("World.Reserve past the room", func() { h.w.Reserve(h.w.Room() + 1) })
 	}
 }
 
@@ -1274,6 +1302,15 @@ func (m *diffMap6[A, B, C, D, E, F]) checkDead(h *diffHarness, p diffPair, misus
 		h.expectPanic("Map6.SpawnBatchFunc with a negative count", func() {
 			m.tm.SpawnBatchFunc(-1, func(ecs.Entity, *A, *B, *C, *D, *E, *F) {})
 		})
+		// Counts past the world's room panic before anything changes, so
+		// the worlds stay equal.
+		h.expectPanic("Map6.SpawnBatch past MaxEntities", func() {
+			m.tm.SpawnBatch(ecs.MaxEntities+1, m.a.mk(1), m.b.mk(1), m.c.mk(1), m.d.mk(1), m.e.mk(1), m.f.mk(1))
+		})
+		h.expectPanic("Map6.SpawnBatchFunc past the room", func() {
+			m.tm.SpawnBatchFunc(h.w.Room()+1, func(ecs.Entity, *A, *B, *C, *D, *E, *F) {})
+		})
+		h.expectPanic("World.Reserve past the room", func() { h.w.Reserve(h.w.Room() + 1) })
 	}
 }
 
