@@ -649,9 +649,13 @@
 // after a type was renamed (keep its Name) or gained, lost or reordered
 // fields; a field whose kind changed is an error naming it. Load checks the
 // whole file before it changes anything: any bytes give an error or a
-// world, never a panic or half a world. [World.SaveJSON] and
-// [World.LoadJSON] do the same in JSON, each component through
-// encoding/json, for people and tools.
+// world, never a panic or half a world, in time and memory bounded by the
+// file's size: every count it gives is checked against the bytes left,
+// values that take no bytes (empty arrays and structs, arrays of those,
+// nested at any depth) are read or skipped at once however many a schema
+// claims, and a schema nested more than 64 deep is an error.
+// [World.SaveJSON] and [World.LoadJSON] do the same in JSON, each
+// component through encoding/json, for people and tools.
 //
 // Values are written by a codec built by reflection once per Save, and
 // runs of plain numbers as memory. A component type whose pointer has the

@@ -32,8 +32,15 @@ import (
 // exactly as it was, for any file it cannot load: another format or
 // version, truncated or corrupt bytes, unknown types or resources, changed
 // kinds; it never panics on bad input. It panics inside an iteration, a
-// hook, an observer or a parallel section. Complexity: O(file size), plus
-// the file's size in memory while it loads.
+// hook, an observer or a parallel section.
+//
+// Complexity: O(file size), whatever the bytes: each count the file gives
+// is checked against the bytes left, values that take no bytes (empty
+// arrays and structs, arrays of those, at any depth) are read at once
+// however many a schema claims, and a schema nested more than 64 deep is
+// an error. Memory: the file's size while it loads, plus the values, at
+// most 64 times the file's size plus 64 MiB; a file that would need more
+// is refused as corrupt.
 func (w *World) Load(in io.Reader) error {
 	w.mustBeSettled("Load")
 	if err := w.mustBeNew("Load"); err != nil {

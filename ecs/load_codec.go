@@ -13,14 +13,17 @@ import (
 // whose kind changed is an error. With no Go type (typ nil) it skips the
 // value.
 type loadCodec struct {
-	fs     *schema
-	typ    reflect.Type // nil: skip
-	size   uintptr      // typ's size
-	fixed  int          // fs.fixedSize(): the saved size, or -1
-	bulk   bool         // the saved bytes are the value's memory (see packedLayout)
-	word   uintptr
-	fields []loadField // sStruct: one per saved field
-	elem   *loadCodec  // sArray, sSlice
+	fs    *schema
+	typ   reflect.Type // nil: skip
+	size  uintptr      // typ's size
+	fixed int          // fs.fixedSize(): the saved size, or -1
+	bulk  bool         // the saved bytes are the value's memory (see packedLayout)
+	word  uintptr
+	// fields, of an sStruct, are its saved fields that take bytes, in
+	// order: one that takes none has nothing to read or skip, and leaving
+	// it out keeps the work per value within the bytes the value takes.
+	fields []loadField
+	elem   *loadCodec // sArray, sSlice
 	// same says the saved schema is typ's own, field for field; custom
 	// loads n values through typ's BinaryCodec methods, set by decodeTypes
 	// for a component type that has them when same and not bulk.
@@ -34,7 +37,9 @@ type loadField struct {
 }
 
 // maxZeroSizeElems bounds a saved slice of zero-size values, which take no
-// bytes of the file, so a corrupt count cannot loop for long.
+// bytes of the file: a corrupt count cannot make a long slice of them, nor
+// a DecodeSave method loop over one for long (the reflection codec reads
+// them all at once, as nothing).
 const maxZeroSizeElems = 1 << 16
 
 // newLoadCodec returns the codec that reads fs into t (nil to skip); path
@@ -84,7 +89,9 @@ func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.fields = append(c.fields, loadField{off, fc})
+			if fc.fixed != 0 {
+				c.fields = append(c.fields, loadField{off, fc})
+			}
 		}
 	}
 	return c, nil
@@ -102,7 +109,9 @@ func describeSchema(s *schema) string {
 	return s.kind.String()
 }
 
-// values reads n values into p (zeroed memory for n values of typ).
+// values reads n values into p (zeroed memory for n values of typ). Each
+// value read one by one takes at least a byte of the file: values that
+// take none are read at once, as nothing, however many there are.
 func (c *loadCodec) values(d *decoder, w *World, p unsafe.Pointer, n int) {
 	if c.typ == nil {
 		c.skipN(d, n)
@@ -118,6 +127,9 @@ func (c *loadCodec) values(d *decoder, w *World, p unsafe.Pointer, n int) {
 	if c.custom != nil {
 		c.custom(d, w, p, n)
 		return
+	}
+	if c.fixed == 0 {
+		return // the zero values at p are what the file holds
 	}
 	for i := range n {
 		if d.err != nil {
@@ -203,7 +215,10 @@ func (c *loadCodec) elemCount(d *decoder) int {
 	return n
 }
 
-// skipN reads past n saved values.
+// skipN reads past n saved values: at once when they have a fixed size
+// (none at all when it is 0, however large n), else one by one, each of
+// which takes at least a byte (a string's or slice's length), so the work
+// is bounded by the bytes skipped.
 func (c *loadCodec) skipN(d *decoder, n int) {
 	if c.fixed >= 0 {
 		if c.fixed > 0 && n > d.left()/c.fixed {
@@ -211,6 +226,10 @@ func (c *loadCodec) skipN(d *decoder, n int) {
 			return
 		}
 		d.bytes(n * c.fixed)
+		return
+	}
+	if n > d.left() {
+		d.fail("truncated: %d values of at least a byte do not fit", n)
 		return
 	}
 	for range n {

@@ -38,7 +38,8 @@ import (
 // cannot read, with the checks and guarantees of Load; it never panics on
 // bad input. It panics inside an iteration, a hook, an observer or a
 // parallel section. Complexity: O(file size + the entity values inside
-// it), plus the file's size in memory while it loads.
+// it), whatever the bytes, with Load's bounds on time and memory; a
+// resource is skipped in time bounded by its bytes, as a field is.
 func (w *World) Merge(in io.Reader) (*EntityMapping, error) {
 	w.mustBeSettled("Merge")
 	data, err := io.ReadAll(in)

@@ -406,6 +406,14 @@ func FuzzMerge(f *testing.F) {
 		}
 		f.Add(file.Bytes())
 	}
+	// Files Save never writes: values that take no bytes in a resource,
+	// which Merge skips, and in a field mergePos does not have.
+	for _, c := range zeroSizeSchemas() {
+		f.Add(resourceFile("x", c.s, c.value))
+	}
+	for _, b := range zeroSizeSeeds(defaultName[mergePos](), false) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dst := randomMergeWorld(77, 20)
 		sum, n := dst.w.Checksum(), dst.w.Len()

@@ -136,6 +136,7 @@ type valueCodec struct {
 	typ    reflect.Type
 	size   uintptr
 	packed bool         // the saved bytes are the value's memory (packedLayout)
+	empty  bool         // a value takes no bytes (s.fixedSize() is 0)
 	word   uintptr      // the size of each number, for byte swapping (see raw)
 	fields []fieldCodec // sStruct
 	elem   *valueCodec  // sArray, sSlice
@@ -169,6 +170,7 @@ func newValueCodec(t reflect.Type, s *schema) *valueCodec {
 		}
 	}
 	c.packed, c.word = packedLayout(t, s)
+	c.empty = s.fixedSize() == 0
 	return c
 }
 
@@ -218,7 +220,8 @@ func numberSize(s *schema) uintptr {
 	return uintptr(s.fixedSize())
 }
 
-// values appends n values at p.
+// values appends n values at p: none at all for values that take no bytes
+// (a [1<<40]struct{} is not walked).
 func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 	if c.packed {
 		e.raw(p, uintptr(n)*c.size, c.word)
@@ -226,6 +229,9 @@ func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 	}
 	if c.custom != nil {
 		c.custom(e, p, n)
+		return
+	}
+	if c.empty {
 		return
 	}
 	for i := range n {

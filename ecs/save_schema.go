@@ -61,7 +61,9 @@ type schemaField struct {
 }
 
 // fixedSize is the size of a saved value of s in bytes, or -1 when it
-// varies (strings and slices).
+// varies (it holds a string or slice). A value that takes no bytes
+// (an array of length 0, whatever its element, a struct of such fields,
+// an array of those) has size 0, however many elements it claims.
 func (s *schema) fixedSize() int {
 	switch s.kind {
 	case sBool, sInt8, sUint8:
@@ -75,6 +77,9 @@ func (s *schema) fixedSize() int {
 	case sComplex128:
 		return 16
 	case sArray:
+		if s.n == 0 {
+			return 0
+		}
 		if e := s.elem.fixedSize(); e >= 0 {
 			return e * s.n
 		}

@@ -1,0 +1,241 @@
+package ecs_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// finishesWithin runs f and fails the test if it has not returned after
+// limit: a regression to a loader that walks what a file only claims
+// fails here instead of hanging the run (f keeps running in the
+// background until the test binary exits).
+func finishesWithin(t *testing.T, limit time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("%s: not done after %v", what, limit)
+	}
+}
+
+// TestMergeSkipsZeroSizeResourcesInTime: Merge reads past a resource whose
+// schema claims 2^31-1 (or 2^62) values that take no bytes at once, not
+// value by value: the 26 and 32 bytes of the first two files once took
+// seconds and 2^62 steps.
+func TestMergeSkipsZeroSizeResourcesInTime(t *testing.T) {
+	for _, c := range zeroSizeSchemas() {
+		data := resourceFile("x", c.s, c.value)
+		if c.fileBytes != 0 && len(data) != c.fileBytes {
+			t.Fatalf("%s: a file of %d bytes, want %d", c.name, len(data), c.fileBytes)
+		}
+		finishesWithin(t, time.Second, "Merge of a resource "+c.name, func() {
+			w := ecs.NewWorld()
+			mp, err := w.Merge(bytes.NewReader(data))
+			if err != nil || mp.Len() != 0 || w.Len() != 0 {
+				t.Errorf("Merge of a resource %s: %v, %d merged", c.name, err, w.Len())
+			}
+		})
+	}
+}
+
+// zeroHost is the type the files of zeroSizeSeeds are loaded as.
+type zeroHost struct{ V int32 }
+
+// TestLoadSkipsZeroSizeFieldsInTime: Load and Merge read past a field the
+// type no longer has whose values take no bytes, however many the schema
+// claims, and read the fields around it.
+func TestLoadSkipsZeroSizeFieldsInTime(t *testing.T) {
+	for _, c := range zeroSizeSchemas() {
+		for _, sparse := range []bool{false, true} {
+			s := structOf(schemaField{"Gone", c.s}, schemaField{"V", kindOf(kindInt32)})
+			data := componentFile("zero.host", sparse, s, append(c.value, 7, 0, 0, 0))
+			world := func() (*ecs.World, *ecs.Map[zeroHost]) {
+				w := ecs.NewWorld()
+				if sparse {
+					ecs.Register[zeroHost](w, ecs.Name("zero.host"), ecs.Sparse())
+				} else {
+					ecs.Register[zeroHost](w, ecs.Name("zero.host"))
+				}
+				return w, ecs.NewMap[zeroHost](w)
+			}
+			finishesWithin(t, time.Second, "Load of a field "+c.name, func() {
+				w, m := world()
+				if err := w.Load(bytes.NewReader(data)); err != nil {
+					t.Errorf("Load of a field %s (sparse %v): %v", c.name, sparse, err)
+					return
+				}
+				if e, ok := w.EntityAt(1); !ok || m.Get(e).V != 7 {
+					t.Errorf("Load of a field %s (sparse %v): entity 1 alive %v", c.name, sparse, ok)
+				}
+			})
+			finishesWithin(t, time.Second, "Merge of a field "+c.name, func() {
+				w, m := world()
+				mp, err := w.Merge(bytes.NewReader(data))
+				if err != nil || mp.Len() != 1 {
+					t.Errorf("Merge of a field %s (sparse %v): %v", c.name, sparse, err)
+					return
+				}
+				for _, e := range mp.All() {
+					if m.Get(e).V != 7 {
+						t.Errorf("Merge of a field %s (sparse %v): V %d, want 7", c.name, sparse, m.Get(e).V)
+					}
+				}
+			})
+		}
+	}
+}
+
+// zeroGrid holds 2^62 values that take no memory and no bytes of a save;
+// zeroGridV2 is a later version of it, with its fields reordered and one
+// more, so a file of zeroGrid loads into it field by field.
+type zeroGrid struct {
+	Cells [max31][max31][0]string
+	Empty [max31]struct{}
+	N     int32
+}
+
+type zeroGridV2 struct {
+	N     int32
+	Note  string
+	Empty [max31]struct{}
+	Cells [max31][max31][0]string
+}
+
+// TestSaveLoadZeroSizeArraysInTime: a type whose arrays hold 2^62 values
+// of no size saves, loads and merges at once, into itself and into a
+// later version of itself.
+func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
+	src := ecs.NewWorld()
+	ecs.Register[zeroGrid](src, ecs.Name("zero.grid"))
+	ecs.NewMap[zeroGrid](src).Spawn(zeroGrid{N: 5})
+	var data []byte
+	finishesWithin(t, time.Second, "Save", func() { data = saveOf(t, src) })
+	if len(data) > 100 {
+		t.Fatalf("a save of one entity of 4 bytes took %d bytes", len(data))
+	}
+	finishesWithin(t, time.Second, "Load into the same type", func() {
+		w := ecs.NewWorld()
+		ecs.Register[zeroGrid](w, ecs.Name("zero.grid"))
+		if err := w.Load(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGrid](w).Get(e).N != 5 {
+			t.Error("N did not load")
+		}
+	})
+	finishesWithin(t, time.Second, "Load into a later version", func() {
+		w := ecs.NewWorld()
+		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
+		if err := w.Load(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGridV2](w).Get(e).N != 5 {
+			t.Error("N did not load")
+		}
+	})
+	finishesWithin(t, time.Second, "Merge into a later version", func() {
+		w := ecs.NewWorld()
+		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
+		if mp, err := w.Merge(bytes.NewReader(data)); err != nil || mp.Len() != 1 {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestLoadManyZeroSizeFieldsInLinearTime: a struct of 100,000 fields that
+// take no bytes beside one string costs the reader nothing per value for
+// those fields: 100,000 values of it, skipped in an array or read as
+// 100,000 rows, take time in proportion to the file, not 10^10 steps.
+func TestLoadManyZeroSizeFieldsInLinearTime(t *testing.T) {
+	const n = 100_000
+	fields := make([]schemaField, 0, n+1)
+	for range n {
+		fields = append(fields, schemaField{"z", arrayOf(0, kindOf(kindString))})
+	}
+	fields = append(fields, schemaField{"S", kindOf(kindString)})
+	wide := structOf(fields...)
+
+	skipped := resourceFile("x", arrayOf(n, wide), make([]byte, n)) // n empty strings
+	finishesWithin(t, 2*time.Second, "Merge skipping the array", func() {
+		if _, err := ecs.NewWorld().Merge(bytes.NewReader(skipped)); err != nil {
+			t.Error(err)
+		}
+	})
+
+	b := saveHeader(n).uv(1).str("zero.wide")
+	b = append(append(b, 0), wide...)
+	b = b.uv(1, 1, 0, n) // one table of type 0, n rows
+	for i := range n {
+		b = b.uv(uint64(i) + 1)
+	}
+	for i := range n {
+		b = b.str(string(rune('a' + i%26)))
+	}
+	rows := b.uv(0, 0)
+	type zeroWide struct{ S string }
+	finishesWithin(t, 2*time.Second, "Load of the rows", func() {
+		w := ecs.NewWorld()
+		ecs.Register[zeroWide](w, ecs.Name("zero.wide"))
+		if err := w.Load(bytes.NewReader(rows)); err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := w.EntityAt(n); ecs.NewMap[zeroWide](w).Get(e).S != string(rune('a'+(n-1)%26)) {
+			t.Error("the last row's S did not load")
+		}
+	})
+}
+
+// TestLoadRefusesDeepSchemas: a schema nested 1,000,000 deep (arrays,
+// slices or structs) is refused at once with an error, without deep
+// recursion; 64 levels load.
+func TestLoadRefusesDeepSchemas(t *testing.T) {
+	const deep = 1_000_000
+	nest := map[string]func(n int) saveBytes{
+		"arrays": func(n int) saveBytes {
+			var b saveBytes
+			for range n {
+				b = b.uv(kindArray, 1)
+			}
+			return b.uv(kindUint8)
+		},
+		"slices": func(n int) saveBytes {
+			var b saveBytes
+			for range n {
+				b = b.uv(kindSlice)
+			}
+			return b.uv(kindUint8)
+		},
+		"structs": func(n int) saveBytes {
+			var b saveBytes
+			for range n {
+				b = b.uv(kindStruct, 1).str("f")
+			}
+			return b.uv(kindUint8)
+		},
+	}
+	for name, mk := range nest {
+		data := resourceFile("x", mk(deep), nil)
+		finishesWithin(t, 2*time.Second, "Merge of "+name, func() {
+			_, err := ecs.NewWorld().Merge(bytes.NewReader(data))
+			if err == nil || !strings.Contains(err.Error(), "nested more than 64 deep") {
+				t.Errorf("%d nested %s: %v", deep, name, err)
+			}
+		})
+		value := []byte{9}
+		if name == "slices" {
+			value = []byte{0} // an empty slice
+		}
+		if _, err := ecs.NewWorld().Merge(bytes.NewReader(resourceFile("x", mk(64), value))); err != nil {
+			t.Errorf("64 nested %s: %v", name, err)
+		}
+	}
+}
