@@ -239,3 +239,32 @@ func TestLoadRefusesDeepSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadEmptySliceOfLargeArrays: a slice of arrays larger than the whole
+// file loads when it is empty (the file holds no element), and a file
+// claiming an element of one is refused without allocating it.
+func TestLoadEmptySliceOfLargeArrays(t *testing.T) {
+	type bigRows struct{ Rows [][100_000]byte }
+	w := ecs.NewWorld()
+	ecs.Register[bigRows](w, ecs.Name("big.rows"))
+	ecs.NewMap[bigRows](w).Spawn(bigRows{})
+	back := ecs.NewWorld()
+	ecs.Register[bigRows](back, ecs.Name("big.rows"))
+	if err := back.Load(bytes.NewReader(saveOf(t, w))); err != nil || back.Len() != 1 {
+		t.Fatalf("an empty slice of 100,000-byte arrays: %v", err)
+	}
+	// Gone, a field bigRows no longer has, is skipped.
+	huge := structOf(schemaField{"Gone", sliceOf(arrayOf(max31, arrayOf(max31, kindOf(kindUint8))))})
+	for _, n := range []uint64{0, 1} {
+		data := componentFile("big.rows", false, huge, saveBytes{}.uv(n))
+		w := ecs.NewWorld()
+		ecs.Register[bigRows](w, ecs.Name("big.rows"))
+		err := w.Load(bytes.NewReader(data))
+		if n == 0 && err != nil {
+			t.Errorf("no element of [2^31-1][2^31-1]uint8: %v", err)
+		}
+		if n == 1 && (err == nil || w.Len() != 0) {
+			t.Errorf("an element of [2^31-1][2^31-1]uint8 in %d bytes: %v", len(data), err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 )
@@ -63,7 +64,9 @@ type schemaField struct {
 // fixedSize is the size of a saved value of s in bytes, or -1 when it
 // varies (it holds a string or slice). A value that takes no bytes
 // (an array of length 0, whatever its element, a struct of such fields,
-// an array of those) has size 0, however many elements it claims.
+// an array of those) has size 0, however many elements it claims. The
+// size saturates at math.MaxInt: a schema read from a file may describe
+// values larger than memory, of which the file then holds none.
 func (s *schema) fixedSize() int {
 	switch s.kind {
 	case sBool, sInt8, sUint8:
@@ -80,7 +83,12 @@ func (s *schema) fixedSize() int {
 		if s.n == 0 {
 			return 0
 		}
-		if e := s.elem.fixedSize(); e >= 0 {
+		switch e := s.elem.fixedSize(); {
+		case e < 0:
+			return -1
+		case e > 0 && s.n > math.MaxInt/e:
+			return math.MaxInt
+		default:
 			return e * s.n
 		}
 	case sStruct:
@@ -90,7 +98,7 @@ func (s *schema) fixedSize() int {
 			if n < 0 {
 				return -1
 			}
-			total += n
+			total = min(total, math.MaxInt-n) + n // saturating
 		}
 		return total
 	}
@@ -255,13 +263,11 @@ func (d *decoder) schema(depth int) *schema {
 	s := &schema{kind: k}
 	switch k {
 	case sArray:
+		// An array larger than the file is no error here: the file may
+		// hold no value of it (inside an empty slice). Its size saturates
+		// (fixedSize), and reading a value checks the bytes are there.
 		s.n = d.count(0)
 		s.elem = d.schema(depth + 1)
-		if d.err == nil {
-			if e := s.elem.fixedSize(); e > 0 && s.n > d.left()/e {
-				d.fail("an array of %d values of %d bytes, larger than the file", s.n, e)
-			}
-		}
 	case sSlice:
 		s.elem = d.schema(depth + 1)
 	case sStruct:
