@@ -39,8 +39,8 @@ import (
 // arrays and structs, arrays of those, at any depth) are read at once
 // however many a schema claims, and a schema nested more than 64 deep is
 // an error. Memory: the file's size while it loads, plus the values, at
-// most 64 times the file's size plus 64 MiB; a file that would need more
-// is refused as corrupt.
+// most 64 times the file's size plus 64 MiB (a slice element of no size
+// counting as a byte); a file that would need more is refused as corrupt.
 func (w *World) Load(in io.Reader) error {
 	w.mustBeSettled("Load")
 	if err := w.mustBeNew("Load"); err != nil {

@@ -164,7 +164,7 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 		if d.err != nil || n == 0 {
 			return
 		}
-		if !d.spend(n, c.typ.Elem().Size()) {
+		if !d.spendElems(n, c.typ.Elem().Size()) {
 			return
 		}
 		v := reflect.MakeSlice(c.typ, n, n)

@@ -268,3 +268,80 @@ func TestLoadEmptySliceOfLargeArrays(t *testing.T) {
 		}
 	}
 }
+
+// zeroTag takes no bytes; zeroTagged holds a slice of them and, like the
+// code `tessera gen` writes, reads its elements one by one in DecodeSave;
+// plainTagged is the same type read by reflection.
+type zeroTag struct{}
+
+func (t *zeroTag) EncodeSave(e *ecs.SaveEncoder) {}
+func (t *zeroTag) DecodeSave(d *ecs.SaveDecoder) {}
+
+type zeroTagged struct{ Tags []zeroTag }
+
+func (c *zeroTagged) EncodeSave(e *ecs.SaveEncoder) {
+	e.Len(len(c.Tags))
+	for i := range c.Tags {
+		c.Tags[i].EncodeSave(e)
+	}
+}
+
+func (c *zeroTagged) DecodeSave(d *ecs.SaveDecoder) {
+	c.Tags = ecs.MakeSaveSlice[zeroTag](d, 0)
+	for i := range c.Tags {
+		c.Tags[i].DecodeSave(d)
+	}
+}
+
+type plainTagged zeroTagged
+
+// TestLoadZeroSizeSliceElementsBounded: slices of elements that take no
+// bytes load, through a BinaryCodec or by reflection alike, as long as
+// their elements, a byte each, fit the budget of a file of that size;
+// 100,000 rows claiming 65,536 each in 700 KB, which DecodeSave would
+// loop over for seconds, are refused at once.
+func TestLoadZeroSizeSliceElementsBounded(t *testing.T) {
+	load := func(data []byte, codec bool) (int, error) {
+		w := ecs.NewWorld()
+		if codec {
+			ecs.Register[zeroTagged](w, ecs.Name("zero.tagged"))
+		} else {
+			ecs.Register[plainTagged](w, ecs.Name("zero.tagged"))
+		}
+		if err := w.Load(bytes.NewReader(data)); err != nil {
+			return 0, err
+		}
+		e, _ := w.EntityAt(1)
+		if codec {
+			return len(ecs.NewMap[zeroTagged](w).Get(e).Tags), nil
+		}
+		return len(ecs.NewMap[plainTagged](w).Get(e).Tags), nil
+	}
+	src := ecs.NewWorld()
+	ecs.Register[zeroTagged](src, ecs.Name("zero.tagged"))
+	ecs.NewMap[zeroTagged](src).Spawn(zeroTagged{Tags: make([]zeroTag, 1<<16)})
+	small := saveOf(t, src)
+
+	const n = 100_000
+	b := saveHeader(n).uv(1).str("zero.tagged")
+	b = append(append(b, 0), structOf(schemaField{"Tags", sliceOf(structOf())})...)
+	b = b.uv(1, 1, 0, n)
+	for i := range n {
+		b = b.uv(uint64(i) + 1)
+	}
+	for range n {
+		b = b.uv(1 << 16)
+	}
+	hostile := b.uv(0, 0)
+
+	for _, codec := range []bool{true, false} {
+		if got, err := load(small, codec); err != nil || got != 1<<16 {
+			t.Errorf("codec %v: a slice of 65,536 zero-size elements: %v, %d loaded", codec, err, got)
+		}
+		finishesWithin(t, 2*time.Second, "Load of the hostile file", func() {
+			if _, err := load(hostile, codec); err == nil || !strings.Contains(err.Error(), "values of no size: more than a save of this size may hold") {
+				t.Errorf("codec %v: %d rows of 65,536 zero-size elements in %d bytes: %v", codec, n, len(hostile), err)
+			}
+		})
+	}
+}

@@ -269,7 +269,9 @@ func (s *SaveDecoder) Fail(format string, args ...any) { s.d.fail(format, args..
 // saved size, or 1 for one that holds a string or slice): a length the
 // rest of the file cannot hold, or a slice larger than Load's memory budget
 // for a file of this size allows, is an error, so a corrupt length never
-// makes a large allocation.
+// makes a large allocation. An element of no size (minBytes 0) counts as a
+// byte against that budget, so the loop that fills such a slice is bounded
+// by the file's size too, though its elements take no bytes of it.
 func MakeSaveSlice[T any](d *SaveDecoder, minBytes int) []T {
 	minBytes = max(minBytes, 0)
 	n := d.d.count(minBytes)
@@ -278,7 +280,7 @@ func MakeSaveSlice[T any](d *SaveDecoder, minBytes int) []T {
 		return nil
 	}
 	var zero T
-	if n == 0 || !d.d.spend(n, unsafe.Sizeof(zero)) {
+	if n == 0 || !d.d.spendElems(n, unsafe.Sizeof(zero)) {
 		return nil
 	}
 	return make([]T, n)

@@ -74,6 +74,21 @@ func (d *decoder) spend(n int, size uintptr) bool {
 	return true
 }
 
+// spendElems charges n new slice elements of size bytes each to the
+// budget, one of no size as a byte: such elements take no bytes of the
+// file, and a DecodeSave method still loops over them, so the budget
+// bounds that work as it does memory.
+func (d *decoder) spendElems(n int, size uintptr) bool {
+	if size > 0 {
+		return d.spend(n, size)
+	}
+	if d.err == nil && int64(n) > d.budget {
+		d.fail("%d values of no size: more than a save of this size may hold", n)
+		return false
+	}
+	return d.spend(n, 1)
+}
+
 func (d *decoder) fail(format string, args ...any) {
 	switch {
 	case d.err != nil:
