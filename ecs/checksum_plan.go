@@ -27,6 +27,8 @@ const (
 	hashBytes   hashKind = iota // n plain bytes (bools, integers, fixed arrays of them)
 	hashFloat32                 // one float32, NaNs made canonical
 	hashFloat64                 // one float64, NaNs made canonical
+	hashFloat32s                // n adjacent float32s (an array), each as hashFloat32
+	hashFloat64s                // n adjacent float64s (an array), each as hashFloat64
 	hashString                  // a string header: its length and bytes
 	hashEntity                  // an Entity: its index and generation, without the world's tag
 )
@@ -34,7 +36,7 @@ const (
 // hashStep is one field (or run of adjacent plain fields) of a hash plan.
 type hashStep struct {
 	off  uintptr
-	n    uintptr // hashBytes: the run's length in bytes
+	n    uintptr // hashBytes: the run's length in bytes; hashFloat32s/64s: the number of floats
 	kind hashKind
 }
 
@@ -68,8 +70,14 @@ func newHashPlan(t reflect.Type) *hashPlan {
 	return p
 }
 
-// add appends the steps of a value of type t at offset off.
+// add appends the steps of a value of type t at offset off. A type of no
+// size (an empty struct, an array of length 0, arrays of those) holds
+// nothing and adds nothing, however many elements it claims; an array of
+// floats is one step, not one per element.
 func (p *hashPlan) add(t reflect.Type, off uintptr) {
+	if t.Size() == 0 {
+		return
+	}
 	if t == entityType {
 		p.steps = append(p.steps, hashStep{off: off, kind: hashEntity})
 		return
@@ -89,6 +97,14 @@ func (p *hashPlan) add(t reflect.Type, off uintptr) {
 	case reflect.String:
 		p.steps = append(p.steps, hashStep{off: off, kind: hashString})
 	case reflect.Array:
+		if k := t.Elem().Kind(); k == reflect.Float32 || k == reflect.Float64 {
+			kind := hashFloat32s
+			if k == reflect.Float64 {
+				kind = hashFloat64s
+			}
+			p.steps = append(p.steps, hashStep{off: off, n: uintptr(t.Len()), kind: kind})
+			return
+		}
 		for i := range t.Len() {
 			p.add(t.Elem(), off+uintptr(i)*t.Elem().Size())
 		}
@@ -165,6 +181,40 @@ func (s *stateHash) str(v string) {
 	s.raw(unsafe.Pointer(unsafe.StringData(v)), uintptr(len(v)))
 }
 
+// float32 hashes f as a word, every NaN as the canonical one.
+func (s *stateHash) float32(f float32) {
+	bits := uint64(math.Float32bits(f))
+	if f != f {
+		bits = canonicalNaN32
+	}
+	s.word(bits)
+}
+
+// float64 hashes f as a word, every NaN as the canonical one.
+func (s *stateHash) float64(f float64) {
+	bits := math.Float64bits(f)
+	if f != f {
+		bits = canonicalNaN64
+	}
+	s.word(bits)
+}
+
+// floats hashes an array of floats (a hashFloat32s or hashFloat64s step
+// at a), each as a single float step would.
+func (s *stateHash) floats(st hashStep, a unsafe.Pointer) {
+	if st.kind == hashFloat32s {
+		// SAFETY: the step's n float32s lie inside the value.
+		for _, f := range unsafe.Slice((*float32)(a), st.n) {
+			s.float32(f)
+		}
+		return
+	}
+	// SAFETY: the step's n float64s lie inside the value.
+	for _, f := range unsafe.Slice((*float64)(a), st.n) {
+		s.float64(f)
+	}
+}
+
 // value hashes the value at v by plan p.
 func (s *stateHash) value(p *hashPlan, v unsafe.Pointer) {
 	if p.method != nil {
@@ -178,24 +228,16 @@ func (s *stateHash) value(p *hashPlan, v unsafe.Pointer) {
 		case hashBytes:
 			s.raw(a, st.n)
 		case hashFloat32:
-			f := *(*float32)(a)
-			bits := uint64(math.Float32bits(f))
-			if f != f {
-				bits = canonicalNaN32
-			}
-			s.word(bits)
+			s.float32(*(*float32)(a))
 		case hashFloat64:
-			f := *(*float64)(a)
-			bits := math.Float64bits(f)
-			if f != f {
-				bits = canonicalNaN64
-			}
-			s.word(bits)
+			s.float64(*(*float64)(a))
 		case hashString:
 			s.str(*(*string)(a))
 		case hashEntity:
 			e := *(*Entity)(a)
 			s.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
+		default:
+			s.floats(st, a)
 		}
 	}
 }
