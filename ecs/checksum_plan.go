@@ -24,13 +24,13 @@ type Checksummer interface {
 type hashKind uint8
 
 const (
-	hashBytes   hashKind = iota // n plain bytes (bools, integers, fixed arrays of them)
-	hashFloat32                 // one float32, NaNs made canonical
-	hashFloat64                 // one float64, NaNs made canonical
-	hashFloat32s                // n adjacent float32s (an array), each as hashFloat32
-	hashFloat64s                // n adjacent float64s (an array), each as hashFloat64
-	hashString                  // a string header: its length and bytes
-	hashEntity                  // an Entity: its index and generation, without the world's tag
+	hashBytes    hashKind = iota // n plain bytes (bools, integers, fixed arrays of them)
+	hashFloat32                  // one float32, NaNs made canonical
+	hashFloat64                  // one float64, NaNs made canonical
+	hashFloat32s                 // n adjacent float32s (an array), each as hashFloat32
+	hashFloat64s                 // n adjacent float64s (an array), each as hashFloat64
+	hashString                   // a string header: its length and bytes
+	hashEntity                   // an Entity: its index and generation, without the world's tag
 )
 
 // hashStep is one field (or run of adjacent plain fields) of a hash plan.
