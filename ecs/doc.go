@@ -529,7 +529,11 @@
 // explicit stack: any depth), and [RefuseDespawn] panics, naming both
 // entities, before anything changes. A despawned source always loses its
 // pairs. An [Acyclic] relation refuses a pair that would make an entity
-// its own ancestor. Inside an iteration, a hook or an observer, relation
+// its own ancestor. [World.Load], [World.Merge] and their JSON twins
+// check a file's pairs before anything changes, in time linear in the
+// file whatever the shape of its trees: both sides list the same pairs of
+// living entities, once each, and an Acyclic relation has no cycle;
+// otherwise they return an error. Inside an iteration, a hook or an observer, relation
 // changes are deferred with the other structural changes and applied in
 // order when the outermost iteration ends; reads see the pairs applied so
 // far.
