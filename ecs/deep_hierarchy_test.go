@@ -157,3 +157,83 @@ func dhLoadMerge(t *testing.T, n int, chain, asJSON bool) {
 	})
 	dhCheck(t, dst, h, n, 3, chain)
 }
+
+// The first spawn of a prefab of a deep chain (which works out the spawn
+// plan) takes time linear in the prefab, as later spawns do.
+func TestDeepPrefabFirstSpawn(t *testing.T) {
+	for _, n := range dhSizes(100_000, 1_000_000) {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			w, h := dhWorld(n, true)
+			var root ecs.Entity
+			for r := range ecs.NewQuery1[dhNode](w).All() {
+				if r.A.N == 0 {
+					root = r.Entity
+				}
+			}
+			p := ecs.NewPrefab(w, root)
+			if p.Len() != n+1 {
+				t.Fatalf("prefab of %d nodes, want %d", p.Len(), n+1)
+			}
+			for i := range 2 {
+				var inst []ecs.Entity
+				dhWithin(t, dhLimit(n), fmt.Sprintf("spawn %d", i+1), func() error {
+					p.SpawnBatchFunc(1, func(_ int, es []ecs.Entity) { inst = append(inst, es...) })
+					return nil
+				})
+				last := inst[len(inst)-1]
+				if h.Depth(last) != n || h.Root(last) != inst[0] {
+					t.Fatalf("spawn %d: the last node's depth %d and root %v, want %d and %v", i+1, h.Depth(last), h.Root(last), n, inst[0])
+				}
+				if par, _ := h.Parent(inst[n/2+1]); par != inst[n/2] {
+					t.Fatalf("spawn %d: node %d's parent is %v, want %v", i+1, n/2+1, par, inst[n/2])
+				}
+			}
+		})
+	}
+}
+
+// Restore and Clone do no walk of the hierarchy: a snapshot of a deep
+// chain, or of a root with many children, restores after a despawn of
+// the whole tree, and a clone of the deepest node, or of a child of the
+// wide root, is a sibling, in time linear in the world (Restore) or
+// independent of its shape (Clone).
+func TestDeepHierarchyRestoreAndClone(t *testing.T) {
+	for _, n := range dhSizes(100_000, 1_000_000) {
+		for _, chain := range []bool{true, false} {
+			t.Run(fmt.Sprintf("chain=%v/%d", chain, n), func(t *testing.T) {
+				w, h := dhWorld(n, chain)
+				nodes := ecs.NewMap[dhNode](w)
+				byN := make([]ecs.Entity, n+1)
+				for r := range ecs.NewQuery1[dhNode](w).All() {
+					byN[r.A.N] = r.Entity
+				}
+				var s ecs.Snapshot
+				dhWithin(t, dhLimit(n), "snapshot, despawn, restore", func() error {
+					w.Snapshot(&s)
+					w.Despawn(byN[0]) // the whole tree goes
+					if w.Len() != 0 {
+						return fmt.Errorf("%d entities left after the root's despawn", w.Len())
+					}
+					w.Restore(&s)
+					return nil
+				})
+				dhCheck(t, w, h, n, 0, chain)
+				var c ecs.Entity
+				dhWithin(t, dhLimit(n), "clone", func() error {
+					c = w.Clone(byN[n])
+					return nil
+				})
+				parent := byN[0]
+				if chain {
+					parent = byN[n-1]
+				}
+				if p, _ := h.Parent(c); p != parent || nodes.Get(c).N != int32(n) {
+					t.Fatalf("the clone of node %d has the parent %v and node %d, want %v and %d", n, p, nodes.Get(c).N, parent, n)
+				}
+				if chain && h.Depth(c) != n {
+					t.Fatalf("the clone's depth is %d, want %d", h.Depth(c), n)
+				}
+			})
+		}
+	}
+}

@@ -45,6 +45,11 @@ type Prefab struct {
 	// plan), valid while planned.
 	fanIn   []prefabFanIn
 	planned bool
+	// fanFirst holds per node 1 + the position in fanIn of the node's
+	// latest entry (0: none); fanNext holds per entry of fanIn 1 + the
+	// position of the same node's entry before it (0: none): a node's
+	// entries, one per relation, are a short chain (see countFanIn).
+	fanFirst, fanNext []int32
 }
 
 // prefabNode is one entity of the template: its table, one stored value

@@ -1,6 +1,9 @@
 package ecs
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // The spawn plan of a prefab: what finish does besides copying values,
 // worked out once from the stored values (again after PrefabValue hands
@@ -24,9 +27,10 @@ type prefabFanIn struct {
 	count int
 }
 
-// plan works out each node's fixes and deep values and the prefab's fan-in.
+// plan works out each node's fixes and deep values and the prefab's
+// fan-in. Complexity: O(the tree's values and pairs).
 func (p *Prefab) plan() {
-	p.fanIn = p.fanIn[:0]
+	p.resetFanIn()
 	for j := range p.nodes {
 		nd := &p.nodes[j]
 		nd.fixes, nd.deep = nd.fixes[:0], nd.deep[:0]
@@ -65,15 +69,28 @@ func (p *Prefab) planValue(nd *prefabNode, slot int, info *componentInfo, v unsa
 	}
 }
 
-// countFanIn counts one more pair of r whose target is node k.
+// resetFanIn empties the fan-in and the chains that find a node's
+// entries in it (see Prefab.fanFirst).
+func (p *Prefab) resetFanIn() {
+	p.fanIn = p.fanIn[:0]
+	p.fanNext = p.fanNext[:0]
+	p.fanFirst = slices.Grow(p.fanFirst[:0], len(p.nodes))[:len(p.nodes)]
+	clear(p.fanFirst)
+}
+
+// countFanIn counts one more pair of r whose target is node k, in time
+// independent of how many nodes are targets: it walks node k's chain of
+// entries, one per relation.
 func (p *Prefab) countFanIn(r *relation, k int) {
-	for i := range p.fanIn {
-		if f := &p.fanIn[i]; f.rel == r && f.node == k {
+	for at := p.fanFirst[k]; at != 0; at = p.fanNext[at-1] {
+		if f := &p.fanIn[at-1]; f.rel == r {
 			f.count++
 			return
 		}
 	}
 	p.fanIn = append(p.fanIn, prefabFanIn{r, k, 1})
+	p.fanNext = append(p.fanNext, p.fanFirst[k])
+	p.fanFirst[k] = int32(len(p.fanIn))
 }
 
 // storedTargets returns the targets in a stored pair value of r.
