@@ -181,7 +181,7 @@ const (
 // lpBase is a save of lpAlive tagged entities (rvTag), index lpFree freed,
 // and a pair of each relation, so the file has every relation's sparse
 // sets (whose contents the tests replace).
-func lpBase(t *testing.T) []byte {
+func lpBase(t testing.TB) []byte {
 	t.Helper()
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
@@ -364,7 +364,7 @@ func (f *lpFile) sound() bool {
 }
 
 // encode writes f over the relation sparse sets of the base file.
-func (f *lpFile) encode(t *testing.T, base []byte) []byte {
+func (f *lpFile) encode(t testing.TB, base []byte) []byte {
 	ent := func(e lpRef) map[string]any { return map[string]any{"index": e.index, "generation": e.gen} }
 	ents := func(l []lpRef) []any {
 		out := []any{}
@@ -428,10 +428,7 @@ func TestLoadChecksPairsLikeReference(t *testing.T) {
 		file := f.encode(t, base)
 		want := f.sound()
 		for _, merge := range []bool{false, true} {
-			w := ecs.NewWorld()
-			h := ecs.NewHierarchy(w)
-			rel := ecs.NewRelation[lpMulti](w, ecs.Multi())
-			ecs.NewMap[rvTag](w)
+			w, h, rel := lpTarget()
 			if merge {
 				w.Spawn()
 			}
@@ -511,4 +508,72 @@ func lpCompare(t *testing.T, seed uint64, f *lpFile, h *ecs.Hierarchy, rel *ecs.
 			}
 		}
 	}
+}
+
+// lpTarget returns a new world with the types of lpBase's.
+func lpTarget() (*ecs.World, *ecs.Hierarchy, *ecs.Relation[lpMulti]) {
+	w := ecs.NewWorld()
+	h := ecs.NewHierarchy(w)
+	rel := ecs.NewRelation[lpMulti](w, ecs.Multi())
+	ecs.NewMap[rvTag](w)
+	return w, h, rel
+}
+
+// FuzzLoadRelations: no bytes make Load or Merge of a file of relation
+// pairs panic (the seeds are sound files of TestLoadChecksPairsLikeReference,
+// in the binary format); a refused file leaves the world as it was, and
+// a merged one has pairs whose two sides agree, a value per Multi pair
+// and no ChildOf cycle.
+func FuzzLoadRelations(f *testing.F) {
+	base := lpBase(f)
+	for seed := range uint64(40) {
+		lf := lpRandom(rand.New(rand.NewPCG(seed, 11)))
+		if !lf.sound() {
+			continue
+		}
+		w, _, _ := lpTarget()
+		if err := w.LoadJSON(bytes.NewReader(lf.encode(f, base))); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(saveOf(f, w))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, _, _ := lpTarget()
+		if err := w.Load(bytes.NewReader(data)); err != nil && w.Len() != 0 {
+			t.Fatalf("a refused load (%v) left %d entities", err, w.Len())
+		}
+		w, h, rel := lpTarget()
+		w.Spawn()
+		sum := w.Checksum()
+		m, err := w.Merge(bytes.NewReader(data))
+		if err != nil {
+			if w.Checksum() != sum || w.Len() != 1 {
+				t.Fatalf("a refused merge (%v) changed the world", err)
+			}
+			return
+		}
+		for _, e := range m.All() {
+			if p, ok := h.Parent(e); ok && !slices.Contains(h.Children(p), e) {
+				t.Fatalf("%v's parent %v does not list it", e, p)
+			}
+			if h.Depth(e) > w.Len() {
+				t.Fatalf("%v is deeper than the world is large", e)
+			}
+			for _, c := range h.Children(e) {
+				if p, _ := h.Parent(c); p != e {
+					t.Fatalf("%v lists the child %v, whose parent is %v", e, c, p)
+				}
+			}
+			for _, x := range rel.Targets(e) {
+				if !slices.Contains(rel.Sources(x), e) || rel.Value(e, x) == nil {
+					t.Fatalf("the pair (%v, %v) is on one side only, or has no value", e, x)
+				}
+			}
+			for _, x := range rel.Sources(e) {
+				if !rel.Has(x, e) {
+					t.Fatalf("%v lists the source %v, which does not have it as a target", e, x)
+				}
+			}
+		}
+	})
 }

@@ -279,7 +279,7 @@ func TestReviewChecksumExclusiveIgnoresChecksummer(t *testing.T) {
 }
 
 // rvEditJSON decodes a SaveJSON file, lets edit change it, and encodes it.
-func rvEditJSON(t *testing.T, data []byte, edit func(f map[string]any)) []byte {
+func rvEditJSON(t testing.TB, data []byte, edit func(f map[string]any)) []byte {
 	t.Helper()
 	var f map[string]any
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -295,7 +295,7 @@ func rvEditJSON(t *testing.T, data []byte, edit func(f map[string]any)) []byte {
 
 // rvSparse returns the sparse entry of the file whose type name starts
 // with prefix.
-func rvSparse(t *testing.T, f map[string]any, prefix string) map[string]any {
+func rvSparse(t testing.TB, f map[string]any, prefix string) map[string]any {
 	t.Helper()
 	for _, s := range f["sparse"].([]any) {
 		m := s.(map[string]any)
