@@ -228,13 +228,18 @@ func (r *EventReader[E]) Close() {
 	q.busy = false
 }
 
-// release gives back the buffer's memory when a Close left it mostly
-// unused: a reader that stopped reading made it grow to hold everything
+// minReleased is the capacity, in events, below which Close keeps the
+// buffer: a program that opens and closes readers every tick would
+// otherwise reallocate a small buffer each time.
+const minReleased = 1024
+
+// release gives back the buffer's memory when a Close left it large and
+// mostly unused: a reader that stopped reading made it grow to hold everything
 // sent since, and nothing else would shrink it before [World.Shrink]. The
 // events kept move to an array of their own size (none when there are
 // none), a copy of less than a quarter of the old array's length.
 func (q *Events[E]) release() {
-	if n := len(q.buf); n < cap(q.buf)/4 {
+	if n := len(q.buf); cap(q.buf) > minReleased && n < cap(q.buf)/4 {
 		if n == 0 {
 			q.buf = nil
 		} else {

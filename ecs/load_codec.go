@@ -36,12 +36,6 @@ type loadField struct {
 	c   *loadCodec
 }
 
-// maxZeroSizeElems bounds a saved slice of zero-size values, which take no
-// bytes of the file: a corrupt count cannot make a long slice of them, nor
-// a DecodeSave method loop over one for long (the reflection codec reads
-// them all at once, as nothing).
-const maxZeroSizeElems = 1 << 16
-
 // newLoadCodec returns the codec that reads fs into t (nil to skip); path
 // names the value in errors.
 func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
@@ -207,12 +201,9 @@ func (c *loadCodec) elemCount(d *decoder) int {
 	if minBytes < 0 {
 		minBytes = 1 // a string or slice takes at least its length's byte
 	}
-	n := d.count(minBytes)
-	if minBytes == 0 && n > maxZeroSizeElems {
-		d.fail("a slice of %d zero-size values, more than %d", n, maxZeroSizeElems)
-		return 0
-	}
-	return n
+	// Elements of no size take no bytes: the load budget bounds how many
+	// a slice may claim (spendElems), not the file's length.
+	return d.count(minBytes)
 }
 
 // skipN reads past n saved values: at once when they have a fixed size

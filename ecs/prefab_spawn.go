@@ -46,7 +46,8 @@ func (p *Prefab) spawn(op string, n int, init func(int, []Entity)) Entity {
 	k := len(p.nodes)
 	if room := w.entities.room(); n > room/k {
 		// n × k entities, compared without the product, which may overflow.
-		panic(w.entities.tooMany(fmt.Sprintf("Prefab.%s of %d instances of %d entities", op, n, k), uint64(n)*uint64(k)))
+		panic(fmt.Sprintf("ecs: Prefab.%s: %d instances of %d entities do not fit: a world holds at most MaxEntities (%d) entities, and this one has room for %d more (%d alive)",
+			op, n, k, MaxEntities, room, w.entities.alive))
 	}
 	if w.lock > 0 {
 		var root Entity

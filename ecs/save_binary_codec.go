@@ -275,10 +275,6 @@ func (s *SaveDecoder) Fail(format string, args ...any) { s.d.fail(format, args..
 func MakeSaveSlice[T any](d *SaveDecoder, minBytes int) []T {
 	minBytes = max(minBytes, 0)
 	n := d.d.count(minBytes)
-	if minBytes == 0 && n > maxZeroSizeElems {
-		d.d.fail("a slice of %d zero-size values, more than %d", n, maxZeroSizeElems)
-		return nil
-	}
 	var zero T
 	if n == 0 || !d.d.spendElems(n, unsafe.Sizeof(zero)) {
 		return nil

@@ -178,6 +178,11 @@ func schemaAt(t reflect.Type, path string, within []reflect.Type) (*schema, erro
 	case reflect.String:
 		return &schema{kind: sString}, nil
 	case reflect.Array, reflect.Slice:
+		if t.Kind() == reflect.Array && t.Len() > math.MaxInt32 {
+			// A file's counts stop at 2^31-1 (decoder.count): refused
+			// here, so Save never writes what Load would refuse.
+			return nil, fmt.Errorf("%s is an array of %d elements, more than the %d a save file describes", path, t.Len(), math.MaxInt32)
+		}
 		elem, err := schemaAt(t.Elem(), path+"[]", within)
 		if err != nil {
 			return nil, err

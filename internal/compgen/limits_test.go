@@ -9,8 +9,8 @@ import (
 )
 
 // guard is how long a call of these tests may take: each takes a small
-// part of a second (a few were minutes, or ran out of memory), and the
-// margin keeps a loaded machine from failing them.
+// part of a second (some once ran for very long, or out of memory), and
+// the margin keeps a loaded machine from failing them.
 const guard = 3 * time.Second
 
 // within runs f and fails the test if it takes more than limit: f runs in
@@ -61,8 +61,8 @@ func wantError(t *testing.T, got, want string) {
 }
 
 // TestDeepTypesRefused: a type string nested past MaxTypeDepth is refused
-// at its place in time linear in its length (3000 levels of [] took
-// minutes and gigabytes; 10000 of [1] ran out of memory).
+// at its place in time linear in its length (3000 levels of [] once cost
+// time and memory quadratic in the depth; 10000 of [1] ran out of memory).
 func TestDeepTypesRefused(t *testing.T) {
 	for _, c := range []struct{ prefix, want string }{
 		{"[]", `x.json:2:23: field F: type "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"... (6005 bytes): ` +
