@@ -694,7 +694,11 @@
 // basis, like the Go runtime's "concurrent map writes": every structural
 // mutation marks the world while it runs, and one that finds the mark set
 // panics with "concurrent structural change" instead of corrupting the
-// world (the race detector catches every case). Package sched
+// world (the race detector catches every case). An [Events] queue has a
+// mark of its own: two goroutines sending to or reading one queue at once
+// panic with "concurrent use" instead of losing events. Operations that
+// need a settled world (Snapshot, Save, Load, Merge) name another
+// goroutine as a possible cause when they find the world busy. Package sched
 // builds its parallel stages on this, and checks the access rules. Handles
 // and queries are made once, before the first run, and reused: making one
 // inside a parallel section panics and says so.
