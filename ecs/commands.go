@@ -227,7 +227,8 @@ func opName(op string, info *componentInfo) string {
 // dead by then are dropped. Afterwards [Commands.Resolve] maps c's pending
 // entities to the entities made, until c records again or is Reset, and
 // c's pending numbering starts again at 1. Panics inside an iteration or a
-// parallel section, or if c belongs to another world. If a hook panics, c
+// parallel section, if c belongs to another world, or, before applying
+// anything, if the spawns c recorded do not fit ([World.Room]). If a hook panics, c
 // is emptied all the same (what was applied stays applied, and the spawns
 // made so far can be resolved) and, as after any panic in a hook,
 // [World.Recover] makes the world usable again. Complexity: O(changes),
@@ -238,6 +239,10 @@ func (w *World) Apply(c *Commands) {
 	}
 	if w.lock > 0 {
 		panic("ecs: Apply: called inside an iteration or a parallel section" + w.openLoopNote())
+	}
+	if int64(c.spawns) > int64(w.entities.room()) {
+		// Refused whole, before anything is applied (c is kept).
+		panic(w.entities.tooMany("Apply of the spawns recorded", uint64(c.spawns)))
 	}
 	c.buf.spawned = c.buf.spawned[:0]
 	c.resolvable = false

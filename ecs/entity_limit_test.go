@@ -89,6 +89,14 @@ func TestRoomAtTheLimit(t *testing.T) {
 	}
 	testhelp.MustPanic(t, func() { m.SpawnBatch(4, limitA{}) }, "4 entities do not fit", "room for 3 more")
 	testhelp.MustPanic(t, func() { w.Reserve(4) }, "Reserve", "room for 3 more")
+	c := w.NewCommands()
+	for range 4 {
+		NewMap[limitA](w).AddCmd(c, c.Spawn(), limitA{9})
+	}
+	testhelp.MustPanic(t, func() { w.Apply(c) }, "Apply of the spawns recorded", "4 entities do not fit")
+	if c.Len() != 8 {
+		t.Fatalf("a refused Apply emptied the buffer: %d changes left, want 8 (4 spawns, 4 adds)", c.Len())
+	}
 	_, err := w.Merge(bytes.NewReader(file.Bytes()))
 	if err == nil || !strings.Contains(err.Error(), "4 entities do not fit") || !strings.Contains(err.Error(), "MaxEntities") {
 		t.Fatalf("Merge of 4 entities into room for 3: %v, want an error naming MaxEntities", err)
