@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // hangGuard is how long the calls below may take before they count as
@@ -14,24 +15,6 @@ import (
 // or an emulated 32-bit run never trips it, since it only has to tell them
 // from a walk of the 2^62 elements a file claims.
 const hangGuard = 30 * time.Second
-
-// finishesWithin runs f and fails the test if it has not returned after
-// limit: a regression to a loader that walks what a file only claims
-// fails here instead of hanging the run (f keeps running in the
-// background until the test binary exits).
-func finishesWithin(t *testing.T, limit time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-		t.Fatalf("%s: not done after %v", what, limit)
-	}
-}
 
 // TestMergeSkipsZeroSizeResourcesInTime: Merge reads past a resource whose
 // schema claims 2^31-1 (or 2^62) values that take no bytes at once, not
@@ -43,7 +26,7 @@ func TestMergeSkipsZeroSizeResourcesInTime(t *testing.T) {
 		if c.fileBytes != 0 && len(data) != c.fileBytes {
 			t.Fatalf("%s: a file of %d bytes, want %d", c.name, len(data), c.fileBytes)
 		}
-		finishesWithin(t, hangGuard, "Merge of a resource "+c.name, func() {
+		testhelp.FinishesWithin(t, hangGuard, "Merge of a resource "+c.name, func() {
 			w := ecs.NewWorld()
 			mp, err := w.Merge(bytes.NewReader(data))
 			if err != nil || mp.Len() != 0 || w.Len() != 0 {
@@ -73,7 +56,7 @@ func TestLoadSkipsZeroSizeFieldsInTime(t *testing.T) {
 				}
 				return w, ecs.NewMap[zeroHost](w)
 			}
-			finishesWithin(t, hangGuard, "Load of a field "+c.name, func() {
+			testhelp.FinishesWithin(t, hangGuard, "Load of a field "+c.name, func() {
 				w, m := world()
 				if err := w.Load(bytes.NewReader(data)); err != nil {
 					t.Errorf("Load of a field %s (sparse %v): %v", c.name, sparse, err)
@@ -83,7 +66,7 @@ func TestLoadSkipsZeroSizeFieldsInTime(t *testing.T) {
 					t.Errorf("Load of a field %s (sparse %v): entity 1 alive %v", c.name, sparse, ok)
 				}
 			})
-			finishesWithin(t, hangGuard, "Merge of a field "+c.name, func() {
+			testhelp.FinishesWithin(t, hangGuard, "Merge of a field "+c.name, func() {
 				w, m := world()
 				mp, err := w.Merge(bytes.NewReader(data))
 				if err != nil || mp.Len() != 1 {
@@ -124,11 +107,11 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 	ecs.Register[zeroGrid](src, ecs.Name("zero.grid"))
 	ecs.NewMap[zeroGrid](src).Spawn(zeroGrid{N: 5})
 	var data []byte
-	finishesWithin(t, hangGuard, "Save", func() { data = saveOf(t, src) })
+	testhelp.FinishesWithin(t, hangGuard, "Save", func() { data = saveOf(t, src) })
 	if len(data) > 100 {
 		t.Fatalf("a save of one entity of 4 bytes took %d bytes", len(data))
 	}
-	finishesWithin(t, hangGuard, "Load into the same type", func() {
+	testhelp.FinishesWithin(t, hangGuard, "Load into the same type", func() {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGrid](w, ecs.Name("zero.grid"))
 		if err := w.Load(bytes.NewReader(data)); err != nil {
@@ -138,7 +121,7 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 			t.Error("N did not load")
 		}
 	})
-	finishesWithin(t, hangGuard, "Load into a later version", func() {
+	testhelp.FinishesWithin(t, hangGuard, "Load into a later version", func() {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
 		if err := w.Load(bytes.NewReader(data)); err != nil {
@@ -148,7 +131,7 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 			t.Error("N did not load")
 		}
 	})
-	finishesWithin(t, hangGuard, "Merge into a later version", func() {
+	testhelp.FinishesWithin(t, hangGuard, "Merge into a later version", func() {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
 		if mp, err := w.Merge(bytes.NewReader(data)); err != nil || mp.Len() != 1 {
@@ -171,7 +154,7 @@ func TestLoadManyZeroSizeFieldsInLinearTime(t *testing.T) {
 	wide := structOf(fields...)
 
 	skipped := resourceFile("x", arrayOf(n, wide), make([]byte, n)) // n empty strings
-	finishesWithin(t, hangGuard, "Merge skipping the array", func() {
+	testhelp.FinishesWithin(t, hangGuard, "Merge skipping the array", func() {
 		if _, err := ecs.NewWorld().Merge(bytes.NewReader(skipped)); err != nil {
 			t.Error(err)
 		}
@@ -188,7 +171,7 @@ func TestLoadManyZeroSizeFieldsInLinearTime(t *testing.T) {
 	}
 	rows := b.uv(0, 0)
 	type zeroWide struct{ S string }
-	finishesWithin(t, hangGuard, "Load of the rows", func() {
+	testhelp.FinishesWithin(t, hangGuard, "Load of the rows", func() {
 		w := ecs.NewWorld()
 		ecs.Register[zeroWide](w, ecs.Name("zero.wide"))
 		if err := w.Load(bytes.NewReader(rows)); err != nil {
@@ -230,7 +213,7 @@ func TestLoadRefusesDeepSchemas(t *testing.T) {
 	}
 	for name, mk := range nest {
 		data := resourceFile("x", mk(deep), nil)
-		finishesWithin(t, hangGuard, "Merge of "+name, func() {
+		testhelp.FinishesWithin(t, hangGuard, "Merge of "+name, func() {
 			_, err := ecs.NewWorld().Merge(bytes.NewReader(data))
 			if err == nil || !strings.Contains(err.Error(), "nested more than 64 deep") {
 				t.Errorf("%d nested %s: %v", deep, name, err)
@@ -344,7 +327,7 @@ func TestLoadZeroSizeSliceElementsBounded(t *testing.T) {
 		if got, err := load(small, codec); err != nil || got != 70_000 {
 			t.Errorf("codec %v: a slice of 70,000 zero-size elements: %v, %d loaded", codec, err, got)
 		}
-		finishesWithin(t, hangGuard, "Load of the hostile file", func() {
+		testhelp.FinishesWithin(t, hangGuard, "Load of the hostile file", func() {
 			if _, err := load(hostile, codec); err == nil || !strings.Contains(err.Error(), "values of no size: more than a save of this size may hold") {
 				t.Errorf("codec %v: %d rows of 65,536 zero-size elements in %d bytes: %v", codec, n, len(hostile), err)
 			}

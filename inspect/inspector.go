@@ -143,9 +143,7 @@ const (
 // takes the place of the server's ReadTimeout for the body. Panics if
 // d <= 0.
 func BodyTimeout(d time.Duration) Option {
-	if d <= 0 {
-		panic(fmt.Sprintf("inspect: BodyTimeout(%v): want a positive time", d))
-	}
+	mustBePositive("BodyTimeout", d)
 	return func(in *Inspector) { in.bodyTimeout = d }
 }
 
@@ -159,10 +157,15 @@ func BodyTimeout(d time.Duration) Option {
 // answers, so a server's WriteTimeout does not cut the stream. Panics if
 // d <= 0.
 func WriteTimeout(d time.Duration) Option {
-	if d <= 0 {
-		panic(fmt.Sprintf("inspect: WriteTimeout(%v): want a positive time", d))
-	}
+	mustBePositive("WriteTimeout", d)
 	return func(in *Inspector) { in.writeTimeout = d }
+}
+
+// mustBePositive panics, naming the option, unless d > 0.
+func mustBePositive(option string, d time.Duration) {
+	if d <= 0 {
+		panic(fmt.Sprintf("inspect: %s(%v): want a positive time", option, d))
+	}
 }
 
 // HeaderTimeout sets how long a client of the server [Inspector.Listen]
@@ -170,9 +173,7 @@ func WriteTimeout(d time.Duration) Option {
 // default [DefaultHeaderTimeout]); past it the connection is closed. A
 // server of the caller's own sets its own. Panics if d <= 0.
 func HeaderTimeout(d time.Duration) Option {
-	if d <= 0 {
-		panic(fmt.Sprintf("inspect: HeaderTimeout(%v): want a positive time", d))
-	}
+	mustBePositive("HeaderTimeout", d)
 	return func(in *Inspector) { in.headerTimeout = d }
 }
 
@@ -181,9 +182,7 @@ func HeaderTimeout(d time.Duration) Option {
 // IdleTimeout; default [DefaultIdleTimeout]). A server of the caller's own
 // sets its own. Panics if d <= 0.
 func IdleTimeout(d time.Duration) Option {
-	if d <= 0 {
-		panic(fmt.Sprintf("inspect: IdleTimeout(%v): want a positive time", d))
-	}
+	mustBePositive("IdleTimeout", d)
 	return func(in *Inspector) { in.idleTimeout = d }
 }
 

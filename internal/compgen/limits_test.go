@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // guard is how long a call of these tests may take: each takes a small
@@ -13,28 +15,12 @@ import (
 // the margin keeps a loaded machine from failing them.
 const guard = 3 * time.Second
 
-// within runs f and fails the test if it takes more than limit: f runs in
-// a goroutine, so that a regression to slow fails rather than hangs.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-		t.Fatalf("took more than %v", limit)
-	}
-}
-
 // parseErrors parses the files within the guard and returns the problems,
 // failing the test when there are none.
 func parseErrors(t *testing.T, files ...File) string {
 	t.Helper()
 	var errs Errors
-	within(t, guard, func() { _, errs = Parse(files...) })
+	testhelp.FinishesWithin(t, guard, "Parse", func() { _, errs = Parse(files...) })
 	if len(errs) == 0 {
 		t.Fatal("no error")
 	}
@@ -195,7 +181,7 @@ func TestCountLimits(t *testing.T) {
 	}
 	b.WriteString("]}")
 	var errs Errors
-	within(t, guard, func() { _, errs = Parse(File{"x.json", []byte(b.String())}) })
+	testhelp.FinishesWithin(t, guard, "Parse", func() { _, errs = Parse(File{"x.json", []byte(b.String())}) })
 	if len(errs) != MaxErrors+1 || !strings.HasSuffix(errs[MaxErrors].Msg, "(and 499 more problems, not listed: compgen.MaxErrors)") {
 		t.Errorf("%d problems, the last %v", len(errs), errs[len(errs)-1])
 	}

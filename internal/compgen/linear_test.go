@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // generatedSize parses and generates src within the guard and returns the
@@ -13,7 +15,7 @@ func generatedSize(t *testing.T, src string) int {
 	var out []byte
 	var errs Errors
 	var err error
-	within(t, guard, func() {
+	testhelp.FinishesWithin(t, guard, "Parse and Generate", func() {
 		var defs *Defs
 		if defs, errs = Parse(File{"x.json", []byte(src)}); errs == nil {
 			out, err = Generate(defs, []string{"x.json"})

@@ -1,6 +1,6 @@
 // Package testhelp holds the helpers that the tests of several packages of
 // the root module share (ecs, in its internal and external test packages,
-// sched and internal/refmodel), so that each exists once. Only _test.go
+// sched, internal/refmodel and internal/compgen), so that each exists once. Only _test.go
 // files import it; it depends on the standard library alone, so any
 // package's tests can.
 package testhelp
@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // MustPanic runs f and checks that it panics with a message containing
@@ -36,4 +37,22 @@ func MustPanic(t testing.TB, f func(), parts ...string) {
 		}
 	}()
 	f()
+}
+
+// FinishesWithin runs f in a goroutine and fails the test, naming what,
+// if f has not returned after limit: a regression to code that walks what
+// its input only claims fails instead of hanging the run. f keeps running
+// in the background until the test binary exits.
+func FinishesWithin(t testing.TB, limit time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("%s: not done after %v", what, limit)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // recorder stands in for a *testing.T: it keeps what MustPanic reports,
@@ -60,5 +61,27 @@ func TestMustPanic(t *testing.T) {
 		case c.fail != "" && (len(failures) != 1 || !strings.Contains(failures[0], c.fail)):
 			t.Errorf("%s: failures %q, want one mentioning %q", c.name, failures, c.fail)
 		}
+	}
+}
+
+func TestFinishesWithin(t *testing.T) {
+	run := func(limit time.Duration, f func()) []string {
+		r := &recorder{}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			FinishesWithin(r, limit, "the call", f)
+		}()
+		<-done
+		return r.failures
+	}
+	if failures := run(time.Second, func() {}); len(failures) != 0 {
+		t.Errorf("a call that returns at once failed: %q", failures)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	failures := run(10*time.Millisecond, func() { <-release })
+	if len(failures) != 1 || !strings.Contains(failures[0], "the call: not done after 10ms") {
+		t.Errorf("a call that does not return: %q, want one failure naming it and the limit", failures)
 	}
 }
