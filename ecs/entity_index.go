@@ -135,10 +135,7 @@ func (x *entityIndex) alloc() (Entity, *record) {
 	}
 	i := x.next
 	if i > MaxEntities {
-		if x.unmark != nil {
-			x.unmark()
-		}
-		panic(fmt.Sprintf("ecs: Spawn: the world holds MaxEntities (%d) entity indices already", MaxEntities))
+		x.full()
 	}
 	x.next++
 	x.alive++
@@ -149,6 +146,18 @@ func (x *entityIndex) alloc() (Entity, *record) {
 	r := &x.recs[i]
 	r.gen = x.tag
 	return Entity{i, x.tag}, r
+}
+
+// full panics for an alloc past MaxEntities, after unmarking the world.
+// It is a function of its own so that alloc, which runs once per spawned
+// entity, stays small.
+//
+//go:noinline
+func (x *entityIndex) full() {
+	if x.unmark != nil {
+		x.unmark()
+	}
+	panic(fmt.Sprintf("ecs: Spawn: the world holds MaxEntities (%d) entity indices already", MaxEntities))
 }
 
 // release marks r (the record of index i) dead and recycles the index.

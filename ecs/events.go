@@ -288,9 +288,17 @@ func (q *Events[E]) compact() {
 // nest on one goroutine; the caller clears busy when done.
 func (q *Events[E]) enter(op string) {
 	if q.busy {
-		panic(fmt.Sprintf("ecs: Events[%v].%s: concurrent use: another goroutine is sending to or reading this queue at the same time; an event queue is not safe for concurrent use outside a parallel section, where systems send through sched.Events", q.typ, op))
+		q.concurrentUse(op)
 	}
 	q.busy = true
+}
+
+// concurrentUse panics for enter finding the queue marked: a function of
+// its own, so that the calls enter is inlined into stay small.
+//
+//go:noinline
+func (q *Events[E]) concurrentUse(op string) {
+	panic(fmt.Sprintf("ecs: Events[%v].%s: concurrent use: another goroutine is sending to or reading this queue at the same time; an event queue is not safe for concurrent use outside a parallel section, where systems send through sched.Events", q.typ, op))
 }
 
 // mustNotShare panics, naming op, inside a parallel section.
