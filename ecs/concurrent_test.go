@@ -27,34 +27,19 @@ func TestConcurrentStructuralChangesAreDetected(t *testing.T) {
 		w := ecs.NewWorld()
 		pos := ecs.NewMap[Position](w)
 		vel := ecs.NewMap[Velocity](w)
-		var wg sync.WaitGroup
-		msgs := make([]string, 2)
-		for g := range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() {
-					if r := recover(); r != nil {
-						msgs[g], _ = r.(string)
-						if msgs[g] == "" {
-							msgs[g] = "non-string panic"
-						}
-					}
-				}()
-				var mine []ecs.Entity
-				for i := range 20000 {
-					e := pos.Spawn(Position{float64(i), 0})
-					vel.Add(e, Velocity{})
-					mine = append(mine, e)
-					if i%3 == 0 {
-						vel.Remove(mine[0])
-						w.Despawn(mine[0])
-						mine = mine[1:]
-					}
+		msgs := panicsOfTwo(func(int) {
+			var mine []ecs.Entity
+			for i := range 20000 {
+				e := pos.Spawn(Position{float64(i), 0})
+				vel.Add(e, Velocity{})
+				mine = append(mine, e)
+				if i%3 == 0 {
+					vel.Remove(mine[0])
+					w.Despawn(mine[0])
+					mine = mine[1:]
 				}
-			}()
-		}
-		wg.Wait()
+			}
+		})
 		for _, m := range msgs {
 			if strings.Contains(m, "concurrent structural change") {
 				caught = m
@@ -69,4 +54,29 @@ func TestConcurrentStructuralChangesAreDetected(t *testing.T) {
 	if !strings.Contains(caught, "not safe for concurrent use") || !strings.Contains(caught, "BeginParallel") {
 		t.Errorf("message %q does not explain the rule", caught)
 	}
+}
+
+// panicsOfTwo runs f(0) and f(1) on two goroutines at once and returns the
+// message each one's panic carried ("" for none, "non-string panic" for a
+// value that is not a string): the misuse the concurrency checks catch.
+func panicsOfTwo(f func(g int)) [2]string {
+	var msgs [2]string
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					msgs[g], _ = r.(string)
+					if msgs[g] == "" {
+						msgs[g] = "non-string panic"
+					}
+				}
+			}()
+			f(g)
+		}()
+	}
+	wg.Wait()
+	return msgs
 }

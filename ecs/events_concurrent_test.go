@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -86,24 +85,7 @@ func concurrentEventUse(t *testing.T) {
 				w := ecs.NewWorld()
 				q := ecs.EventsOf[Hit](w)
 				r := q.NewReader()
-				var wg sync.WaitGroup
-				msgs := make([]string, 2)
-				for g := range 2 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						defer func() {
-							if v := recover(); v != nil {
-								msgs[g], _ = v.(string)
-								if msgs[g] == "" {
-									msgs[g] = "non-string panic"
-								}
-							}
-						}()
-						body(q, r, g)
-					}()
-				}
-				wg.Wait()
+				msgs := panicsOfTwo(func(g int) { body(q, r, g) })
 				for _, m := range msgs {
 					switch {
 					case strings.Contains(m, "concurrent use"):

@@ -115,7 +115,8 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGrid](w, ecs.Name("zero.grid"))
 		if err := w.Load(bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
+			t.Error(err) // f runs on another goroutine: no Fatal
+			return
 		}
 		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGrid](w).Get(e).N != 5 {
 			t.Error("N did not load")
@@ -125,7 +126,8 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
 		if err := w.Load(bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
+			t.Error(err) // f runs on another goroutine: no Fatal
+			return
 		}
 		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGridV2](w).Get(e).N != 5 {
 			t.Error("N did not load")
@@ -135,7 +137,8 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 		w := ecs.NewWorld()
 		ecs.Register[zeroGridV2](w, ecs.Name("zero.grid"))
 		if mp, err := w.Merge(bytes.NewReader(data)); err != nil || mp.Len() != 1 {
-			t.Fatal(err)
+			t.Error(err) // f runs on another goroutine: no Fatal
+			return
 		}
 	})
 }
@@ -175,7 +178,8 @@ func TestLoadManyZeroSizeFieldsInLinearTime(t *testing.T) {
 		w := ecs.NewWorld()
 		ecs.Register[zeroWide](w, ecs.Name("zero.wide"))
 		if err := w.Load(bytes.NewReader(rows)); err != nil {
-			t.Fatal(err)
+			t.Error(err) // f runs on another goroutine: no Fatal
+			return
 		}
 		if e, _ := w.EntityAt(n); ecs.NewMap[zeroWide](w).Get(e).S != string(rune('a'+(n-1)%26)) {
 			t.Error("the last row's S did not load")

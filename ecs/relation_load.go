@@ -13,8 +13,8 @@ import "unsafe"
 // indices + pairs) per relation, whatever the shape of the trees (a
 // chain a million deep, a root with a million children).
 func (w *World) checkImageRelations(d *decoder, img *loadImage, state []byte) {
+	c := imagePairs{img: img, state: state} // its buffers serve every relation
 	for _, r := range w.relations {
-		c := imagePairs{img: img, state: state}
 		if !c.check(d, r) {
 			return
 		}
@@ -43,8 +43,12 @@ func (c *imagePairs) check(d *decoder, r *relation) bool {
 	if outs == nil && ins == nil {
 		return true
 	}
-	n := len(c.state)
-	c.mark, c.end = make([]uint32, n), make([]int, n+1)
+	if n := len(c.state); c.mark == nil {
+		c.mark, c.end = make([]uint32, n), make([]int, n+1)
+	} else {
+		clear(c.mark)
+		clear(c.end)
+	}
 	pairs, ok := c.checkTargets(d, r, outs)
 	if !ok {
 		return false

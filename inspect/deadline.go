@@ -20,6 +20,7 @@ type timedWriter struct {
 	armed   bool
 }
 
+// arm sets the write deadline at the answer's first header or byte, once.
 func (w *timedWriter) arm() {
 	if !w.armed {
 		w.armed = true
@@ -27,11 +28,15 @@ func (w *timedWriter) arm() {
 	}
 }
 
+// WriteHeader arms the deadline, then writes the status as
+// http.ResponseWriter does.
 func (w *timedWriter) WriteHeader(status int) {
 	w.arm()
 	w.ResponseWriter.WriteHeader(status)
 }
 
+// Write arms the deadline, then writes p as http.ResponseWriter does; past
+// the deadline it returns the connection's timeout error.
 func (w *timedWriter) Write(p []byte) (int, error) {
 	w.arm()
 	return w.ResponseWriter.Write(p)

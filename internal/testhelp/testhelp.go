@@ -42,7 +42,9 @@ func MustPanic(t testing.TB, f func(), parts ...string) {
 // FinishesWithin runs f in a goroutine and fails the test, naming what,
 // if f has not returned after limit: a regression to code that walks what
 // its input only claims fails instead of hanging the run. f keeps running
-// in the background until the test binary exits.
+// in the background until the test binary exits. f runs on a goroutine of
+// its own, so it reports failures with Error, not Fatal (FailNow must be
+// called from the test's goroutine).
 func FinishesWithin(t testing.TB, limit time.Duration, what string, f func()) {
 	t.Helper()
 	done := make(chan struct{})
