@@ -212,6 +212,8 @@ func (w *World) finishInterrupted() {
 		} else {
 			w.move(c.e, r, w.withoutComponent(w.tableOf(r), c.id))
 		}
+	case cmdRemoveN:
+		w.removeMany(c.e, r, w.cmds.multi[c.slot:c.slot+uint32(c.id)]) // hooks off: a move
 	}
 }
 

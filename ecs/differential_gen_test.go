@@ -153,10 +153,18 @@ func (m *diffMap2[A, B]) set(h *diffHarness, p diffPair) {
 		})
 		return
 	}
+	// Inside an iteration the types are written at once only if every one
+	// of them can be; otherwise all of them are queued, as one change.
+	now := m.a.ms.SetsNow(p.id) && m.b.ms.SetsNow(p.id)
 	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb))
 	h.m.Batch(func() {
-		m.a.ms.Set(p.id, m.a.mk(xa))
-		m.b.ms.Set(p.id, m.b.mk(xb))
+		if now {
+			m.a.ms.Set(p.id, m.a.mk(xa))
+			m.b.ms.Set(p.id, m.b.mk(xb))
+			return
+		}
+		m.a.ms.SetQueued(p.id, m.a.mk(xa))
+		m.b.ms.SetQueued(p.id, m.b.mk(xb))
 	})
 }
 
@@ -400,11 +408,20 @@ func (m *diffMap3[A, B, C]) set(h *diffHarness, p diffPair) {
 		})
 		return
 	}
+	// Inside an iteration the types are written at once only if every one
+	// of them can be; otherwise all of them are queued, as one change.
+	now := m.a.ms.SetsNow(p.id) && m.b.ms.SetsNow(p.id) && m.c.ms.SetsNow(p.id)
 	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
 	h.m.Batch(func() {
-		m.a.ms.Set(p.id, m.a.mk(xa))
-		m.b.ms.Set(p.id, m.b.mk(xb))
-		m.c.ms.Set(p.id, m.c.mk(xc))
+		if now {
+			m.a.ms.Set(p.id, m.a.mk(xa))
+			m.b.ms.Set(p.id, m.b.mk(xb))
+			m.c.ms.Set(p.id, m.c.mk(xc))
+			return
+		}
+		m.a.ms.SetQueued(p.id, m.a.mk(xa))
+		m.b.ms.SetQueued(p.id, m.b.mk(xb))
+		m.c.ms.SetQueued(p.id, m.c.mk(xc))
 	})
 }
 
@@ -658,12 +675,22 @@ func (m *diffMap4[A, B, C, D]) set(h *diffHarness, p diffPair) {
 		})
 		return
 	}
+	// Inside an iteration the types are written at once only if every one
+	// of them can be; otherwise all of them are queued, as one change.
+	now := m.a.ms.SetsNow(p.id) && m.b.ms.SetsNow(p.id) && m.c.ms.SetsNow(p.id) && m.d.ms.SetsNow(p.id)
 	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
 	h.m.Batch(func() {
-		m.a.ms.Set(p.id, m.a.mk(xa))
-		m.b.ms.Set(p.id, m.b.mk(xb))
-		m.c.ms.Set(p.id, m.c.mk(xc))
-		m.d.ms.Set(p.id, m.d.mk(xd))
+		if now {
+			m.a.ms.Set(p.id, m.a.mk(xa))
+			m.b.ms.Set(p.id, m.b.mk(xb))
+			m.c.ms.Set(p.id, m.c.mk(xc))
+			m.d.ms.Set(p.id, m.d.mk(xd))
+			return
+		}
+		m.a.ms.SetQueued(p.id, m.a.mk(xa))
+		m.b.ms.SetQueued(p.id, m.b.mk(xb))
+		m.c.ms.SetQueued(p.id, m.c.mk(xc))
+		m.d.ms.SetQueued(p.id, m.d.mk(xd))
 	})
 }
 
@@ -927,13 +954,24 @@ func (m *diffMap5[A, B, C, D, E]) set(h *diffHarness, p diffPair) {
 		})
 		return
 	}
+	// Inside an iteration the types are written at once only if every one
+	// of them can be; otherwise all of them are queued, as one change.
+	now := m.a.ms.SetsNow(p.id) && m.b.ms.SetsNow(p.id) && m.c.ms.SetsNow(p.id) && m.d.ms.SetsNow(p.id) && m.e.ms.SetsNow(p.id)
 	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
 	h.m.Batch(func() {
-		m.a.ms.Set(p.id, m.a.mk(xa))
-		m.b.ms.Set(p.id, m.b.mk(xb))
-		m.c.ms.Set(p.id, m.c.mk(xc))
-		m.d.ms.Set(p.id, m.d.mk(xd))
-		m.e.ms.Set(p.id, m.e.mk(xe))
+		if now {
+			m.a.ms.Set(p.id, m.a.mk(xa))
+			m.b.ms.Set(p.id, m.b.mk(xb))
+			m.c.ms.Set(p.id, m.c.mk(xc))
+			m.d.ms.Set(p.id, m.d.mk(xd))
+			m.e.ms.Set(p.id, m.e.mk(xe))
+			return
+		}
+		m.a.ms.SetQueued(p.id, m.a.mk(xa))
+		m.b.ms.SetQueued(p.id, m.b.mk(xb))
+		m.c.ms.SetQueued(p.id, m.c.mk(xc))
+		m.d.ms.SetQueued(p.id, m.d.mk(xd))
+		m.e.ms.SetQueued(p.id, m.e.mk(xe))
 	})
 }
 
@@ -1207,14 +1245,26 @@ func (m *diffMap6[A, B, C, D, E, F]) set(h *diffHarness, p diffPair) {
 		})
 		return
 	}
+	// Inside an iteration the types are written at once only if every one
+	// of them can be; otherwise all of them are queued, as one change.
+	now := m.a.ms.SetsNow(p.id) && m.b.ms.SetsNow(p.id) && m.c.ms.SetsNow(p.id) && m.d.ms.SetsNow(p.id) && m.e.ms.SetsNow(p.id) && m.f.ms.SetsNow(p.id)
 	m.tm.Set(p.e, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
 	h.m.Batch(func() {
-		m.a.ms.Set(p.id, m.a.mk(xa))
-		m.b.ms.Set(p.id, m.b.mk(xb))
-		m.c.ms.Set(p.id, m.c.mk(xc))
-		m.d.ms.Set(p.id, m.d.mk(xd))
-		m.e.ms.Set(p.id, m.e.mk(xe))
-		m.f.ms.Set(p.id, m.f.mk(xf))
+		if now {
+			m.a.ms.Set(p.id, m.a.mk(xa))
+			m.b.ms.Set(p.id, m.b.mk(xb))
+			m.c.ms.Set(p.id, m.c.mk(xc))
+			m.d.ms.Set(p.id, m.d.mk(xd))
+			m.e.ms.Set(p.id, m.e.mk(xe))
+			m.f.ms.Set(p.id, m.f.mk(xf))
+			return
+		}
+		m.a.ms.SetQueued(p.id, m.a.mk(xa))
+		m.b.ms.SetQueued(p.id, m.b.mk(xb))
+		m.c.ms.SetQueued(p.id, m.c.mk(xc))
+		m.d.ms.SetQueued(p.id, m.d.mk(xd))
+		m.e.ms.SetQueued(p.id, m.e.mk(xe))
+		m.f.ms.SetQueued(p.id, m.f.mk(xf))
 	})
 }
 

@@ -321,24 +321,6 @@ func (m *Map[T]) Set(e Entity, v T) {
 	m.add(e, r, v)
 }
 
-// setDeferred is [Map.Set] of the type info describes, of the value v, on
-// the live entity e (record r) while changes are deferred: Map2.Set and the
-// like call it for each of their types in turn, so that their effect is
-// that of a Set of each type in order.
-func setDeferred[T any](w *World, info *componentInfo, e Entity, r *record, v T) {
-	if !w.mayHaveQueued() || !w.judgeAdd(e, r, info, true) {
-		if w.hasComponent(e, r, info) {
-			p := w.componentAt("Set", e, r, info)
-			// SAFETY: p is e's value of the type info describes, a T.
-			*(*T)(p) = v
-			w.overwritten(info, e, p)
-			return
-		}
-	}
-	w.mustNotShare("Set", info)
-	w.queue(command{kind: cmdAdd, e: e, id: info.id, slot: stage(&w.cmds, info, v)})
-}
-
 func (m *Map[T]) add(e Entity, r *record, v T) {
 	w := m.w
 	if w.lock > 0 {

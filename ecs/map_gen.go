@@ -2,25 +2,24 @@
 
 package ecs
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "unsafe"
 
 // Map2 is a cached handle for 2 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 2, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 2, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map2[A, B any] struct {
-	w      *World
-	ids    [2]componentID
-	infos  [2]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [2]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [2]componentID
+	infos [2]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [2]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap2 returns the handle for A, B in w. Panics if a type is
@@ -29,51 +28,56 @@ type Map2[A, B any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap2[A, B any](w *World) *Map2[A, B] {
 	w.mustNotMakeShared("NewMap2", "handle")
-	m := &Map2[A, B]{w: w, ids: [2]componentID{idOf[A](&w.reg), idOf[B](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap2", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map2[A, B]{ids: [2]componentID{idOf[A](&w.reg), idOf[B](&w.reg)}}
+	m.b = newBundle(w, "Map2", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map2[A, B]) spawnSlow(vA A, vB B) Entity {
+	var p [2]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map2[A, B]) write(p *[2]unsafe.Pointer, vA A, vB B) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -81,58 +85,12 @@ func (m *Map2[A, B]) Spawn(vA A, vB B) Entity {
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatch"), n))
+	var p [2]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map2", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -146,66 +104,50 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [2]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map2[A, B]) spawnQueued(init func(e Entity, vA *A, vB *B)) Entity {
+	var vA A
+	var vB B
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB)
+	}
+	var p [2]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB)
 	return e
 }
 
@@ -216,50 +158,24 @@ func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map2", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map2", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			e := w.Spawn()
-			init(e, &vA, &vB)
-			m.addDeferred(e, vA, vB)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1)
+	defer m.b.w.unlock()
+	var p [2]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -268,7 +184,7 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -278,25 +194,17 @@ func (m *Map2[A, B]) Get(e Entity) (*A, *B) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map2[A, B]) getSlow(e Entity) (*A, *B) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map2", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1]))
+	var p [2]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map2.Get]. Complexity: O(number of types).
 func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -305,86 +213,37 @@ func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [2]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map2[A, B]) tryGetSlow(e Entity) (*A, *B, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map2[A, B]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map2[A, B]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
-	w := m.w
-	r := w.checkAliveN("Map2", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map2", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB)
+	var p [2]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -392,49 +251,20 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map2.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map2", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB)
+	var p [2]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -443,67 +273,19 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map2[A, B]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map2", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map2[A, B]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map2[A, B]) addDeferred(e Entity, vA A, vB B) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map2[A, B]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map2", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map2[A, B]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map2", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map2[A, B]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map2.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map2[A, B]) AddEntities(es []Entity, vA A, vB B) {
 	for _, e := range es {
 		m.Add(e, vA, vB)
@@ -516,7 +298,7 @@ func (m *Map2[A, B]) AddEntities(es []Entity, vA A, vB B) {
 // Complexity: O(len(es) x components).
 func (m *Map2[A, B]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -524,69 +306,31 @@ func (m *Map2[A, B]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map2.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map2[A, B]) AddAll(q Matcher, vA A, vB B) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 2, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [2]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map2.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map2[A, B]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 2, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map2.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map2[A, B]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -596,19 +340,12 @@ func (m *Map2[A, B]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map2.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map2", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 2, slot: off})
+	var p [2]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB)
 	return e
 }
 
@@ -616,52 +353,40 @@ func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map2.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map2", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)))
-	c.push(command{kind: cmdAddN, e: e, id: 2, slot: off})
+	var p [2]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map2.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map2", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 2, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map3 is a cached handle for 3 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 3, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 3, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map3[A, B, C any] struct {
-	w      *World
-	ids    [3]componentID
-	infos  [3]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [3]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [3]componentID
+	infos [3]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [3]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap3 returns the handle for A, B, C in w. Panics if a type is
@@ -670,53 +395,58 @@ type Map3[A, B, C any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap3[A, B, C any](w *World) *Map3[A, B, C] {
 	w.mustNotMakeShared("NewMap3", "handle")
-	m := &Map3[A, B, C]{w: w, ids: [3]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap3", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map3[A, B, C]{ids: [3]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg)}}
+	m.b = newBundle(w, "Map3", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map3[A, B, C]) spawnSlow(vA A, vB B, vC C) Entity {
+	var p [3]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map3[A, B, C]) write(p *[3]unsafe.Pointer, vA A, vB B, vC C) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -724,74 +454,12 @@ func (m *Map3[A, B, C]) Spawn(vA A, vB B, vC C) Entity {
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatch"), n))
+	var p [3]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map3", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -805,72 +473,51 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [3]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map3[A, B, C]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC)
+	}
+	var p [3]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC)
 	return e
 }
 
@@ -881,56 +528,24 @@ func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) 
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map3", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map3", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC)
-			m.addDeferred(e, vA, vB, vC)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2)
+	defer m.b.w.unlock()
+	var p [3]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -939,7 +554,7 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -950,25 +565,17 @@ func (m *Map3[A, B, C]) Get(e Entity) (*A, *B, *C) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map3[A, B, C]) getSlow(e Entity) (*A, *B, *C) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map3", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2]))
+	var p [3]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map3.Get]. Complexity: O(number of types).
 func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -978,86 +585,37 @@ func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [3]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map3[A, B, C]) tryGetSlow(e Entity) (*A, *B, *C, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map3[A, B, C]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map3[A, B, C]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
-	w := m.w
-	r := w.checkAliveN("Map3", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map3", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC)
+	var p [3]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -1065,50 +623,20 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map3.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map3", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC)
+	var p [3]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -1117,69 +645,19 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map3[A, B, C]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map3", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map3[A, B, C]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map3[A, B, C]) addDeferred(e Entity, vA A, vB B, vC C) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map3[A, B, C]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map3", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map3[A, B, C]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map3", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map3[A, B, C]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map3.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map3[A, B, C]) AddEntities(es []Entity, vA A, vB B, vC C) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC)
@@ -1192,7 +670,7 @@ func (m *Map3[A, B, C]) AddEntities(es []Entity, vA A, vB B, vC C) {
 // Complexity: O(len(es) x components).
 func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -1200,70 +678,31 @@ func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map3.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 3, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [3]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map3.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map3[A, B, C]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 3, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map3.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map3[A, B, C]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -1273,20 +712,12 @@ func (m *Map3[A, B, C]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map3.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map3", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 3, slot: off})
+	var p [3]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC)
 	return e
 }
 
@@ -1294,53 +725,40 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map3.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map3", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)))
-	c.push(command{kind: cmdAddN, e: e, id: 3, slot: off})
+	var p [3]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map3.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map3", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 3, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map4 is a cached handle for 4 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 4, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 4, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map4[A, B, C, D any] struct {
-	w      *World
-	ids    [4]componentID
-	infos  [4]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [4]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [4]componentID
+	infos [4]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [4]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap4 returns the handle for A, B, C, D in w. Panics if a type is
@@ -1349,55 +767,60 @@ type Map4[A, B, C, D any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap4[A, B, C, D any](w *World) *Map4[A, B, C, D] {
 	w.mustNotMakeShared("NewMap4", "handle")
-	m := &Map4[A, B, C, D]{w: w, ids: [4]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap4", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map4[A, B, C, D]{ids: [4]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg)}}
+	m.b = newBundle(w, "Map4", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map4[A, B, C, D]) spawnSlow(vA A, vB B, vC C, vD D) Entity {
+	var p [4]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map4[A, B, C, D]) write(p *[4]unsafe.Pointer, vA A, vB B, vC C, vD D) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -1405,90 +828,12 @@ func (m *Map4[A, B, C, D]) Spawn(vA A, vB B, vC C, vD D) Entity {
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatch"), n))
+	var p [4]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map4", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -1502,78 +847,52 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [4]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map4[A, B, C, D]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD)
+	}
+	var p [4]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD)
 	return e
 }
 
@@ -1584,62 +903,24 @@ func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map4", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map4", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD)
-			m.addDeferred(e, vA, vB, vC, vD)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3)
+	defer m.b.w.unlock()
+	var p [4]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -1648,7 +929,7 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -1660,25 +941,17 @@ func (m *Map4[A, B, C, D]) Get(e Entity) (*A, *B, *C, *D) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map4[A, B, C, D]) getSlow(e Entity) (*A, *B, *C, *D) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map4", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3]))
+	var p [4]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map4.Get]. Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -1689,86 +962,37 @@ func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [4]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map4[A, B, C, D]) tryGetSlow(e Entity) (*A, *B, *C, *D, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map4[A, B, C, D]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
-	w := m.w
-	r := w.checkAliveN("Map4", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map4", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD)
+	var p [4]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -1776,51 +1000,20 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map4.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map4", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD)
+	var p [4]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -1829,71 +1022,19 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map4", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map4[A, B, C, D]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map4[A, B, C, D]) addDeferred(e Entity, vA A, vB B, vC C, vD D) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map4[A, B, C, D]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map4", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map4[A, B, C, D]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map4", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map4[A, B, C, D]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map4.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map4[A, B, C, D]) AddEntities(es []Entity, vA A, vB B, vC C, vD D) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD)
@@ -1906,7 +1047,7 @@ func (m *Map4[A, B, C, D]) AddEntities(es []Entity, vA A, vB B, vC C, vD D) {
 // Complexity: O(len(es) x components).
 func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -1914,71 +1055,31 @@ func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map4.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 4, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [4]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map4.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 4, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map4.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -1988,21 +1089,12 @@ func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map4.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map4", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 4, slot: off})
+	var p [4]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD)
 	return e
 }
 
@@ -2010,54 +1102,40 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map4.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map4", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)))
-	c.push(command{kind: cmdAddN, e: e, id: 4, slot: off})
+	var p [4]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map4.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map4", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 4, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map5 is a cached handle for 5 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 5, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 5, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map5[A, B, C, D, E any] struct {
-	w      *World
-	ids    [5]componentID
-	infos  [5]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [5]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [5]componentID
+	infos [5]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [5]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap5 returns the handle for A, B, C, D, E in w. Panics if a type is
@@ -2066,57 +1144,62 @@ type Map5[A, B, C, D, E any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap5[A, B, C, D, E any](w *World) *Map5[A, B, C, D, E] {
 	w.mustNotMakeShared("NewMap5", "handle")
-	m := &Map5[A, B, C, D, E]{w: w, ids: [5]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap5", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map5[A, B, C, D, E]{ids: [5]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg)}}
+	m.b = newBundle(w, "Map5", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map5[A, B, C, D, E]) spawnSlow(vA A, vB B, vC C, vD D, vE E) Entity {
+	var p [5]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map5[A, B, C, D, E]) write(p *[5]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -2124,106 +1207,12 @@ func (m *Map5[A, B, C, D, E]) Spawn(vA A, vB B, vC C, vD D, vE E) Entity {
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatch"), n))
+	var p [5]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map5", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -2237,84 +1226,53 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [5]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map5[A, B, C, D, E]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE)
+	}
+	var p [5]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
 	return e
 }
 
@@ -2325,68 +1283,24 @@ func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map5", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map5", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE)
-			m.addDeferred(e, vA, vB, vC, vD, vE)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4)
+	defer m.b.w.unlock()
+	var p [5]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -2395,7 +1309,7 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -2408,25 +1322,17 @@ func (m *Map5[A, B, C, D, E]) Get(e Entity) (*A, *B, *C, *D, *E) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map5[A, B, C, D, E]) getSlow(e Entity) (*A, *B, *C, *D, *E) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map5", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4]))
+	var p [5]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map5.Get]. Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -2438,86 +1344,37 @@ func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [5]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map5[A, B, C, D, E]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map5[A, B, C, D, E]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	r := w.checkAliveN("Map5", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map5", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE)
+	var p [5]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -2525,52 +1382,20 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map5.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map5", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE)
+	var p [5]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -2579,73 +1404,19 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map5", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map5[A, B, C, D, E]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map5[A, B, C, D, E]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map5[A, B, C, D, E]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map5", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map5[A, B, C, D, E]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map5", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map5[A, B, C, D, E]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map5.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map5[A, B, C, D, E]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE)
@@ -2658,7 +1429,7 @@ func (m *Map5[A, B, C, D, E]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, v
 // Complexity: O(len(es) x components).
 func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -2666,72 +1437,31 @@ func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map5.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 5, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [5]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map5.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 5, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map5.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -2741,22 +1471,12 @@ func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map5.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map5", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 5, slot: off})
+	var p [5]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
 	return e
 }
 
@@ -2764,55 +1484,40 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map5.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map5", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)))
-	c.push(command{kind: cmdAddN, e: e, id: 5, slot: off})
+	var p [5]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map5.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map5", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 5, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map6 is a cached handle for 6 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 6, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 6, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map6[A, B, C, D, E, F any] struct {
-	w      *World
-	ids    [6]componentID
-	infos  [6]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [6]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [6]componentID
+	infos [6]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [6]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap6 returns the handle for A, B, C, D, E, F in w. Panics if a type is
@@ -2821,59 +1526,64 @@ type Map6[A, B, C, D, E, F any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap6[A, B, C, D, E, F any](w *World) *Map6[A, B, C, D, E, F] {
 	w.mustNotMakeShared("NewMap6", "handle")
-	m := &Map6[A, B, C, D, E, F]{w: w, ids: [6]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap6", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map6[A, B, C, D, E, F]{ids: [6]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg)}}
+	m.b = newBundle(w, "Map6", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map6[A, B, C, D, E, F]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F) Entity {
+	var p [6]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map6[A, B, C, D, E, F]) write(p *[6]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -2881,122 +1591,12 @@ func (m *Map6[A, B, C, D, E, F]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F) Entit
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatch"), n))
+	var p [6]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map6", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -3010,90 +1610,54 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [6]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map6[A, B, C, D, E, F]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF)
+	}
+	var p [6]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
 	return e
 }
 
@@ -3104,74 +1668,24 @@ func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B,
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map6", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map6", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5)
+	defer m.b.w.unlock()
+	var p [6]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -3180,7 +1694,7 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -3194,25 +1708,17 @@ func (m *Map6[A, B, C, D, E, F]) Get(e Entity) (*A, *B, *C, *D, *E, *F) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map6[A, B, C, D, E, F]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map6", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5]))
+	var p [6]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map6.Get]. Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -3225,86 +1731,37 @@ func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool)
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [6]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map6[A, B, C, D, E, F]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map6[A, B, C, D, E, F]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	r := w.checkAliveN("Map6", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map6", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF)
+	var p [6]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -3312,53 +1769,20 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map6.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map6", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF)
+	var p [6]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -3367,75 +1791,19 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map6", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map6[A, B, C, D, E, F]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map6[A, B, C, D, E, F]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map6[A, B, C, D, E, F]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map6", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map6", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map6.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map6[A, B, C, D, E, F]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF)
@@ -3448,7 +1816,7 @@ func (m *Map6[A, B, C, D, E, F]) AddEntities(es []Entity, vA A, vB B, vC C, vD D
 // Complexity: O(len(es) x components).
 func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -3456,73 +1824,31 @@ func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map6.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 6, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [6]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map6.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 6, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map6.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -3532,23 +1858,12 @@ func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map6.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map6", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 6, slot: off})
+	var p [6]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
 	return e
 }
 
@@ -3556,56 +1871,40 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map6.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map6", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)))
-	c.push(command{kind: cmdAddN, e: e, id: 6, slot: off})
+	var p [6]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map6.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map6", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 6, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map7 is a cached handle for 7 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 7, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 7, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map7[A, B, C, D, E, F, G any] struct {
-	w      *World
-	ids    [7]componentID
-	infos  [7]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [7]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [7]componentID
+	infos [7]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [7]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap7 returns the handle for A, B, C, D, E, F, G in w. Panics if a type is
@@ -3614,61 +1913,66 @@ type Map7[A, B, C, D, E, F, G any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap7[A, B, C, D, E, F, G any](w *World) *Map7[A, B, C, D, E, F, G] {
 	w.mustNotMakeShared("NewMap7", "handle")
-	m := &Map7[A, B, C, D, E, F, G]{w: w, ids: [7]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap7", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map7[A, B, C, D, E, F, G]{ids: [7]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg)}}
+	m.b = newBundle(w, "Map7", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map7[A, B, C, D, E, F, G]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
+	var p [7]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map7[A, B, C, D, E, F, G]) write(p *[7]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -3676,138 +1980,12 @@ func (m *Map7[A, B, C, D, E, F, G]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatch"), n))
+	var p [7]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map7", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -3821,96 +1999,55 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [7]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map7[A, B, C, D, E, F, G]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG)
+	}
+	var p [7]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	return e
 }
 
@@ -3921,80 +2058,24 @@ func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB 
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map7", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map7", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6)
+	defer m.b.w.unlock()
+	var p [7]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -4003,7 +2084,7 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -4018,25 +2099,17 @@ func (m *Map7[A, B, C, D, E, F, G]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map7[A, B, C, D, E, F, G]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map7", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6]))
+	var p [7]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map7.Get]. Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -4050,86 +2123,37 @@ func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [7]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map7[A, B, C, D, E, F, G]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map7[A, B, C, D, E, F, G]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	r := w.checkAliveN("Map7", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map7", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG)
+	var p [7]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -4137,54 +2161,20 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map7.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map7", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG)
+	var p [7]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -4193,77 +2183,19 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map7", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map7[A, B, C, D, E, F, G]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map7[A, B, C, D, E, F, G]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map7[A, B, C, D, E, F, G]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map7", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map7", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map7.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map7[A, B, C, D, E, F, G]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG)
@@ -4276,7 +2208,7 @@ func (m *Map7[A, B, C, D, E, F, G]) AddEntities(es []Entity, vA A, vB B, vC C, v
 // Complexity: O(len(es) x components).
 func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -4284,74 +2216,31 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map7.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 7, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [7]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map7.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 7, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map7.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -4361,24 +2250,12 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map7.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map7", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 7, slot: off})
+	var p [7]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	return e
 }
 
@@ -4386,57 +2263,40 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map7.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map7", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)))
-	c.push(command{kind: cmdAddN, e: e, id: 7, slot: off})
+	var p [7]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map7.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map7", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 7, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map8 is a cached handle for 8 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 8, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 8, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map8[A, B, C, D, E, F, G, H any] struct {
-	w      *World
-	ids    [8]componentID
-	infos  [8]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [8]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [8]componentID
+	infos [8]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [8]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap8 returns the handle for A, B, C, D, E, F, G, H in w. Panics if a type is
@@ -4445,63 +2305,68 @@ type Map8[A, B, C, D, E, F, G, H any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap8[A, B, C, D, E, F, G, H any](w *World) *Map8[A, B, C, D, E, F, G, H] {
 	w.mustNotMakeShared("NewMap8", "handle")
-	m := &Map8[A, B, C, D, E, F, G, H]{w: w, ids: [8]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap8", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map8[A, B, C, D, E, F, G, H]{ids: [8]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg)}}
+	m.b = newBundle(w, "Map8", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG, vH)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+	*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map8[A, B, C, D, E, F, G, H]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
+	var p [8]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map8[A, B, C, D, E, F, G, H]) write(p *[8]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
+	*(*H)(p[7]) = vH
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -4509,154 +2374,12 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F,
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatch"), n))
+	var p [8]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map8", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	if c := m.cols[7]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vH) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*H)(m.infos[7].sparse.add(e)) = vH
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -4670,102 +2393,56 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		var vH H
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [8]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-	if m.cols[7] < 0 {
-		var zero H
-		*p7 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map8[A, B, C, D, E, F, G, H]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	var vH H
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH)
+	}
+	var p [8]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	return e
 }
 
@@ -4776,86 +2453,24 @@ func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, 
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map8", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map8", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			var vH H
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-		if m.cols[7] < 0 {
-			var zero H
-			*p7 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7)
+	defer m.b.w.unlock()
+	var p [8]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -4864,7 +2479,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -4880,25 +2495,17 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map8[A, B, C, D, E, F, G, H]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map8", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7]))
+	var p [8]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map8.Get]. Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -4913,86 +2520,37 @@ func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F,
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [8]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map8[A, B, C, D, E, F, G, H]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map8[A, B, C, D, E, F, G, H]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	r := w.checkAliveN("Map8", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map8", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH)
+	var p [8]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -5000,55 +2558,20 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map8.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map8", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH)
+	var p [8]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -5057,79 +2580,19 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map8", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map8[A, B, C, D, E, F, G, H]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map8[A, B, C, D, E, F, G, H]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map8[A, B, C, D, E, F, G, H]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map8", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map8", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map8.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map8[A, B, C, D, E, F, G, H]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH)
@@ -5142,7 +2605,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) AddEntities(es []Entity, vA A, vB B, vC C
 // Complexity: O(len(es) x components).
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -5150,75 +2613,31 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map8.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 8, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [8]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map8.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 8, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map8.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -5228,25 +2647,12 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map8.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map8", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 8, slot: off})
+	var p [8]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	return e
 }
 
@@ -5254,58 +2660,40 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map8.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map8", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)))
-	c.push(command{kind: cmdAddN, e: e, id: 8, slot: off})
+	var p [8]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map8.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map8", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 8, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map9 is a cached handle for 9 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 9, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 9, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map9[A, B, C, D, E, F, G, H, I any] struct {
-	w      *World
-	ids    [9]componentID
-	infos  [9]*componentInfo
-	table  *table   // the table of exactly these types
-	cols   [9]int32 // their columns in table, -1 for a sparse type
-	sparse bool     // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [9]componentID
+	infos [9]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [9]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap9 returns the handle for A, B, C, D, E, F, G, H, I in w. Panics if a type is
@@ -5314,65 +2702,70 @@ type Map9[A, B, C, D, E, F, G, H, I any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap9[A, B, C, D, E, F, G, H, I any](w *World) *Map9[A, B, C, D, E, F, G, H, I] {
 	w.mustNotMakeShared("NewMap9", "handle")
-	m := &Map9[A, B, C, D, E, F, G, H, I]{w: w, ids: [9]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap9", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map9[A, B, C, D, E, F, G, H, I]{ids: [9]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg)}}
+	m.b = newBundle(w, "Map9", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
-		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+	*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+	*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
+	var p [9]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) write(p *[9]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
+	*(*H)(p[7]) = vH
+	*(*I)(p[8]) = vI
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -5380,170 +2773,12 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Spawn(vA A, vB B, vC C, vD D, vE E, vF
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatch"), n))
+	var p [9]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map9", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	if c := m.cols[7]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vH) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*H)(m.infos[7].sparse.add(e)) = vH
-		}
-	}
-	if c := m.cols[8]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vI) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*I)(m.infos[8].sparse.add(e)) = vI
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -5557,108 +2792,57 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		var vH H
-		var vI I
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [9]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-	if m.cols[7] < 0 {
-		var zero H
-		*p7 = zero
-	}
-	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-	if m.cols[8] < 0 {
-		var zero I
-		*p8 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	var vH H
+	var vI I
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI)
+	}
+	var p [9]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	return e
 }
 
@@ -5669,92 +2853,24 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map9", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map9", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			var vH H
-			var vI I
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-		if m.cols[7] < 0 {
-			var zero H
-			*p7 = zero // a sparse slot may hold a removed value
-		}
-		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-		if m.cols[8] < 0 {
-			var zero I
-			*p8 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8)
+	defer m.b.w.unlock()
+	var p [9]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -5763,7 +2879,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -5780,25 +2896,17 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Get(e Entity) (*A, *B, *C, *D, *E, *F,
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map9", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8]))
+	var p [9]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map9.Get]. Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -5814,86 +2922,37 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, 
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [9]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	r := w.checkAliveN("Map9", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map9", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	var p [9]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -5901,56 +2960,20 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map9.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map9", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
-		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	var p [9]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -5959,81 +2982,19 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map9", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
-	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map9[A, B, C, D, E, F, G, H, I]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map9", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map9", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map9.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
@@ -6046,7 +3007,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) AddEntities(es []Entity, vA A, vB B, v
 // Complexity: O(len(es) x components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -6054,76 +3015,31 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map9.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 9, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [9]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map9.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 9, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map9.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -6133,26 +3049,12 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map9.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map9", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 9, slot: off})
+	var p [9]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	return e
 }
 
@@ -6160,59 +3062,40 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map9.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map9", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)))
-	c.push(command{kind: cmdAddN, e: e, id: 9, slot: off})
+	var p [9]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map9.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map9", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 9, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map10 is a cached handle for 10 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 10, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 10, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
-	w      *World
-	ids    [10]componentID
-	infos  [10]*componentInfo
-	table  *table    // the table of exactly these types
-	cols   [10]int32 // their columns in table, -1 for a sparse type
-	sparse bool      // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [10]componentID
+	infos [10]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [10]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap10 returns the handle for A, B, C, D, E, F, G, H, I, J in w. Panics if a type is
@@ -6221,67 +3104,72 @@ type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap10[A, B, C, D, E, F, G, H, I, J any](w *World) *Map10[A, B, C, D, E, F, G, H, I, J] {
 	w.mustNotMakeShared("NewMap10", "handle")
-	m := &Map10[A, B, C, D, E, F, G, H, I, J]{w: w, ids: [10]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap10", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map10[A, B, C, D, E, F, G, H, I, J]{ids: [10]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg)}}
+	m.b = newBundle(w, "Map10", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
-		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
-		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+	*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+	*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+	*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
+	var p [10]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) write(p *[10]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
+	*(*H)(p[7]) = vH
+	*(*I)(p[8]) = vI
+	*(*J)(p[9]) = vJ
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -6289,186 +3177,12 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Spawn(vA A, vB B, vC C, vD D, vE E
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatch"), n))
+	var p [10]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map10", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	if c := m.cols[7]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vH) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*H)(m.infos[7].sparse.add(e)) = vH
-		}
-	}
-	if c := m.cols[8]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vI) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*I)(m.infos[8].sparse.add(e)) = vI
-		}
-	}
-	if c := m.cols[9]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vJ) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*J)(m.infos[9].sparse.add(e)) = vJ
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -6482,114 +3196,58 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		var vH H
-		var vI I
-		var vJ J
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [10]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-	if m.cols[7] < 0 {
-		var zero H
-		*p7 = zero
-	}
-	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-	if m.cols[8] < 0 {
-		var zero I
-		*p8 = zero
-	}
-	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-	if m.cols[9] < 0 {
-		var zero J
-		*p9 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	var vH H
+	var vI I
+	var vJ J
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ)
+	}
+	var p [10]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	return e
 }
 
@@ -6600,98 +3258,24 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, 
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map10", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map10", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			var vH H
-			var vI I
-			var vJ J
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-		if m.cols[7] < 0 {
-			var zero H
-			*p7 = zero // a sparse slot may hold a removed value
-		}
-		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-		if m.cols[8] < 0 {
-			var zero I
-			*p8 = zero // a sparse slot may hold a removed value
-		}
-		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-		if m.cols[9] < 0 {
-			var zero J
-			*p9 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+	defer m.b.w.unlock()
+	var p [10]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -6700,7 +3284,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -6718,25 +3302,17 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Get(e Entity) (*A, *B, *C, *D, *E,
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map10", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9]))
+	var p [10]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map10.Get]. Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -6753,86 +3329,37 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, 
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [10]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	r := w.checkAliveN("Map10", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map10", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	var p [10]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -6840,57 +3367,20 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map10.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map10", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
-		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
-		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	var p [10]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -6899,83 +3389,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map10", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
-	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
-	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map10", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map10", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map10.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
@@ -6988,7 +3414,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddEntities(es []Entity, vA A, vB 
 // Complexity: O(len(es) x components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -6996,77 +3422,31 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map10.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 10, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [10]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map10.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 10, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map10.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -7076,27 +3456,12 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map10.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map10", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 10, slot: off})
+	var p [10]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	return e
 }
 
@@ -7104,60 +3469,40 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map10.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map10", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)))
-	c.push(command{kind: cmdAddN, e: e, id: 10, slot: off})
+	var p [10]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map10.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map10", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 10, slot: off})
-}
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map11 is a cached handle for 11 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 11, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 11, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
-	w      *World
-	ids    [11]componentID
-	infos  [11]*componentInfo
-	table  *table    // the table of exactly these types
-	cols   [11]int32 // their columns in table, -1 for a sparse type
-	sparse bool      // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [11]componentID
+	infos [11]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [11]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap11 returns the handle for A, B, C, D, E, F, G, H, I, J, K in w. Panics if a type is
@@ -7166,69 +3511,74 @@ type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap11[A, B, C, D, E, F, G, H, I, J, K any](w *World) *Map11[A, B, C, D, E, F, G, H, I, J, K] {
 	w.mustNotMakeShared("NewMap11", "handle")
-	m := &Map11[A, B, C, D, E, F, G, H, I, J, K]{w: w, ids: [11]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap11", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map11[A, B, C, D, E, F, G, H, I, J, K]{ids: [11]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg)}}
+	m.b = newBundle(w, "Map11", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
-		*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
-		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
-		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
-		*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+	*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+	*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+	*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
+	*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
+	var p [11]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) write(p *[11]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
+	*(*H)(p[7]) = vH
+	*(*I)(p[8]) = vI
+	*(*J)(p[9]) = vJ
+	*(*K)(p[10]) = vK
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -7236,202 +3586,12 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(vA A, vB B, vC C, vD D, v
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatch"), n))
+	var p [11]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map11", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	if c := m.cols[7]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vH) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*H)(m.infos[7].sparse.add(e)) = vH
-		}
-	}
-	if c := m.cols[8]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vI) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*I)(m.infos[8].sparse.add(e)) = vI
-		}
-	}
-	if c := m.cols[9]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vJ) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*J)(m.infos[9].sparse.add(e)) = vJ
-		}
-	}
-	if c := m.cols[10]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vK) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*K)(col.at(start)), n), vK)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*K)(m.infos[10].sparse.add(e)) = vK
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -7445,120 +3605,59 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		var vH H
-		var vI I
-		var vJ J
-		var vK K
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [11]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-	if m.cols[7] < 0 {
-		var zero H
-		*p7 = zero
-	}
-	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-	if m.cols[8] < 0 {
-		var zero I
-		*p8 = zero
-	}
-	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-	if m.cols[9] < 0 {
-		var zero J
-		*p9 = zero
-	}
-	p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
-	if m.cols[10] < 0 {
-		var zero K
-		*p10 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	var vH H
+	var vI I
+	var vJ J
+	var vK K
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK)
+	}
+	var p [11]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	return e
 }
 
@@ -7569,104 +3668,24 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entit
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map11", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map11", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			var vH H
-			var vI I
-			var vJ J
-			var vK K
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-		if m.cols[7] < 0 {
-			var zero H
-			*p7 = zero // a sparse slot may hold a removed value
-		}
-		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-		if m.cols[8] < 0 {
-			var zero I
-			*p8 = zero // a sparse slot may hold a removed value
-		}
-		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-		if m.cols[9] < 0 {
-			var zero J
-			*p9 = zero // a sparse slot may hold a removed value
-		}
-		p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
-		if m.cols[10] < 0 {
-			var zero K
-			*p10 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+	defer m.b.w.unlock()
+	var p [11]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -7675,7 +3694,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -7694,25 +3713,17 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Get(e Entity) (*A, *B, *C, *D, 
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map11", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10]))
+	var p [11]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map11.Get]. Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -7730,86 +3741,37 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [11]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), (*K)(m.w.componentAt("TryGet", e, r, m.infos[10])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	r := w.checkAliveN("Map11", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map11", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	var p [11]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -7817,58 +3779,20 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map11.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map11", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
-		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
-		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
-		setDeferred(w, m.infos[10], e, w.entities.at(e.index), vK)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	var p [11]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -7877,85 +3801,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map11", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
-	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
-	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
-	*(*K)(putSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10], had&(1<<10) != 0)) = vK
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(&w.cmds, m.infos[10], vK)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map11", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map11", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map11.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
@@ -7968,7 +3826,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddEntities(es []Entity, vA A, 
 // Complexity: O(len(es) x components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -7976,78 +3834,31 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map11.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 11, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [11]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map11.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 11, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map11.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -8057,28 +3868,12 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map11.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map11", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 11, slot: off})
+	var p [11]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	return e
 }
 
@@ -8086,61 +3881,42 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map11.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map11", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)))
-	c.push(command{kind: cmdAddN, e: e, id: 11, slot: off})
+	var p [11]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map11.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map11", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 11, slot: off})
+	m.b.removeCmd(c, e)
 }
 
 // Map12 is a cached handle for 12 component types at once, with the
 // verbs of [Map] taking all of them together: it spawns entities with all
-// of them (Spawn, SpawnBatch, SpawnBatchFunc), reads them (Get, TryGet,
-// Has), adds, sets or removes them on one entity (Add, Set, Remove) in one
-// table move instead of 12, on every entity a query matches (AddAll,
-// RemoveAll), or records those changes in a [Commands] buffer (SpawnCmd,
-// AddCmd, RemoveCmd). The types must be distinct.
+// of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
+// TryGet, Has), adds, sets or removes them on one entity (Add, Set,
+// Remove) or on every entity a query matches (AddAll, RemoveAll), or
+// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// RemoveCmd). Every change of several types is one table move instead of
+// 12, also when it waits for an iteration to end: it is queued as one
+// change, applied as one move, and its hooks see the entity with every
+// type. The types must be distinct. The methods write the typed values;
+// the non-generic bundle they share decides the rest.
 type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
-	w      *World
-	ids    [12]componentID
-	infos  [12]*componentInfo
-	table  *table    // the table of exactly these types
-	cols   [12]int32 // their columns in table, -1 for a sparse type
-	sparse bool      // some type is sparse: Spawn writes through spawnSlot
+	b     bundle
+	ids   [12]componentID
+	infos [12]*componentInfo // for the inlined reads of Get, TryGet and Has
+	cols  [12]int32          // the types' columns in b.table, for Spawn
 }
 
 // NewMap12 returns the handle for A, B, C, D, E, F, G, H, I, J, K, L in w. Panics if a type is
@@ -8149,71 +3925,76 @@ type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 // amortised, plus a scan of the queries when the types' table is new.
 func NewMap12[A, B, C, D, E, F, G, H, I, J, K, L any](w *World) *Map12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	w.mustNotMakeShared("NewMap12", "handle")
-	m := &Map12[A, B, C, D, E, F, G, H, I, J, K, L]{w: w, ids: [12]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg), idOf[L](&w.reg)}}
-	t, infos, cols := w.spawnTable("NewMap12", m.ids[:])
-	m.table = t
-	copy(m.infos[:], infos)
-	copy(m.cols[:], cols)
-	for _, c := range cols {
-		m.sparse = m.sparse || c < 0
-	}
+	m := &Map12[A, B, C, D, E, F, G, H, I, J, K, L]{ids: [12]componentID{idOf[A](&w.reg), idOf[B](&w.reg), idOf[C](&w.reg), idOf[D](&w.reg), idOf[E](&w.reg), idOf[F](&w.reg), idOf[G](&w.reg), idOf[H](&w.reg), idOf[I](&w.reg), idOf[J](&w.reg), idOf[K](&w.reg), idOf[L](&w.reg)}}
+	m.b = newBundle(w, "Map12", m.ids[:])
+	copy(m.infos[:], m.b.infos)
+	copy(m.cols[:], m.b.cols)
 	return m
 }
 
-// Spawn creates an entity with the given components and returns it.
-// Inside an iteration the entity is created at once (so the handle is
-// usable) and its components are added when the iteration ends.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// Spawn creates an entity with the given components, in their table, and
+// returns it. Inside an iteration the entity is created at once (so the
+// handle is usable) and its components are added, in one move, when the
+// iteration ends. Complexity: O(1) amortised, no allocation once the table
+// has grown.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
-	w := m.w
-	if w.lock > 0 {
-		e := w.Spawn()
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
-		return e
+	if !m.b.direct() {
+		return m.spawnSlow(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	}
-	t := m.table
+	// Every type in the table, applied now: write the columns directly,
+	// with no call and no per-type storage test.
+	w, t := m.b.w, m.b.table
 	w.enter("Spawn")
 	e, r := w.entities.alloc()
 	row := t.pushEntity(e)
 	r.slot, r.row = t.slot, row
-	if m.sparse {
-		// SAFETY: spawnSlot returns a slot that stores values of type i.
-		*(*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0])) = vA
-		*(*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1])) = vB
-		*(*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2])) = vC
-		*(*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3])) = vD
-		*(*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4])) = vE
-		*(*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5])) = vF
-		*(*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6])) = vG
-		*(*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7])) = vH
-		*(*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8])) = vI
-		*(*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9])) = vJ
-		*(*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10])) = vK
-		*(*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11])) = vL
-	} else {
-		// Every type in the table: write the columns directly, with no
-		// call and no per-type storage test.
-		cols := t.columns
-		// SAFETY: column m.cols[i] of t stores values of type i, and row
-		// is a row of t.
-		*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
-		*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
-		*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
-		*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
-		*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
-		*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
-		*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
-		*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
-		*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
-		*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
-		*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
-		*(*L)(unsafe.Add(cols[m.cols[11]].base, uintptr(row)*unsafe.Sizeof(vL))) = vL
-	}
+	cols := t.columns
+	// SAFETY: column m.cols[i] of t stores values of type i, and row is a
+	// row of t.
+	*(*A)(unsafe.Add(cols[m.cols[0]].base, uintptr(row)*unsafe.Sizeof(vA))) = vA
+	*(*B)(unsafe.Add(cols[m.cols[1]].base, uintptr(row)*unsafe.Sizeof(vB))) = vB
+	*(*C)(unsafe.Add(cols[m.cols[2]].base, uintptr(row)*unsafe.Sizeof(vC))) = vC
+	*(*D)(unsafe.Add(cols[m.cols[3]].base, uintptr(row)*unsafe.Sizeof(vD))) = vD
+	*(*E)(unsafe.Add(cols[m.cols[4]].base, uintptr(row)*unsafe.Sizeof(vE))) = vE
+	*(*F)(unsafe.Add(cols[m.cols[5]].base, uintptr(row)*unsafe.Sizeof(vF))) = vF
+	*(*G)(unsafe.Add(cols[m.cols[6]].base, uintptr(row)*unsafe.Sizeof(vG))) = vG
+	*(*H)(unsafe.Add(cols[m.cols[7]].base, uintptr(row)*unsafe.Sizeof(vH))) = vH
+	*(*I)(unsafe.Add(cols[m.cols[8]].base, uintptr(row)*unsafe.Sizeof(vI))) = vI
+	*(*J)(unsafe.Add(cols[m.cols[9]].base, uintptr(row)*unsafe.Sizeof(vJ))) = vJ
+	*(*K)(unsafe.Add(cols[m.cols[10]].base, uintptr(row)*unsafe.Sizeof(vK))) = vK
+	*(*L)(unsafe.Add(cols[m.cols[11]].base, uintptr(row)*unsafe.Sizeof(vL))) = vL
 	w.leave()
 	if w.notify {
-		w.spawned(e, m.infos[:])
+		w.spawned(e, m.b.infos)
 	}
 	return e
+}
+
+// spawnSlow is Spawn with a sparse type or while changes are deferred.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnSlow(vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
+	var p [12]unsafe.Pointer
+	pt := m.b.spawn(p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	m.b.end(pt)
+	return pt.e
+}
+
+// write stores the values at the slots p gives.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) write(p *[12]unsafe.Pointer, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	// SAFETY: slot i stores values of the i-th type (a column, a sparse
+	// set or a staging column of it).
+	*(*A)(p[0]) = vA
+	*(*B)(p[1]) = vB
+	*(*C)(p[2]) = vC
+	*(*D)(p[3]) = vD
+	*(*E)(p[4]) = vE
+	*(*F)(p[5]) = vF
+	*(*G)(p[6]) = vG
+	*(*H)(p[7]) = vH
+	*(*I)(p[8]) = vI
+	*(*J)(p[9]) = vJ
+	*(*K)(p[10]) = vK
+	*(*L)(p[11]) = vL
 }
 
 // SpawnBatch creates n entities that all start with the given component
@@ -8221,218 +4002,12 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(vA A, vB B, vC C, vD D
 // column in one pass. Panics if n < 0 or if n entities do not
 // fit ([World.Room]). Complexity: O(n).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatch"), n))
+	var p [12]unsafe.Pointer
+	pt := m.b.spawnBatch(n, p[:])
+	if pt.mode != putNothing {
+		m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map12", m.infos[:], "SpawnBatch"), uint64(n)))
-	}
-	if n == 0 {
-		return
-	}
-	if w.lock > 0 {
-		for range n {
-			m.Spawn(vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
-		}
-		return
-	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	if c := m.cols[0]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vA) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*A)(col.at(start)), n), vA)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*A)(m.infos[0].sparse.add(e)) = vA
-		}
-	}
-	if c := m.cols[1]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vB) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*B)(col.at(start)), n), vB)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*B)(m.infos[1].sparse.add(e)) = vB
-		}
-	}
-	if c := m.cols[2]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vC) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*C)(col.at(start)), n), vC)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*C)(m.infos[2].sparse.add(e)) = vC
-		}
-	}
-	if c := m.cols[3]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vD) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*D)(col.at(start)), n), vD)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*D)(m.infos[3].sparse.add(e)) = vD
-		}
-	}
-	if c := m.cols[4]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vE) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*E)(col.at(start)), n), vE)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*E)(m.infos[4].sparse.add(e)) = vE
-		}
-	}
-	if c := m.cols[5]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vF) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*F)(col.at(start)), n), vF)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*F)(m.infos[5].sparse.add(e)) = vF
-		}
-	}
-	if c := m.cols[6]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vG) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*G)(col.at(start)), n), vG)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*G)(m.infos[6].sparse.add(e)) = vG
-		}
-	}
-	if c := m.cols[7]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vH) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*H)(col.at(start)), n), vH)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*H)(m.infos[7].sparse.add(e)) = vH
-		}
-	}
-	if c := m.cols[8]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vI) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*I)(col.at(start)), n), vI)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*I)(m.infos[8].sparse.add(e)) = vI
-		}
-	}
-	if c := m.cols[9]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vJ) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*J)(col.at(start)), n), vJ)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*J)(m.infos[9].sparse.add(e)) = vJ
-		}
-	}
-	if c := m.cols[10]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vK) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*K)(col.at(start)), n), vK)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*K)(m.infos[10].sparse.add(e)) = vK
-		}
-	}
-	if c := m.cols[11]; c >= 0 {
-		// SAFETY: spawnRows made rows [start, start+n) in t, whose column
-		// c stores values of this type. A zero value is written only
-		// where the rows are stale (see table.dirty).
-		if col := &t.columns[c]; isZero(&vL) {
-			if start < t.dirty {
-				col.info.clearN(col.at(start), int(min(t.dirty-start, uint32(n))))
-			}
-		} else {
-			fill(unsafe.Slice((*L)(col.at(start)), n), vL)
-		}
-	} else {
-		for _, e := range t.entities[start:] {
-			*(*L)(m.infos[11].sparse.add(e)) = vL
-		}
-	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endBatch(pt)
 }
 
 // SpawnFunc creates one entity with zero components of these types and,
@@ -8446,126 +4021,60 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
-	w := m.w
-	if w.lock > 0 || m.sparse || init != nil {
-		return m.spawnFuncSlow(init)
-	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	if row < t.dirty {
-		t.clearRow(row)
-	}
-	w.leave()
-	if w.notify {
-		w.spawned(e, m.infos[:])
-	}
-	return e
-}
-
-// spawnFuncSlow is SpawnFunc inside an iteration, with a sparse type or
-// with an init function.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
-	w := m.w
-	if w.lock > 0 {
-		var vA A
-		var vB B
-		var vC C
-		var vD D
-		var vE E
-		var vF F
-		var vG G
-		var vH H
-		var vI I
-		var vJ J
-		var vK K
-		var vL L
-		e := w.Spawn()
-		if init != nil {
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK, &vL)
+	if init == nil && m.b.direct() {
+		// Zero values in the table, applied now: the row past the table's
+		// end is zero already unless stale (see table.dirty), so the spawn
+		// costs the entity's bookkeeping only.
+		w, t := m.b.w, m.b.table
+		w.enter("SpawnFunc")
+		e, r := w.entities.alloc()
+		row := t.pushEntity(e)
+		r.slot, r.row = t.slot, row
+		if row < t.dirty {
+			t.clearRow(row)
 		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+		w.leave()
+		if w.notify {
+			w.spawned(e, m.b.infos)
+		}
 		return e
 	}
-	t := m.table
-	w.enter("SpawnFunc")
-	e, r := w.entities.alloc()
-	row := t.pushEntity(e)
-	r.slot, r.row = t.slot, row
-	t.cleanRows(row, 1)
-	// SAFETY: spawnSlot returns a slot that stores values of type i; a
-	// sparse slot may hold a removed value, so it is zeroed.
-	p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-	if m.cols[0] < 0 {
-		var zero A
-		*p0 = zero
+	var p [12]unsafe.Pointer
+	pt := m.b.spawnFunc(p[:], init != nil)
+	if pt.mode == putQueued {
+		return m.spawnQueued(init)
 	}
-	p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-	if m.cols[1] < 0 {
-		var zero B
-		*p1 = zero
-	}
-	p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-	if m.cols[2] < 0 {
-		var zero C
-		*p2 = zero
-	}
-	p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-	if m.cols[3] < 0 {
-		var zero D
-		*p3 = zero
-	}
-	p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-	if m.cols[4] < 0 {
-		var zero E
-		*p4 = zero
-	}
-	p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-	if m.cols[5] < 0 {
-		var zero F
-		*p5 = zero
-	}
-	p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-	if m.cols[6] < 0 {
-		var zero G
-		*p6 = zero
-	}
-	p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-	if m.cols[7] < 0 {
-		var zero H
-		*p7 = zero
-	}
-	p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-	if m.cols[8] < 0 {
-		var zero I
-		*p8 = zero
-	}
-	p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-	if m.cols[9] < 0 {
-		var zero J
-		*p9 = zero
-	}
-	p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
-	if m.cols[10] < 0 {
-		var zero K
-		*p10 = zero
-	}
-	p11 := (*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11]))
-	if m.cols[11] < 0 {
-		var zero L
-		*p11 = zero
-	}
-	w.leave()
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the row being filled in.
-	w.lock++
-	defer w.unlock()
 	if init != nil {
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
+		defer m.b.w.unlock()
+		// SAFETY: slot i stores values of the i-th type.
+		init(pt.e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
 	}
-	w.spawned(e, m.infos[:])
+	m.b.end(pt)
+	return pt.e
+}
+
+// spawnQueued is a SpawnFunc while changes are deferred: init fills
+// copies, whose add is queued after the changes init made.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
+	var vA A
+	var vB B
+	var vC C
+	var vD D
+	var vE E
+	var vF F
+	var vG G
+	var vH H
+	var vI I
+	var vJ J
+	var vK K
+	var vL L
+	e := m.b.w.Spawn()
+	if init != nil {
+		init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK, &vL)
+	}
+	var p [12]unsafe.Pointer
+	m.b.queueAdd(e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	return e
 }
 
@@ -8576,110 +4085,24 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e En
 // ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
 // Complexity: O(n).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
-	w := m.w
-	if n < 0 {
-		panic(fmt.Sprintf("ecs: %s: negative count %d", handleOp("Map12", m.infos[:], "SpawnBatchFunc"), n))
-	}
-	if n > w.entities.room() {
-		panic(w.entities.tooMany(handleOp("Map12", m.infos[:], "SpawnBatchFunc"), uint64(n)))
-	}
-	if n == 0 {
+	pt := m.b.spawnBatchFunc(n)
+	switch pt.mode {
+	case putNothing:
 		return
-	}
-	if w.lock > 0 {
+	case putQueued:
 		for range n {
-			var vA A
-			var vB B
-			var vC C
-			var vD D
-			var vE E
-			var vF F
-			var vG G
-			var vH H
-			var vI I
-			var vJ J
-			var vK K
-			var vL L
-			e := w.Spawn()
-			init(e, &vA, &vB, &vC, &vD, &vE, &vF, &vG, &vH, &vI, &vJ, &vK, &vL)
-			m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+			m.spawnQueued(init)
 		}
 		return
 	}
-	t := m.table
-	start := w.spawnRows(t, n)
-	t.cleanRows(start, n)
-	// init runs as a loop body does: structural changes it makes are
-	// deferred, so it cannot move the rows being filled in.
-	w.lock++
-	defer w.unlock()
-	for i := range uint32(n) {
-		row := start + i
-		e := t.entities[row]
-		p0 := (*A)(spawnSlot(e, t, row, m.cols[0], m.infos[0]))
-		if m.cols[0] < 0 {
-			var zero A
-			*p0 = zero // a sparse slot may hold a removed value
-		}
-		p1 := (*B)(spawnSlot(e, t, row, m.cols[1], m.infos[1]))
-		if m.cols[1] < 0 {
-			var zero B
-			*p1 = zero // a sparse slot may hold a removed value
-		}
-		p2 := (*C)(spawnSlot(e, t, row, m.cols[2], m.infos[2]))
-		if m.cols[2] < 0 {
-			var zero C
-			*p2 = zero // a sparse slot may hold a removed value
-		}
-		p3 := (*D)(spawnSlot(e, t, row, m.cols[3], m.infos[3]))
-		if m.cols[3] < 0 {
-			var zero D
-			*p3 = zero // a sparse slot may hold a removed value
-		}
-		p4 := (*E)(spawnSlot(e, t, row, m.cols[4], m.infos[4]))
-		if m.cols[4] < 0 {
-			var zero E
-			*p4 = zero // a sparse slot may hold a removed value
-		}
-		p5 := (*F)(spawnSlot(e, t, row, m.cols[5], m.infos[5]))
-		if m.cols[5] < 0 {
-			var zero F
-			*p5 = zero // a sparse slot may hold a removed value
-		}
-		p6 := (*G)(spawnSlot(e, t, row, m.cols[6], m.infos[6]))
-		if m.cols[6] < 0 {
-			var zero G
-			*p6 = zero // a sparse slot may hold a removed value
-		}
-		p7 := (*H)(spawnSlot(e, t, row, m.cols[7], m.infos[7]))
-		if m.cols[7] < 0 {
-			var zero H
-			*p7 = zero // a sparse slot may hold a removed value
-		}
-		p8 := (*I)(spawnSlot(e, t, row, m.cols[8], m.infos[8]))
-		if m.cols[8] < 0 {
-			var zero I
-			*p8 = zero // a sparse slot may hold a removed value
-		}
-		p9 := (*J)(spawnSlot(e, t, row, m.cols[9], m.infos[9]))
-		if m.cols[9] < 0 {
-			var zero J
-			*p9 = zero // a sparse slot may hold a removed value
-		}
-		p10 := (*K)(spawnSlot(e, t, row, m.cols[10], m.infos[10]))
-		if m.cols[10] < 0 {
-			var zero K
-			*p10 = zero // a sparse slot may hold a removed value
-		}
-		p11 := (*L)(spawnSlot(e, t, row, m.cols[11], m.infos[11]))
-		if m.cols[11] < 0 {
-			var zero L
-			*p11 = zero // a sparse slot may hold a removed value
-		}
-		init(e, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
+	defer m.b.w.unlock()
+	var p [12]unsafe.Pointer
+	for i := range n {
+		e := m.b.rowSlots(pt, i, p[:])
+		// SAFETY: slot i stores values of the i-th type.
+		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
 	}
-	w.addedRows(t, start, m.infos[:])
-	w.settle()
+	m.b.endRows(pt)
 }
 
 // Get returns pointers to e's components. Panics, naming e, the type and
@@ -8688,7 +4111,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 // Complexity: O(number of types); for table storage without an access
 // checker, one record read and one column pointer per type, as [Map.Get].
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -8708,25 +4131,17 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(e Entity) (*A, *B, *C, *
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), (*L)(unsafe.Add(c11, uintptr(r.row)*m.infos[11].size))
 		}
 	}
-	return m.getSlow(e)
-}
-
-// getSlow is Get for sparse types, a world with an access checker, and
-// every error.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) getSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
-	if m.w.checker != nil {
-		m.check("Get")
-	}
-	r := m.w.checkAliveN("Map12", m.infos[:], "Get", e)
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("Get", e, r, m.infos[0])), (*B)(m.w.componentAt("Get", e, r, m.infos[1])), (*C)(m.w.componentAt("Get", e, r, m.infos[2])), (*D)(m.w.componentAt("Get", e, r, m.infos[3])), (*E)(m.w.componentAt("Get", e, r, m.infos[4])), (*F)(m.w.componentAt("Get", e, r, m.infos[5])), (*G)(m.w.componentAt("Get", e, r, m.infos[6])), (*H)(m.w.componentAt("Get", e, r, m.infos[7])), (*I)(m.w.componentAt("Get", e, r, m.infos[8])), (*J)(m.w.componentAt("Get", e, r, m.infos[9])), (*K)(m.w.componentAt("Get", e, r, m.infos[10])), (*L)(m.w.componentAt("Get", e, r, m.infos[11]))
+	var p [12]unsafe.Pointer
+	m.b.get("Get", e, p[:], false)
+	// SAFETY: slot i stores values of the i-th type.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11])
 }
 
 // TryGet returns pointers to e's components and true, or nil pointers and
 // false if e is not alive or lacks one of the types: the checking twin of
 // [Map12.Get]. Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		c0 := m.infos[0].cols[s]
 		c1 := m.infos[1].cols[s]
@@ -8745,86 +4160,37 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C
 			return (*A)(unsafe.Add(c0, uintptr(r.row)*m.infos[0].size)), (*B)(unsafe.Add(c1, uintptr(r.row)*m.infos[1].size)), (*C)(unsafe.Add(c2, uintptr(r.row)*m.infos[2].size)), (*D)(unsafe.Add(c3, uintptr(r.row)*m.infos[3].size)), (*E)(unsafe.Add(c4, uintptr(r.row)*m.infos[4].size)), (*F)(unsafe.Add(c5, uintptr(r.row)*m.infos[5].size)), (*G)(unsafe.Add(c6, uintptr(r.row)*m.infos[6].size)), (*H)(unsafe.Add(c7, uintptr(r.row)*m.infos[7].size)), (*I)(unsafe.Add(c8, uintptr(r.row)*m.infos[8].size)), (*J)(unsafe.Add(c9, uintptr(r.row)*m.infos[9].size)), (*K)(unsafe.Add(c10, uintptr(r.row)*m.infos[10].size)), (*L)(unsafe.Add(c11, uintptr(r.row)*m.infos[11].size)), true
 		}
 	}
-	return m.tryGetSlow(e)
+	var p [12]unsafe.Pointer
+	ok := m.b.get("TryGet", e, p[:], true)
+	// SAFETY: slot i stores values of the i-th type, or is nil.
+	return (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]), ok
 }
 
-// tryGetSlow is TryGet for sparse types, a world with an access checker,
-// and every miss.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) tryGetSlow(e Entity) (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, bool) {
-	if m.w.checker != nil {
-		m.check("TryGet")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, false
-		}
-	}
-	// SAFETY: componentAt returns the address of a value of type i.
-	return (*A)(m.w.componentAt("TryGet", e, r, m.infos[0])), (*B)(m.w.componentAt("TryGet", e, r, m.infos[1])), (*C)(m.w.componentAt("TryGet", e, r, m.infos[2])), (*D)(m.w.componentAt("TryGet", e, r, m.infos[3])), (*E)(m.w.componentAt("TryGet", e, r, m.infos[4])), (*F)(m.w.componentAt("TryGet", e, r, m.infos[5])), (*G)(m.w.componentAt("TryGet", e, r, m.infos[6])), (*H)(m.w.componentAt("TryGet", e, r, m.infos[7])), (*I)(m.w.componentAt("TryGet", e, r, m.infos[8])), (*J)(m.w.componentAt("TryGet", e, r, m.infos[9])), (*K)(m.w.componentAt("TryGet", e, r, m.infos[10])), (*L)(m.w.componentAt("TryGet", e, r, m.infos[11])), true
-}
-
-// Has reports whether e is alive and has every one of the types.
-// Complexity: O(number of types).
+// Has reports whether e is alive and has every one of the types, now:
+// changes queued inside an iteration count once applied (see "Inside a
+// loop" in the package documentation). Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
-	if r := m.w.entities.lookup(e); r != nil {
+	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
 		if m.infos[0].cols[s] != nil && m.infos[1].cols[s] != nil && m.infos[2].cols[s] != nil && m.infos[3].cols[s] != nil && m.infos[4].cols[s] != nil && m.infos[5].cols[s] != nil && m.infos[6].cols[s] != nil && m.infos[7].cols[s] != nil && m.infos[8].cols[s] != nil && m.infos[9].cols[s] != nil && m.infos[10].cols[s] != nil && m.infos[11].cols[s] != nil {
 			return true
 		}
 	}
-	return m.hasSlow(e)
+	return m.b.has(e)
 }
 
-// hasSlow is Has for sparse types, a world with an access checker, and
-// every miss.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) hasSlow(e Entity) bool {
-	if m.w.checker != nil {
-		m.check("Has")
-	}
-	r := m.w.entities.lookup(e)
-	if r == nil {
-		return false
-	}
-	for _, info := range m.infos {
-		if !m.w.hasComponent(e, r, info) {
-			return false
-		}
-	}
-	return true
-}
-
-// Add gives e all the components at once, in a single table move. Panics if
-// e is not alive or already has one of them. Inside an iteration the adds
-// are deferred and judged as [Map.Add] judges one: against the state the
-// changes queued before them leave; nothing is queued if one of them
-// panics. Complexity: O(number of e's components).
+// Add gives e all the components at once, in a single table move, and
+// then fires their OnAdd hooks in the handle's order. Panics, naming the
+// type and e, if e is not alive or already has one of them. Inside an
+// iteration the add is judged as [Map.Add] judges one, against the state
+// the changes queued before it leave (nothing is queued if it panics), and
+// queued as one change: applied in one move, its hooks see every type.
+// Complexity: O(number of e's components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	r := w.checkAliveN("Map12", m.infos[:], "Add", e)
-	if w.lock > 0 {
-		w.mustNotShare("Add", m.infos[0])
-		for _, info := range m.infos {
-			w.judgeAdd(e, r, info, false)
-		}
-		m.addDeferred(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
-		return
-	}
-	for _, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			panic(fmt.Sprintf("ecs: %s: entity %v already has %v; use Set to overwrite", handleOp("Map12", m.infos[:], "Add"), e, info.typ))
-		}
-	}
-	dst := w.tableOf(r)
-	for i, id := range m.ids {
-		if m.infos[i].sparse == nil {
-			dst = w.withComponent(dst, id)
-		}
-	}
-	m.put(e, r, dst, 0, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	var p [12]unsafe.Pointer
+	pt := m.b.add(e, p[:], false)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	m.b.end(pt)
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -8832,59 +4198,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 // move (none when it has all of them, or lacks only sparse ones); then, in
 // the handle's order, the OnSet hooks of the overwritten types and the
 // OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. With none of the types it is [Map12.Add]. Each
-// type is reported to the access checker as a write, as by [Map.Set].
-// Panics, naming the handle's types and e, if e is not alive. Inside an
-// iteration each type is set in turn as [Map.Set] sets one: a type e has,
-// with no change of it queued, is overwritten at once (OnSet fires now);
-// the others are queued as adds-or-overwrites, after the changes queued
-// before them. In a parallel section it panics, before writing anything,
-// if e lacks one of the types. Complexity: O(number of e's components).
-// (Add-or-update of a bundle: Bevy's EntityWorldMut::insert, which adds
-// the components of a bundle an entity lacks and replaces the ones it
-// has.)
+// entity's new table. Each type is reported to the access checker as a
+// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
+// not alive. Inside an iteration, when e has every type and no change of
+// them is queued, they are overwritten at once (OnSet fires now);
+// otherwise the whole Set is queued as one add-or-overwrite, after the
+// changes queued before it. In a parallel section it panics, before
+// writing anything, unless e has every type with no change queued.
+// Complexity: O(number of e's components). (Add-or-update of a bundle:
+// Bevy's EntityWorldMut::insert.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	if w.checker != nil {
-		for _, info := range m.infos {
-			w.checkComponent(info, true, "Set")
-		}
-	}
-	r := w.checkAliveN("Map12", m.infos[:], "Set", e)
-	if w.lock > 0 {
-		if w.shared {
-			for _, info := range m.infos {
-				if !w.hasComponent(e, r, info) {
-					w.mustNotShare("Set", info)
-				}
-			}
-		}
-		// The record is read again for each type: an OnSet hook of the one
-		// before may have spawned and moved the index.
-		setDeferred(w, m.infos[0], e, w.entities.at(e.index), vA)
-		setDeferred(w, m.infos[1], e, w.entities.at(e.index), vB)
-		setDeferred(w, m.infos[2], e, w.entities.at(e.index), vC)
-		setDeferred(w, m.infos[3], e, w.entities.at(e.index), vD)
-		setDeferred(w, m.infos[4], e, w.entities.at(e.index), vE)
-		setDeferred(w, m.infos[5], e, w.entities.at(e.index), vF)
-		setDeferred(w, m.infos[6], e, w.entities.at(e.index), vG)
-		setDeferred(w, m.infos[7], e, w.entities.at(e.index), vH)
-		setDeferred(w, m.infos[8], e, w.entities.at(e.index), vI)
-		setDeferred(w, m.infos[9], e, w.entities.at(e.index), vJ)
-		setDeferred(w, m.infos[10], e, w.entities.at(e.index), vK)
-		setDeferred(w, m.infos[11], e, w.entities.at(e.index), vL)
-		return
-	}
-	var had uint16 // bit i: e has the i-th type
-	dst := w.tableOf(r)
-	for i, info := range m.infos {
-		if w.hasComponent(e, r, info) {
-			had |= 1 << i
-		} else if info.sparse == nil {
-			dst = w.withComponent(dst, info.id)
-		}
-	}
-	m.put(e, r, dst, had, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	var p [12]unsafe.Pointer
+	pt := m.b.add(e, p[:], true)
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	m.b.end(pt)
 }
 
 // MarkChanged marks e's values of the handle's types that track changes
@@ -8893,87 +4220,19 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 // the types, if e is not alive or lacks one of them, or if none of them
 // tracks changes. Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) MarkChanged(e Entity) {
-	markChangedN(m.w, "Map12", m.infos[:], e)
-}
-
-// put is Add and Set once judged: it moves the live entity e (record r) to
-// dst, its table with every table type of the handle (no move if dst is
-// its table), writes the values, over the types it had (bit i of had: the
-// i-th type) and into new slots for the others, and fires the OnSet hooks
-// of the former and the OnAdd hooks of the latter, in the handle's order.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) put(e Entity, r *record, dst *table, had uint16, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	row := r.row
-	if dst != w.tableOf(r) {
-		row = w.move(e, r, dst)
-	}
-	// SAFETY: putSlot returns a slot that stores values of type i.
-	*(*A)(putSlot(e, dst, row, dst.column(m.ids[0]), m.infos[0], had&(1<<0) != 0)) = vA
-	*(*B)(putSlot(e, dst, row, dst.column(m.ids[1]), m.infos[1], had&(1<<1) != 0)) = vB
-	*(*C)(putSlot(e, dst, row, dst.column(m.ids[2]), m.infos[2], had&(1<<2) != 0)) = vC
-	*(*D)(putSlot(e, dst, row, dst.column(m.ids[3]), m.infos[3], had&(1<<3) != 0)) = vD
-	*(*E)(putSlot(e, dst, row, dst.column(m.ids[4]), m.infos[4], had&(1<<4) != 0)) = vE
-	*(*F)(putSlot(e, dst, row, dst.column(m.ids[5]), m.infos[5], had&(1<<5) != 0)) = vF
-	*(*G)(putSlot(e, dst, row, dst.column(m.ids[6]), m.infos[6], had&(1<<6) != 0)) = vG
-	*(*H)(putSlot(e, dst, row, dst.column(m.ids[7]), m.infos[7], had&(1<<7) != 0)) = vH
-	*(*I)(putSlot(e, dst, row, dst.column(m.ids[8]), m.infos[8], had&(1<<8) != 0)) = vI
-	*(*J)(putSlot(e, dst, row, dst.column(m.ids[9]), m.infos[9], had&(1<<9) != 0)) = vJ
-	*(*K)(putSlot(e, dst, row, dst.column(m.ids[10]), m.infos[10], had&(1<<10) != 0)) = vK
-	*(*L)(putSlot(e, dst, row, dst.column(m.ids[11]), m.infos[11], had&(1<<11) != 0)) = vL
-	// The move and the sparse adds told observers that e changed.
-	if w.notify {
-		if w.hooked {
-			w.addedAll(e, m.infos[:], had)
-		}
-		w.settle()
-	}
-}
-
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) addDeferred(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	w.mustNotShare("Add", m.infos[0])
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[0], slot: stage(&w.cmds, m.infos[0], vA)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[1], slot: stage(&w.cmds, m.infos[1], vB)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[2], slot: stage(&w.cmds, m.infos[2], vC)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[3], slot: stage(&w.cmds, m.infos[3], vD)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[4], slot: stage(&w.cmds, m.infos[4], vE)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[5], slot: stage(&w.cmds, m.infos[5], vF)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[6], slot: stage(&w.cmds, m.infos[6], vG)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[7], slot: stage(&w.cmds, m.infos[7], vH)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[8], slot: stage(&w.cmds, m.infos[8], vI)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[9], slot: stage(&w.cmds, m.infos[9], vJ)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[10], slot: stage(&w.cmds, m.infos[10], vK)})
-	w.queue(command{kind: cmdAdd, e: e, id: m.ids[11], slot: stage(&w.cmds, m.infos[11], vL)})
-}
-
-// check reports a read of each of the handle's types to the access checker.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) check(op string) {
-	for _, info := range m.infos {
-		m.w.checkComponent(info, false, op)
-	}
+	markChangedN(m.b.w, "Map12", m.b.infos, e)
 }
 
 // Remove takes all of the types that e has away from it, in a single table
-// move. Panics if e is not alive. Inside an iteration the removals are
-// deferred. Complexity: O(number of e's components).
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) {
-	w := m.w
-	r := w.checkAliveN("Map12", m.infos[:], "Remove", e)
-	if w.lock > 0 {
-		w.mustNotShare("Remove", m.infos[0])
-		for _, id := range m.ids {
-			w.queue(command{kind: cmdRemove, e: e, id: id})
-		}
-		return
-	}
-	w.removeMany(e, r, m.ids[:])
-}
+// move, after their OnRemove hooks ran in the handle's order. Panics if e
+// is not alive. Inside an iteration the removal is queued as one change.
+// Complexity: O(number of e's components).
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) { m.b.remove(e) }
 
 // AddEntities gives each entity of es all the components at once, in
 // order, as [Map12.Add] would one by one: the same panics (at the
 // failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. (The list form of [Map.AddEntities], without its
-// read-ahead loop.) Complexity: O(len(es) x components).
+// deferral and final state. Complexity: O(len(es) x components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
@@ -8986,7 +4245,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddEntities(es []Entity, vA 
 // Complexity: O(len(es) x components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) {
 	for _, e := range es {
-		m.Remove(e)
+		m.b.remove(e)
 	}
 }
 
@@ -8994,79 +4253,31 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) 
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map12.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them (q
-// excludes one of the types), which calling [Map.AddAll] for each type
-// would not do. Without sparse terms in q and with no sparse or hooked
-// type among the handle's, each matched table's rows move as one run to
-// the table with every type and each column is filled in one pass;
-// otherwise it goes entity by entity. Changes hooks make wait for the
-// whole batch. Panics if q belongs to another world. Inside an iteration
-// it is recorded as one change, after the changes queued before it, that
-// selects its entities when applied (as [Map.AddAll] does): its effect is
-// that of a call of AddAll at that point, and until then Add and Set of
-// these types are judged as after a batch (see the package
-// documentation). Complexity: O(matched tables + moved rows x components),
-// or O(matched entities x their components) entity by entity; no
-// allocation once the world's buffers have grown. (Bulk add over a
-// filter: flecs' ecs_add_remove_w_filter, in its early releases.)
+// end with every type even when gaining one makes q stop matching them.
+// Without sparse terms in q and with no sparse or hooked type among the
+// handle's, each matched table's rows move as one run and each column is
+// filled in one pass; otherwise it goes entity by entity. Changes hooks
+// make wait for the whole batch. Panics if q belongs to another world.
+// Inside an iteration it is queued as one change that selects its
+// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// tables + moved rows x components), or O(matched entities x their
+// components) entity by entity. (Bulk add over a filter: flecs'
+// ecs_add_remove_w_filter, in its early releases.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	w := m.w
-	c := w.ownCache("AddAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("AddAll", m.infos[0])
-	}
-	// The values go through the staging columns of deferred adds, also
-	// when applied at once: handing their addresses to the types' fill
-	// functions would move them to the heap on every call.
-	b := &w.cmds
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)),
-		m.ids[11], componentID(stage(b, m.infos[11], vL)))
-	if w.lock > 0 {
-		w.queue(command{kind: cmdAddAllN, id: 12, slot: off, q: c})
-		return
-	}
-	w.addAllMany(c, b, b.multi[off:])
-	b.unstage(off)
+	var p [12]unsafe.Pointer
+	c, off := m.b.addAll(q, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	m.b.endAddAll(c, off)
 }
 
 // RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, without sparse terms
-// in q and with no sparse or hooked type among the handle's), after their
-// OnRemove hooks ran, as [Map12.Remove] does; it does nothing for the
-// types an entity lacks. The entities are those q matches before any of
-// them changes: calling [Map.RemoveAll] for each type would spare those
-// that stop matching q once they lost the first types (q requires one of
-// them). Changes hooks make wait for the whole batch. Panics if q belongs
-// to another world. Inside an iteration it is recorded as one change that
-// selects its entities when applied, like AddAll. Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk remove over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) {
-	w := m.w
-	c := w.ownCache("RemoveAll", q)
-	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", m.infos[0])
-		b := &w.cmds
-		off := uint32(len(b.multi))
-		b.multi = append(b.multi, m.ids[:]...)
-		w.queue(command{kind: cmdRemoveAllN, id: 12, slot: off, q: c})
-		return
-	}
-	w.removeAllMany(c, m.ids[:])
-}
+// single table move per entity (or per matched table, as AddAll), after
+// their OnRemove hooks ran, as [Map12.Remove] does; it does nothing for
+// the types an entity lacks. The entities are those q matches before any
+// of them changes. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change, like AddAll. Complexity: as
+// AddAll's.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -9076,29 +4287,12 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) {
 // table move, and fires OnAdd hooks and enter observers as
 // [Map12.Spawn] does. It counts as one change in [Commands.Len].
 // Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Command buffers: Bevy's
-// Commands and flecs' deferred mode; the pending entity: Bevy's
-// Commands::spawn, which reserves the id ahead of the spawn.)
+// record, no allocation once c has grown. (Bevy's Commands::spawn, which
+// reserves the id ahead of the spawn.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
-	c.checkN(SpawnAccess, "SpawnCmd", nil, m.w, "Map12", m.infos[:])
-	e := c.pending()
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, componentID(len(b.tables)),
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)),
-		m.ids[11], componentID(stage(b, m.infos[11], vL)))
-	b.tables = append(b.tables, m.table)
-	c.push(command{kind: cmdSpawnN, e: e, id: 12, slot: off})
+	var p [12]unsafe.Pointer
+	e := m.b.spawnCmd(c, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	return e
 }
 
@@ -9106,44 +4300,22 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 // applied, e gains the types it lacks by then, in a single table move,
 // and has the ones it has overwritten, as [Map.AddCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order, as for [Map12.Add]. Nothing happens if e is dead by then.
-// Panics, naming the handle's types and e, if e is neither alive nor a
-// pending entity of c, or if c belongs to another world. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands, whose insert takes a bundle of
-// components, and flecs' deferred mode.)
+// order. Nothing happens if e is dead by then. Panics, naming the handle's
+// types and e, if e is neither alive nor a pending entity of c, or if c
+// belongs to another world. It counts as one change in [Commands.Len].
+// Complexity: O(1) amortised to record; applied in O(number of e's
+// components). (Bevy's Commands, whose insert takes a bundle.)
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
-	c.checkN(AddAccess, "AddCmd", &e, m.w, "Map12", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi,
-		m.ids[0], componentID(stage(b, m.infos[0], vA)),
-		m.ids[1], componentID(stage(b, m.infos[1], vB)),
-		m.ids[2], componentID(stage(b, m.infos[2], vC)),
-		m.ids[3], componentID(stage(b, m.infos[3], vD)),
-		m.ids[4], componentID(stage(b, m.infos[4], vE)),
-		m.ids[5], componentID(stage(b, m.infos[5], vF)),
-		m.ids[6], componentID(stage(b, m.infos[6], vG)),
-		m.ids[7], componentID(stage(b, m.infos[7], vH)),
-		m.ids[8], componentID(stage(b, m.infos[8], vI)),
-		m.ids[9], componentID(stage(b, m.infos[9], vJ)),
-		m.ids[10], componentID(stage(b, m.infos[10], vK)),
-		m.ids[11], componentID(stage(b, m.infos[11], vL)))
-	c.push(command{kind: cmdAddN, e: e, id: 12, slot: off})
+	var p [12]unsafe.Pointer
+	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 }
 
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map12.Remove], and nothing happens for a type e
 // lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record, no
-// allocation once c has grown; applied in O(number of e's components).
-// (Command buffers: Bevy's Commands and flecs' deferred mode.)
+// change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveCmd(c *Commands, e Entity) {
-	c.checkN(RemoveAccess, "RemoveCmd", &e, m.w, "Map12", m.infos[:])
-	b := &c.buf
-	off := uint32(len(b.multi))
-	b.multi = append(b.multi, m.ids[:]...)
-	c.push(command{kind: cmdRemoveN, e: e, id: 12, slot: off})
+	m.b.removeCmd(c, e)
 }

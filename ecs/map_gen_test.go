@@ -340,15 +340,17 @@ func TestMap2SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}) },
 				"Map2[ecs_test.gA,ecs_test.gB].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -539,17 +541,49 @@ func TestMap2Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40})
 			expect("AddAll", "add gA 40", "set gB 41")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50")
+			expect("Set after the loop", "add gA 50", "set gB 51")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -886,15 +920,17 @@ func TestMap3SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}) },
 				"Map3[ecs_test.gA,ecs_test.gB,ecs_test.gC].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -1094,17 +1130,54 @@ func TestMap3Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -1461,15 +1534,17 @@ func TestMap4SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}) },
 				"Map4[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -1678,17 +1753,59 @@ func TestMap4Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -2065,15 +2182,17 @@ func TestMap5SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}) },
 				"Map5[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -2291,17 +2410,64 @@ func TestMap5Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -2698,15 +2864,17 @@ func TestMap6SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) },
 				"Map6[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -2933,17 +3101,69 @@ func TestMap6Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -3360,15 +3580,17 @@ func TestMap7SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) },
 				"Map7[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -3604,17 +3826,74 @@ func TestMap7Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -4051,15 +4330,17 @@ func TestMap8SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) },
 				"Map8[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -4304,17 +4585,79 @@ func TestMap8Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gH] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66", "add gH 67")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66", "remove gH 67")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -4773,15 +5116,17 @@ func TestMap9SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) },
 				"Map9[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -5037,17 +5382,84 @@ func TestMap9Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gH] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gI] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66", "add gH 67", "add gI 68")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66", "remove gH 67", "remove gI 68")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -5528,15 +5940,17 @@ func TestMap10SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) },
 				"Map10[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -5801,17 +6215,89 @@ func TestMap10Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gH] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gI] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gJ] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66", "add gH 67", "add gI 68", "add gJ 69")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66", "remove gH 67", "remove gI 68", "remove gJ 69")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -6316,15 +6802,17 @@ func TestMap11SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) },
 				"Map11[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ,ecs_test.gK].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -6598,17 +7086,94 @@ func TestMap11Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gH] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gI] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gJ] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gK) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gK] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66", "add gH 67", "add gI 68", "add gJ 69", "add gK 70")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66", "remove gH 67", "remove gI 68", "remove gJ 69", "remove gK 70")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }
@@ -7133,15 +7698,17 @@ func TestMap12SetAndBatches(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Set(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) },
 				"Map12[ecs_test.gA,ecs_test.gB,ecs_test.gC,ecs_test.gD,ecs_test.gE,ecs_test.gF,ecs_test.gG,ecs_test.gH,ecs_test.gI,ecs_test.gJ,ecs_test.gK,ecs_test.gL].Set", dead.String())
 
-			// Inside a loop: each type as Map.Set sets it.
+			// Inside a loop: a Set of types the entity lacks is queued
+			// whole, as one add-or-overwrite; one of types it has, none of
+			// them queued, writes at once.
 			late := w.Spawn()
 			second.Add(late, gB{V: -1})
 			ran := false
 			for range ecs.NewQuery1[gExtra](w).All() {
 				ran = true
 				m.Set(late, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
-				if second.Get(late).V != 31 || types(w, late) != 1 {
-					t.Fatal("inside a loop, Set must overwrite the type the entity has at once and queue the others")
+				if second.Get(late).V != -1 || types(w, late) != 1 {
+					t.Fatal("inside a loop, a Set of types the entity lacks must be queued whole")
 				}
 				m.Set(some, gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
 				check(t, m, some, 40) // every type present: written at once
@@ -7424,17 +7991,99 @@ func TestMap12Hooks(t *testing.T) {
 			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
 			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50", "add gL 51")
 
-			// Inside a loop, the type e has is set at once, the others are
-			// added when the loop ends, one at a time.
+			// Inside a loop, a Set of types e lacks is queued whole and
+			// applied as one move when the loop ends: its hooks see every
+			// type, as outside a loop.
 			m.Remove(e)
 			addSecond(e)
 			log = nil
-			whole = false
 			for range ecs.NewQuery1[gB](w).All() {
 				m.Set(e, gA{0 + 50}, gB{1 + 50}, gC{2 + 50}, gD{3 + 50}, gE{4 + 50}, gF{5 + 50}, gG{6 + 50}, gH{7 + 50}, gI{8 + 50}, gJ{9 + 50}, gK{10 + 50}, gL{11 + 50})
-				expect("Set inside a loop", "set gB 51")
+				expect("Set inside a loop")
 			}
-			expect("Set after the loop", "add gA 50", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60", "add gL 61")
+			expect("Set after the loop", "add gA 50", "set gB 51", "add gC 52", "add gD 53", "add gE 54", "add gF 55", "add gG 56", "add gH 57", "add gI 58", "add gJ 59", "add gK 60", "add gL 61")
+
+			// Add and Remove inside a loop: one change each, applied as one
+			// move, whose OnAdd and OnRemove hooks see every type.
+			m.Remove(e)
+			log = nil
+			removing := false
+			ecs.OnRemove(w, func(e ecs.Entity, v *gA) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gA] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gB) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gB] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gC) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gC] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gD) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gD] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gE) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gE] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gF) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gF] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gG) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gG] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gH) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gH] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gI) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gI] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gJ) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gJ] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gK) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gK] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.OnRemove(w, func(e ecs.Entity, v *gL) {
+				if removing && !m.Has(e) {
+					t.Errorf("OnRemove[gL] of %v ran after the entity lost a type", e)
+				}
+			})
+			ecs.NewMap[gExtra](w).Spawn(gExtra{}) // keeps the loops below running
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Add(e, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60}, gL{11 + 60})
+			}
+			expect("Add after the loop", "add gA 60", "add gB 61", "add gC 62", "add gD 63", "add gE 64", "add gF 65", "add gG 66", "add gH 67", "add gI 68", "add gJ 69", "add gK 70", "add gL 71")
+			removing = true
+			for range ecs.NewQuery1[gExtra](w).All() {
+				m.Remove(e)
+				if !m.Has(e) {
+					t.Fatal("Remove inside a loop took effect before the loop ended")
+				}
+			}
+			expect("Remove after the loop", "remove gA 60", "remove gB 61", "remove gC 62", "remove gD 63", "remove gE 64", "remove gF 65", "remove gG 66", "remove gH 67", "remove gI 68", "remove gJ 69", "remove gK 70", "remove gL 71")
+			if second.Has(e) {
+				t.Fatal("Remove inside a loop left a type once applied")
+			}
 		})
 	}
 }

@@ -118,9 +118,18 @@ func (w *World) queue(c command) {
 			// A new chain, or one of an earlier entity of this index.
 			*h = pendingHead{epoch: w.queueEpoch}
 		}
-		if c.kind == cmdDespawn {
+		switch c.kind {
+		case cmdDespawn:
 			h.summary |= summaryDespawn
-		} else {
+		case cmdAddN:
+			for i := range uint32(c.id) {
+				h.summary |= summaryBit(b.multi[c.slot+2*i])
+			}
+		case cmdRemoveN:
+			for _, id := range b.multi[c.slot : c.slot+uint32(c.id)] {
+				h.summary |= summaryBit(id)
+			}
+		default:
 			h.summary |= summaryBit(c.id)
 		}
 		c.prev = h.pos
@@ -162,15 +171,13 @@ func (w *World) queuedFor(e Entity, id componentID) queuedState {
 		if h.summary&summaryBit(id) != 0 {
 			for pos := h.pos; pos > applied; pos = cmds[pos-1].prev {
 				c := &cmds[pos-1]
-				if c.id != id || c.e != e {
+				if c.e != e {
 					continue
 				}
-				if c.kind == cmdAdd {
-					state, at = queuedGains, pos
-				} else {
-					state, at = queuedLoses, pos
+				if s := w.cmds.effectOn(c, id); s != queuedNone {
+					state, at = s, pos
+					break
 				}
-				break
 			}
 		}
 	}
@@ -182,6 +189,35 @@ func (w *World) queuedFor(e Entity, id componentID) queuedState {
 		return queuedUnknown
 	}
 	return state
+}
+
+// effectOn reports what c, a queued change of one entity, does to its
+// component id: queuedGains (an add, alone or among several types),
+// queuedLoses (a removal) or queuedNone.
+func (b *commandBuffer) effectOn(c *command, id componentID) queuedState {
+	switch c.kind {
+	case cmdAdd, cmdRemove:
+		if c.id != id {
+			return queuedNone
+		}
+		if c.kind == cmdAdd {
+			return queuedGains
+		}
+		return queuedLoses
+	case cmdAddN:
+		for i := range uint32(c.id) {
+			if b.multi[c.slot+2*i] == id {
+				return queuedGains
+			}
+		}
+	case cmdRemoveN:
+		for _, x := range b.multi[c.slot : c.slot+uint32(c.id)] {
+			if x == id {
+				return queuedLoses
+			}
+		}
+	}
+	return queuedNone
 }
 
 // clearQueued forgets the deferred changes, which have all been applied.

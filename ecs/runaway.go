@@ -141,6 +141,10 @@ func (w *World) describeCommand(c *command) string {
 		return "RemoveAll" + typ() + " over " + c.q.describe()
 	case cmdDespawnAll:
 		return "DespawnAll over " + c.q.describe()
+	case cmdAddN:
+		return "Add" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " " + c.e.String()
+	case cmdRemoveN:
+		return "Remove" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " " + c.e.String()
 	case cmdAddAllN:
 		return "AddAll" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
 	case cmdRemoveAllN:

@@ -98,10 +98,28 @@ func (s *Store[T]) Set(e EntityID, v T) {
 	if err := s.CheckSet(e); err != nil {
 		panic(err.Error())
 	}
-	if s.Has(e) && !s.w.removingNow(e, s) && (s.w.depth == 0 || s.w.queuedFor(e, s) == queuedNone) {
+	if s.SetsNow(e) {
 		s.write(e, v)
 		s.w.done()
 		return
+	}
+	s.addOrDefer(e, v)
+}
+
+// SetsNow reports whether a Set of e's T writes at once: e has a T that is
+// not being removed, and no change of it is queued.
+func (s *Store[T]) SetsNow(e EntityID) bool {
+	return s.Has(e) && !s.w.removingNow(e, s) && (s.w.depth == 0 || s.w.queuedFor(e, s) == queuedNone)
+}
+
+// SetQueued is the part of a Set of several types at once (Tessera's
+// Map2.Set and the like) that one type gets when some of the types cannot
+// be written at once: an add-or-overwrite, queued inside an iteration as
+// for all of them, so that the whole Set applies as one change. Panics if
+// e is not alive.
+func (s *Store[T]) SetQueued(e EntityID, v T) {
+	if err := s.CheckSet(e); err != nil {
+		panic(err.Error())
 	}
 	s.addOrDefer(e, v)
 }
