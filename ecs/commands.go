@@ -17,9 +17,9 @@ import (
 // goroutine. Values wait in per-type staging columns, so recording
 // allocates nothing once warm.
 //
-// The verbs: [Commands.Spawn], [Commands.Despawn], [Map.AddCmd],
-// [Map.RemoveCmd], and for several types at once [Map2.SpawnCmd],
-// [Map2.AddCmd], [Map2.RemoveCmd] (to Map12).
+// The verbs: [Commands.Spawn], [Commands.Despawn], [Map.SpawnCmd],
+// [Map.AddCmd], [Map.RemoveCmd], and for several types at once
+// [Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] (to Map12).
 //
 // Spawn returns a pending entity, which becomes a real one when the buffer
 // is applied; changes recorded for it in the same buffer apply to that

@@ -39,6 +39,7 @@ const (
 	twinRemove2
 	twinAdd3
 	twinRemove3
+	twinSpawnMass // Map.SpawnCmd: one type, sparse in half the seeds
 	twinKinds
 )
 
@@ -69,6 +70,8 @@ func (t *twinWorld) record(c *ecs.Commands, op twinOp, targets *[]ecs.Entity) {
 		*targets = append(*targets, c.Spawn())
 	case twinSpawn2:
 		*targets = append(*targets, t.pv.SpawnCmd(c, op.pos, op.vel))
+	case twinSpawnMass:
+		*targets = append(*targets, t.mass.SpawnCmd(c, op.mass))
 	case twinDespawn:
 		c.Despawn(e)
 	case twinAddPos:
@@ -108,6 +111,8 @@ func (t *twinWorld) direct(op twinOp, targets *[]ecs.Entity) {
 		*targets = append(*targets, t.w.Spawn())
 	case twinSpawn2:
 		*targets = append(*targets, t.pv.Spawn(op.pos, op.vel))
+	case twinSpawnMass:
+		*targets = append(*targets, t.mass.Spawn(op.mass))
 	case twinDespawn:
 		set(func() { t.w.Despawn(e) })
 	case twinAddPos:
@@ -191,7 +196,7 @@ func TestCommandsMatchDirectChanges(t *testing.T) {
 				}
 				buffered.record(c, op, &targets)
 				ops = append(ops, op)
-				if op.kind == twinSpawn || op.kind == twinSpawn2 {
+				if op.kind == twinSpawn || op.kind == twinSpawn2 || op.kind == twinSpawnMass {
 					prev = len(targets) - 1 // the next change often targets the new entity
 				} else {
 					prev = op.target

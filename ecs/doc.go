@@ -466,9 +466,10 @@
 //
 // A [Commands] buffer records structural changes without making them
 // (Bevy's Commands, flecs' deferred mode): [Commands.Spawn] (a pending
-// entity, made real when applied), [Commands.Despawn], [Map.AddCmd] and
-// [Map.RemoveCmd], and for several types at once [Map2.SpawnCmd] (a pending
-// entity with its components, made directly in their table),
+// entity, made real when applied), [Commands.Despawn], [Map.SpawnCmd] (a
+// pending entity with its component, made directly in its table),
+// [Map.AddCmd] and [Map.RemoveCmd], and for several types at once
+// [Map2.SpawnCmd] (the same with all the types),
 // [Map2.AddCmd] and [Map2.RemoveCmd] (one table move for all the types),
 // up to Map12. [World.Apply] carries them out in order, firing hooks, and
 // settles observers once at the end; afterwards [Commands.Resolve] turns a

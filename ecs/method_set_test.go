@@ -125,7 +125,6 @@ func TestMapNHaveTheVerbsOfMap(t *testing.T) {
 			want = append(want, name)
 		}
 	}
-	want = append(want, "SpawnCmd") // for one type, Commands.Spawn and Map.AddCmd do it
 	slices.Sort(want)
 	if len(want) < 10 {
 		t.Fatalf("found only the methods %v of Map", want)

@@ -1,0 +1,37 @@
+package ecs
+
+import "fmt"
+
+// SpawnCmd records in c the creation of an entity with the single
+// component v and returns it as a pending entity (see [Commands.Spawn]):
+// changes recorded for it afterwards apply to it, in order, and
+// [Commands.Resolve] gives the real entity once c is applied. Applying the
+// change makes the entity directly in the table of T alone (the table of
+// no type, for a sparse T), with no table move, and fires OnAdd hooks and
+// enter observers as [Map.Spawn] does: the one-type form of
+// [Map2.SpawnCmd], one change in [Commands.Len] where a Commands.Spawn and
+// a [Map.AddCmd] are two. Panics if c belongs to another world.
+// Complexity: O(1) amortised to record, no allocation once c has grown.
+// (Command buffers: Bevy's Commands and flecs' deferred mode; the pending
+// entity: Bevy's Commands::spawn, which reserves the id ahead of the
+// spawn.)
+func (m *Map[T]) SpawnCmd(c *Commands, v T) Entity {
+	if m.w != c.w {
+		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName("SpawnCmd", m.info)))
+	}
+	if c.w.checker != nil {
+		c.w.checker.CheckAccess(SpawnAccess, nil, true, "SpawnCmd")
+		c.report(AddAccess, "SpawnCmd", Entity{}, m.info)
+	}
+	t := m.table
+	if t == nil {
+		t = m.w.empty // a sparse T: the entity's row holds no column
+	}
+	e := c.pending()
+	b := &c.buf
+	off := uint32(len(b.multi))
+	b.multi = append(b.multi, componentID(len(b.tables)), m.id, componentID(stage(b, m.info, v)))
+	b.tables = append(b.tables, t)
+	c.push(command{kind: cmdSpawnN, e: e, id: 1, slot: off})
+	return e
+}
