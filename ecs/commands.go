@@ -19,7 +19,9 @@ import (
 //
 // The verbs: [Commands.Spawn], [Commands.Despawn], [Map.SpawnCmd],
 // [Map.AddCmd], [Map.RemoveCmd], and for several types at once
-// [Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] (to Map12).
+// [Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] (to Map12); relation
+// changes ([Relation.AddCmd] and its siblings, [Hierarchy.SetParentCmd],
+// [Hierarchy.RemoveParentCmd]).
 //
 // Spawn returns a pending entity, which becomes a real one when the buffer
 // is applied; changes recorded for it in the same buffer apply to that

@@ -545,9 +545,12 @@
 // [TargetVar] at the start of each pass, and With or Without of
 // [Relation.AsSource] and [Relation.AsTarget] keep the entities that have
 // targets or sources (Without(h.Relation().AsSource()): the roots). Command
-// buffers record relation changes (AddCmd, SetCmd, RemoveCmd), and package
-// sched declares a system's access with ReadsRelation, WritesRelation and
-// ChangesRelation. A cascade's OnRemove hooks run with the world locked:
+// buffers record relation changes (AddCmd, SetCmd, RemoveCmd, and
+// [Hierarchy.SetParentCmd] and RemoveParentCmd for the tree), pending
+// entities serving as sources and as targets; a cycle is judged when the
+// buffer is applied, on the tree as it is then (SetParentCmd refuses an
+// entity made its own parent at once). Package sched declares a system's
+// access with ReadsRelation, WritesRelation and ChangesRelation. A cascade's OnRemove hooks run with the world locked:
 // what they change waits for the end of the cascade.
 //
 // The hierarchy is the relation [ChildOf], exclusive, acyclic and
