@@ -21,7 +21,8 @@ import (
 // [Map.AddCmd], [Map.RemoveCmd], and for several types at once
 // [Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] (to Map12); relation
 // changes ([Relation.AddCmd] and its siblings, [Hierarchy.SetParentCmd],
-// [Hierarchy.RemoveParentCmd]).
+// [Hierarchy.RemoveParentCmd]) and prefab spawns ([Prefab.SpawnCmd],
+// [Prefab.SpawnCmdNodes]).
 //
 // Spawn returns a pending entity, which becomes a real one when the buffer
 // is applied; changes recorded for it in the same buffer apply to that

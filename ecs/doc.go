@@ -607,8 +607,11 @@
 // three children take about 0.15 of the time of Ark's batch creation of
 // the same entities (bench/results/RELATIONS.md, the prefab comparison).
 // A system that records into a [Commands] buffer spawns with
-// [Prefab.SpawnCmd], which returns the pending root; the instance is
-// filled when the buffer is applied.
+// [Prefab.SpawnCmd], which returns the pending root, or
+// [Prefab.SpawnCmdNodes], which hands out every node's pending entity; the
+// instance is filled when the buffer is applied, and changes recorded on
+// those entities afterwards (a child's override through [Map.AddCmd])
+// apply on top.
 //
 // # Checksums
 //

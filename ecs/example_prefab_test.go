@@ -47,6 +47,36 @@ func ExampleNewPrefab() {
 	// 150 100 true
 }
 
+// A system that records into a Commands buffer spawns an instance and
+// overrides a child's value: SpawnCmdNodes hands out every node's pending
+// entity, and changes recorded on them apply after the instance is
+// filled.
+func ExamplePrefab_SpawnCmdNodes() {
+	w := ecs.NewWorld()
+	h := ecs.NewHierarchy(w)
+	hulls := ecs.NewMap[Hull](w)
+	arcs := ecs.NewMap[Turret](w)
+	hull := hulls.Spawn(Hull{HP: 100})
+	left, right := arcs.Spawn(Turret{Arc: 90}), arcs.Spawn(Turret{Arc: 90})
+	h.SetParent(left, hull)
+	h.SetParent(right, hull)
+	ship := ecs.NewPrefab(w, hull)
+	rightNode, _ := ship.Node(right)
+
+	c := w.NewCommands()
+	inst := ship.SpawnCmdNodes(c, nil)                // pending: root, left, right
+	arcs.AddCmd(c, inst[rightNode], Turret{Arc: 180}) // overrides the right turret
+	w.Apply(c)
+
+	root, _ := c.Resolve(inst[0])
+	for _, e := range h.Children(root) {
+		fmt.Print(arcs.Get(e).Arc, " ")
+	}
+	fmt.Println(hulls.Get(root).HP)
+	// Output:
+	// 90 180 100
+}
+
 // Clone copies an entity with all its components; a clone of a child is
 // a sibling.
 func ExampleWorld_Clone() {

@@ -4,9 +4,9 @@ import "fmt"
 
 // SetParentCmd records SetParent(child, parent) in c, for [World.Apply]:
 // the [Relation.SetCmd] of the hierarchy's ChildOf relation. child and
-// parent may be pending entities of c (from [Commands.Spawn] or a
-// SpawnCmd), so a buffer can build a whole tree before any of it
-// exists. When applied it reparents child as SetParent does,
+// parent may be pending entities of c (from [Commands.Spawn], a SpawnCmd
+// or [Prefab.SpawnCmdNodes]), so a buffer can build a whole tree before
+// any of it exists. When applied it reparents child as SetParent does,
 // and does nothing if either entity is dead by then. Panics now when
 // child is parent (a cycle, whatever the buffer holds), when either is
 // neither alive nor pending in c, and when c belongs to another world.
