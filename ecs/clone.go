@@ -54,7 +54,7 @@ func (w *World) Clone(e Entity) Entity {
 func (w *World) mustClone(op string, e Entity, r *record) {
 	check := func(info *componentInfo) {
 		if info.snap == refuseValues {
-			panic(refusedMessage(op, "component", info.typ))
+			panic(refusedComponentMessage(op, info))
 		}
 		if w.checked {
 			w.checkComponent(info, false, op)

@@ -220,6 +220,9 @@ func opName(op string, info *componentInfo) string {
 	if info == nil {
 		return op
 	}
+	if info.relation {
+		return op // a relation's operation, which names the relation
+	}
 	return fmt.Sprintf("%s[%v]", op, info.typ)
 }
 

@@ -189,12 +189,14 @@ func C[T any]() ComponentType {
 	return ComponentType{typ: reflect.TypeFor[T](), id: idOf[T]}
 }
 
-// String returns the Go name of the type.
+// String returns the Go name of the type; for the types [Relation.AsSource]
+// and [Relation.AsTarget] return, the call that made it, such as
+// Relation[main.Likes].AsSource().
 func (c ComponentType) String() string {
 	if c.typ == nil {
 		return "<invalid ComponentType>"
 	}
-	return c.typ.String()
+	return typeLabel(c.typ)
 }
 
 // Type returns the Go type c names, nil for the zero ComponentType.

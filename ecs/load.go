@@ -216,14 +216,14 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 		ls := loadSparse{info: types[ref].info}
 		for _, other := range img.sparse {
 			if other.info == ls.info {
-				d.fail("type %q has two sparse sets", ls.info.name)
+				d.fail("%s has two sparse sets", savedTypeLabel(ls.info.name))
 			}
 		}
 		seen := map[uint32]bool{}
 		for range d.count(1) {
 			i := entity("a sparse value's")
 			if d.err == nil && (state[i] != 2 || seen[i]) {
-				d.fail("sparse value of %q for entity index %d, which is not alive or has two", ls.info.name, i)
+				d.fail("a sparse value of %s for entity index %d, which is not alive or has two", savedTypeLabel(ls.info.name), i)
 			}
 			if d.err != nil {
 				break
@@ -286,18 +286,18 @@ func (w *World) decodeTypes(d *decoder) []loadType {
 		info := byName[name]
 		switch {
 		case info == nil:
-			d.fail("component type %q is not known to this world; use its Map or Register it before Load", name)
+			d.fail("%s", unknownTypeMessage(name, byName))
 		case storage > SparseStorage:
-			d.fail("component type %q has an unknown storage %d", name, storage)
+			d.fail("%s has an unknown storage %d", savedTypeLabel(name), storage)
 		case (storage == SparseStorage) != (info.sparse != nil):
-			d.fail("component type %q was saved with %v storage, and this world has %v", name, storage, 1-storage)
+			d.fail("%s was saved with %v storage, and this world has %v", savedTypeLabel(name), storage, 1-storage)
 		}
 		if d.err != nil {
 			return nil
 		}
-		c, err := newLoadCodec(s, info.typ, info.typ.String())
+		c, err := newLoadCodec(s, info.typ, info.valuePath())
 		if err != nil {
-			d.fail("component type %q: %v", name, err)
+			d.fail("%s: %v", savedTypeLabel(name), err)
 			return nil
 		}
 		if info.loadN != nil && c.same && !c.bulk {

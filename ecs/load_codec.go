@@ -43,7 +43,7 @@ func newLoadCodec(fs *schema, t reflect.Type, path string) (*loadCodec, error) {
 	var gs *schema
 	if t != nil {
 		var err error
-		if gs, err = schemaOf(t); err != nil {
+		if gs, err = schemaOfAt(t, path); err != nil {
 			return nil, err
 		}
 		if gs.kind != fs.kind || gs.n != fs.n {

@@ -321,7 +321,7 @@ func subSlice[T any](s []T, lo, hi int) []T {
 func checkDistinct(w *World, op string, ids []componentID) {
 	for i, id := range ids {
 		if slices.Contains(ids[:i], id) {
-			panic(fmt.Sprintf("ecs: %s: component type %v is listed twice", op, w.reg.infos[id].typ))
+			panic(fmt.Sprintf("ecs: %s: component type %s is listed twice", op, w.reg.infos[id].label()))
 		}
 	}
 }
@@ -344,5 +344,8 @@ func cursorPointer[T any](base unsafe.Pointer, i int) *T {
 // requiredAndExcluded is the message for a query that both requires and
 // excludes (Without) the type info describes.
 func requiredAndExcluded(op string, info *componentInfo) string {
+	if info.relation {
+		return fmt.Sprintf("ecs: %s: %s is both required and excluded (Without)", op, info.label())
+	}
 	return fmt.Sprintf("ecs: %s: component type %v is both required and excluded (Without)", op, info.typ)
 }

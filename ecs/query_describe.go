@@ -14,7 +14,7 @@ func (q *queryCache) describe() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(q.w.reg.infos[id].typ.String())
+		b.WriteString(q.w.reg.infos[id].label())
 		if q.optional[i] {
 			b.WriteByte('?')
 		}
@@ -37,7 +37,7 @@ func (q *queryCache) describe() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(q.w.reg.infos[ct.id(&q.w.reg)].typ.String())
+			b.WriteString(q.w.reg.infos[ct.id(&q.w.reg)].label())
 		}
 		b.WriteByte(']')
 	}

@@ -19,12 +19,17 @@ import (
 // relationSide marks the component types a relation keeps its pairs in:
 // they are the relation's bookkeeping, which the introspection calls hide
 // and the type-erased writes refuse (introspect.go), since a change that
-// bypassed the relation's code would break the two sides' agreement.
-type relationSide interface{ relationSide() }
+// bypassed the relation's code would break the two sides' agreement. Its
+// method returns the relation's pair type and whether the type is the
+// sources' side, so that messages name the relation instead of the type
+// (relation_names.go).
+type relationSide interface {
+	relationSide() (pair reflect.Type, source bool)
+}
 
-func (relOne[T]) relationSide()  {}
-func (relMany[T]) relationSide() {}
-func (relIn[T]) relationSide()   {}
+func (relOne[T]) relationSide() (reflect.Type, bool)  { return reflect.TypeFor[T](), true }
+func (relMany[T]) relationSide() (reflect.Type, bool) { return reflect.TypeFor[T](), true }
+func (relIn[T]) relationSide() (reflect.Type, bool)   { return reflect.TypeFor[T](), false }
 
 // relOne is what a source of an exclusive relation holds: its one target
 // and the pair's value. Target is the first field: relation reads it

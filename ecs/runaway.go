@@ -94,7 +94,7 @@ func (w *World) runawayHooks() {
 			b.WriteString(" → ")
 		}
 		f := w.frames[i]
-		fmt.Fprintf(&b, "%v[%v](%v)", f.kind, f.info.typ, f.e)
+		fmt.Fprintf(&b, "%v[%s](%v)", f.kind, f.info.label(), f.e)
 	}
 	last := w.frames[len(w.frames)-1]
 	panic(fmt.Sprintf("ecs: hooks nested more than %d deep on entity %v: %s; a hook keeps making a change that fires a hook again at once (for example an OnSet that calls Set on the entity and type it observes); call World.Recover after recovering this panic",
@@ -124,7 +124,7 @@ func (w *World) runawayCascade(next command) {
 func (w *World) describeCommand(c *command) string {
 	typ := func() string {
 		if int(c.id) < len(w.reg.infos) {
-			return fmt.Sprintf("[%v]", w.reg.infos[c.id].typ)
+			return "[" + w.reg.infos[c.id].label() + "]"
 		}
 		return ""
 	}
@@ -164,7 +164,7 @@ func (w *World) typeList(ids []componentID, stride int) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(w.reg.infos[ids[i]].typ.String())
+		b.WriteString(w.reg.infos[ids[i]].label())
 	}
 	b.WriteByte(']')
 	return b.String()

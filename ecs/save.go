@@ -160,9 +160,9 @@ func (w *World) savePlan() (*savePlan, error) {
 	}
 	slices.SortFunc(infos, func(a, b *componentInfo) int { return strings.Compare(a.name, b.name) })
 	for i, info := range infos {
-		s, err := schemaOf(info.typ)
+		s, err := schemaOfAt(info.typ, info.valuePath())
 		if err != nil {
-			return nil, fmt.Errorf("ecs: Save: component type %v: %v", info.typ, err)
+			return nil, fmt.Errorf("ecs: Save: %s: %v", info.subject(), err)
 		}
 		storage := TableStorage
 		if info.sparse != nil {

@@ -87,7 +87,7 @@ func (w *World) SaveJSON(out io.Writer) error {
 			}
 			raw, err := json.Marshal(vals.Interface())
 			if err != nil {
-				return fmt.Errorf("ecs: SaveJSON: component type %v: %w", col.info.typ, err)
+				return fmt.Errorf("ecs: SaveJSON: %s: %w", col.info.subject(), err)
 			}
 			jt.Columns = append(jt.Columns, raw)
 		}
@@ -99,7 +99,7 @@ func (w *World) SaveJSON(out io.Writer) error {
 		}
 		raw, err := json.Marshal(reflect.SliceAt(s.info.typ, s.values.base, len(s.dense)).Interface())
 		if err != nil {
-			return fmt.Errorf("ecs: SaveJSON: component type %v: %w", s.info.typ, err)
+			return fmt.Errorf("ecs: SaveJSON: %s: %w", s.info.subject(), err)
 		}
 		f.Sparse = append(f.Sparse, jsonSparse{s.info.name, entityIndices(s.dense), raw})
 	}
@@ -203,7 +203,7 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 	for i, jt := range f.Types {
 		info := byName[jt.Name]
 		if info == nil {
-			return nil, fmt.Errorf("component type %q is not known to this world; use its Map or Register it before Load", jt.Name)
+			return nil, fmt.Errorf("%s", unknownTypeMessage(jt.Name, byName))
 		}
 		var storage Storage
 		switch jt.Storage {
@@ -211,14 +211,14 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 		case "sparse":
 			storage = SparseStorage
 		default:
-			return nil, fmt.Errorf("component type %q has an unknown storage %q", jt.Name, jt.Storage)
+			return nil, fmt.Errorf("%s has an unknown storage %q", savedTypeLabel(jt.Name), jt.Storage)
 		}
-		s, err := schemaOf(info.typ)
+		s, err := schemaOfAt(info.typ, info.valuePath())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", savedTypeLabel(jt.Name), err)
 		}
 		if _, dup := ref[jt.Name]; dup {
-			return nil, fmt.Errorf("component type %q is listed twice", jt.Name)
+			return nil, fmt.Errorf("%s is listed twice", savedTypeLabel(jt.Name))
 		}
 		ref[jt.Name], codecs[i] = i, newValueCodec(info.typ, s)
 		e.str(jt.Name)
@@ -228,20 +228,20 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 	column := func(name string, raw json.RawMessage, n int) error {
 		k, ok := ref[name]
 		if !ok {
-			return fmt.Errorf("type %q is not in the file's types", name)
+			return fmt.Errorf("%s is not in the file's types", savedTypeLabel(name))
 		}
 		c := codecs[k]
 		if cost := int64(n) * int64(c.size); cost > budget {
-			return fmt.Errorf("component type %q: %d values: more memory than a save of this size may need", name, n)
+			return fmt.Errorf("%s: %d values: more memory than a save of this size may need", savedTypeLabel(name), n)
 		} else {
 			budget -= cost
 		}
 		v := reflect.New(reflect.SliceOf(c.typ))
 		if err := json.Unmarshal(raw, v.Interface()); err != nil {
-			return fmt.Errorf("component type %q: %w", name, err)
+			return fmt.Errorf("%s: %w", savedTypeLabel(name), err)
 		}
 		if v.Elem().Len() != n {
-			return fmt.Errorf("component type %q: %d values for %d entities", name, v.Elem().Len(), n)
+			return fmt.Errorf("%s: %d values for %d entities", savedTypeLabel(name), v.Elem().Len(), n)
 		}
 		c.values(e, v.Elem().UnsafePointer(), n)
 		return nil

@@ -112,10 +112,14 @@ func (s *schema) fixedSize() int {
 // A type nested deeper than a file may describe (maxSchemaDepth: a level
 // per field, array or slice element) is refused too, so that Save never
 // writes a file Load would then refuse.
-func schemaOf(t reflect.Type) (*schema, error) {
-	s, err := schemaAt(t, t.String(), nil)
+func schemaOf(t reflect.Type) (*schema, error) { return schemaOfAt(t, t.String()) }
+
+// schemaOfAt is schemaOf with the paths in its errors starting at path
+// instead of t's name.
+func schemaOfAt(t reflect.Type, path string) (*schema, error) {
+	s, err := schemaAt(t, path, nil)
 	if err == nil && s.depth() > maxSchemaDepth {
-		return nil, fmt.Errorf("%v is nested %d levels deep (fields, array and slice elements), more than the %d a save file describes", t, s.depth(), maxSchemaDepth)
+		return nil, fmt.Errorf("%s is nested %d levels deep (fields, array and slice elements), more than the %d a save file describes", path, s.depth(), maxSchemaDepth)
 	}
 	return s, err
 }

@@ -156,13 +156,7 @@ func (w *World) CanSnapshot() error {
 		}
 	}
 	if refused != nil {
-		for _, r := range w.relations {
-			if r.out.info == refused {
-				return fmt.Errorf("ecs: Snapshot: the pair type %v of %s holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
-					"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare the relation with ecs.ShallowPairs()", r.typ, r.name(), r.typ)
-			}
-		}
-		return fmt.Errorf("%s", refusedMessage("Snapshot", "component", refused.typ))
+		return fmt.Errorf("%s", refusedComponentMessage("Snapshot", refused))
 	}
 	if t := w.refusedResource(); t != nil {
 		return fmt.Errorf("%s", refusedMessage("Snapshot", "resource", t))

@@ -83,6 +83,19 @@ func holdsReferences(t reflect.Type) bool {
 	return hasPointers(t)
 }
 
+// refusedComponentMessage is refusedMessage for the component type info
+// describes; for the type a relation keeps its pairs in, it names the
+// relation and its pair type, and the option of the relation that
+// accepts them.
+func refusedComponentMessage(op string, info *componentInfo) string {
+	r := info.pairsOf()
+	if r == nil {
+		return refusedMessage(op, "component", info.typ)
+	}
+	return fmt.Sprintf("ecs: %s: the pair type %v of %s holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
+		"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare the relation with ecs.ShallowPairs()", op, r.typ, r.name(), r.typ)
+}
+
 // refusedMessage is the panic message of a snapshot that meets a type it
 // cannot copy; what is "component" or "resource".
 func refusedMessage(op, what string, t reflect.Type) string {
