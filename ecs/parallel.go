@@ -108,9 +108,16 @@ func (k AccessKind) Structural() bool { return k >= SpawnAccess }
 // (writes), the types a query pass's filters (With, Without, AnyOf,
 // Optional) select on (reads), and every change recorded in a Commands
 // buffer, as a write of the kind it is: [SpawnAccess], [DespawnAccess]
-// (with every component type of the despawned entity, so a checker can
-// tell which types a despawn takes away), [AddAccess] and [RemoveAccess]
-// (once per type for Map2..Map12).
+// (with every component type of the despawned entity and of the entities
+// its despawn takes away with it through relations whose policy is
+// [DespawnSources], as the world holds them when the despawn is recorded,
+// so a checker can tell which types a despawn takes away), [AddAccess]
+// and [RemoveAccess] (once per type for Map2..Map12). A relation's pairs
+// are seen as accesses to the two component types [Relation.RelationTypes]
+// returns ([RelationSide] tells them from others): its reads as reads,
+// TryValue and Value as writes, its AddCmd and SetCmd as adds of both, its
+// RemoveCmd and RemoveTargetsCmd as removes of the sources' type, and the
+// pairs a despawn takes away as those types of the despawned entities.
 // Not seen: writes through the pointers that passes, Get and GetResource
 // hand out, HasResource and Alive. CheckAccess panics to reject an access.
 type AccessChecker interface {
