@@ -3,6 +3,8 @@ package sched
 import (
 	"reflect"
 	"slices"
+
+	"github.com/tessera-ecs/tessera/ecs"
 )
 
 // Option configures a system when it is added with [Scheduler.Add]: what it
@@ -18,6 +20,7 @@ type decl struct {
 	spawns              bool
 	adds, removes       []reflect.Type // component types its commands add or remove
 	despawns            []reflect.Type // component types the entities it despawns may have
+	relChanges          []reflect.Type // the types of the relations it changes (ChangesRelation)
 	atTickEnd           bool           // its commands are applied after the last stage
 	before, after       []string
 }
@@ -88,8 +91,11 @@ func Removes[T any]() Option {
 // entities that may have component T. Declare it once for every type the
 // despawned entities can have: a despawn takes all of them away, so every
 // later system that reads, writes, emits or filters on one of them runs in
-// a later stage; debug mode checks each despawn against the entity's
-// component types and names the ones missing.
+// a later stage; debug mode checks each despawn against the component
+// types of the entity and of every entity its despawn takes away with it
+// (a hierarchy's subtree, through the relations whose policy is
+// ecs.DespawnSources), and names the ones missing. The pairs a despawn
+// takes away are declared with [ChangesRelation].
 func Despawns[T any]() Option {
 	return func(d *decl) { d.despawns = appendType(d.despawns, reflect.TypeFor[T]()) }
 }
@@ -219,7 +225,7 @@ func relation(earlier, later *decl) (conflict string, ordered bool) {
 		x, y := pair[0], pair[1]
 		for _, t := range x.writes {
 			if slices.Contains(y.reads, t) {
-				return "component " + t.String(), true
+				return typeName(t), true
 			}
 		}
 		for _, t := range x.resWrites {
@@ -237,7 +243,7 @@ func relation(earlier, later *decl) (conflict string, ordered bool) {
 		return "structural changes", true
 	}
 	if t := earlier.reshaped(later); t != nil {
-		return "structural changes to component " + t.String(), true
+		return "structural changes to " + typeName(t), true
 	}
 	for _, t := range later.emits {
 		if slices.Contains(earlier.reads, t) || slices.Contains(earlier.emits, t) {
@@ -291,13 +297,31 @@ func WritesRelation(r Relation) Option {
 
 // ChangesRelation declares that the system adds and removes pairs of
 // relation r through its command buffer (AddCmd, SetCmd, RemoveCmd,
-// RemoveTargetsCmd). The changes are applied at the end of its stage, and
-// every later system that reads r runs in a later stage, as with [Adds]
-// and [Removes].
+// RemoveTargetsCmd), or despawns, with [Despawns] or [Structural],
+// entities that are sources or targets of r, which takes their pairs
+// away. It implies [ReadsRelation]. The changes are applied at the end of
+// its stage, and every later system that reads r runs in a later stage,
+// as with [Adds] and [Removes]. Debug mode requires it of every system
+// that records such a change, unless the system is [Structural] (with
+// [WritesRelation] for the changes other than despawns).
 func ChangesRelation(r Relation) Option {
 	return func(d *decl) {
 		s, t := r.RelationTypes()
-		d.adds = appendType(appendType(d.adds, s), t)
-		d.removes = appendType(appendType(d.removes, s), t)
+		for _, x := range [...]reflect.Type{s, t} {
+			d.reads = appendType(d.reads, x)
+			d.adds = appendType(d.adds, x)
+			d.removes = appendType(d.removes, x)
+			d.relChanges = appendType(d.relChanges, x)
+		}
 	}
+}
+
+// typeName names component type t in the plan and in messages, as
+// "component main.Pos", or, for one of the types a relation keeps its
+// pairs in, as the relation: "relation main.Likes".
+func typeName(t reflect.Type) string {
+	if pair, _, ok := ecs.RelationSide(t); ok {
+		return "relation " + pair.String()
+	}
+	return "component " + t.String()
 }

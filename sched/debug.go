@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -29,39 +28,42 @@ func (c *checker) CheckAccess(kind ecs.AccessKind, t reflect.Type, write bool, o
 	if x.decl.allows(kind == ecs.ResourceAccess, t, write) {
 		return
 	}
-	what, verb, fix := "component", "reads", "sched.Reads"
+	verb := map[bool]string{false: "reads", true: "writes"}[write]
+	if pair, _, ok := ecs.RelationSide(t); ok {
+		fix := map[bool]string{false: "sched.ReadsRelation(r)", true: "sched.WritesRelation(r)"}[write] + ", " + relationHandle(pair) + ","
+		panic(accessError(x.name, verb, "relation "+pair.String(), op, fix))
+	}
+	what, fix := "component ", "sched.Reads"
 	if kind == ecs.ResourceAccess {
-		what, fix = "resource", "sched.ReadsResource"
+		what, fix = "resource ", "sched.ReadsResource"
 	}
 	if write {
-		verb = "writes"
 		fix = map[bool]string{false: "sched.Writes", true: "sched.WritesResource"}[kind == ecs.ResourceAccess]
 	}
-	fix += "[" + t.String() + "]()"
-	if isRelationSide(t) {
-		fix = map[bool]string{false: "sched.ReadsRelation(r)", true: "sched.WritesRelation(r)"}[write] + ", r the relation's handle,"
-	}
-	panic(accessError(x.name, verb, what, t, op, fix))
+	panic(accessError(x.name, verb, what+t.String(), op, fix+"["+t.String()+"]()"))
 }
 
-// isRelationSide reports whether t is one of the component types in which
-// package ecs keeps a relation's pairs, which users cannot name: the
-// message then points to the relation options.
-func isRelationSide(t reflect.Type) bool {
-	if t == nil || t.PkgPath() != "github.com/tessera-ecs/tessera/ecs" {
-		return false
+// relationHandle says what r is in a fix that names sched.ChangesRelation(r)
+// and its siblings: the handle of the relation of the given pair type, and
+// the call that makes it.
+func relationHandle(pair reflect.Type) string {
+	if pair == reflect.TypeFor[ecs.ChildOf]() {
+		return "r the hierarchy's relation (h.Relation(), h from ecs.NewHierarchy)"
 	}
-	n := t.Name()
-	return strings.HasPrefix(n, "relOne[") || strings.HasPrefix(n, "relMany[") || strings.HasPrefix(n, "relIn[")
+	return fmt.Sprintf("r the relation's handle (from ecs.NewRelation[%v])", pair)
 }
 
-func accessError(system, verb, what string, t reflect.Type, op, fix string) string {
-	return fmt.Sprintf("sched: system %q %s %s %v (%s) without declaring it; add %s to its options", system, verb, what, t, op, fix)
+func accessError(system, verb, subject, op, fix string) string {
+	return fmt.Sprintf("sched: system %q %s %s (%s) without declaring it; add %s to its options", system, verb, subject, op, fix)
 }
 
 // structuralDenied says what d did not declare of a structural change of
 // the given kind and type, or "" if d allows it.
 func (d *decl) structuralDenied(kind ecs.AccessKind, t reflect.Type) string {
+	if t != nil && slices.Contains(d.relChanges, t) {
+		return "" // a pair of a relation d changes: a relation's despawn, add or remove
+	}
+	pair, _, rel := ecs.RelationSide(t)
 	switch kind {
 	case ecs.SpawnAccess:
 		if d.spawns || d.structural {
@@ -78,16 +80,24 @@ func (d *decl) structuralDenied(kind ecs.AccessKind, t reflect.Type) string {
 			return "despawns entities"
 		case slices.Contains(d.despawns, t):
 			return ""
+		case rel:
+			return fmt.Sprintf("despawns an entity with pairs of relation %v", pair)
 		}
 		return fmt.Sprintf("despawns an entity with component %v", t)
 	case ecs.AddAccess:
 		if slices.Contains(d.adds, t) || d.structural && slices.Contains(d.writes, t) {
 			return ""
 		}
+		if rel {
+			return fmt.Sprintf("adds pairs of relation %v", pair)
+		}
 		return fmt.Sprintf("adds component %v", t)
 	case ecs.RemoveAccess:
 		if slices.Contains(d.removes, t) || d.structural && slices.Contains(d.writes, t) {
 			return ""
+		}
+		if rel {
+			return fmt.Sprintf("removes pairs of relation %v", pair)
 		}
 		return fmt.Sprintf("removes component %v", t)
 	}
@@ -96,8 +106,8 @@ func (d *decl) structuralDenied(kind ecs.AccessKind, t reflect.Type) string {
 
 // structuralFix names the options that declare a structural change.
 func structuralFix(kind ecs.AccessKind, t reflect.Type) string {
-	if isRelationSide(t) {
-		return "add sched.ChangesRelation(r) to its options, r the relation's handle"
+	if pair, _, ok := ecs.RelationSide(t); ok {
+		return "add sched.ChangesRelation(r) to its options, " + relationHandle(pair)
 	}
 	switch kind {
 	case ecs.SpawnAccess:

@@ -27,10 +27,14 @@
 // ([ReadsResource], [WritesResource]), component types the system emits
 // outputs for ([Emits]), and the structural changes its command buffer
 // makes: [Spawns], [Adds], [Removes], [Despawns], or [Structural] for any
-// change at all. Registration mistakes (an empty or taken name, a nil
-// system, one System value twice) are programming errors and panic, as
-// they do in http.ServeMux; Before and After mistakes (an unknown name, a
-// cycle) are returned by [Scheduler.Build], and Run panics with them.
+// change at all. A relation is declared as a whole: [ReadsRelation],
+// [WritesRelation] (its pairs' values) and [ChangesRelation] (its pairs,
+// added, removed, or taken away by a despawn of one of their entities),
+// the last two implying the first. Registration mistakes (an empty or
+// taken name, a nil system, one System value twice) are programming errors
+// and panic, as they do in http.ServeMux; Before and After mistakes (an
+// unknown name, a cycle) are returned by [Scheduler.Build], and Run panics
+// with them.
 //
 // # Stages
 //
@@ -169,7 +173,9 @@
 // with Set one it only reads, or records structural changes without
 // declaring them, panics with a message naming the system, the type and the
 // access (writes through pointers handed out by queries and Get are not
-// seen)
+// seen; a despawn is checked against the types and relations of the
+// entity and of every entity it takes away with it, such as a
+// hierarchy's subtree)
 // ("sched: system "move" writes component main.Position (Set) without
 // declaring it; add sched.Writes[main.Position]() to its options"). A panic
 // in a system is re-raised by Run as a *[Panic] naming the system, with the

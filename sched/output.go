@@ -153,7 +153,7 @@ func (e *emitError) Error() string {
 	case e.ctx.s != e.owner:
 		return fmt.Sprintf("sched: system %q: Emit[%v] into an Output of another scheduler; make the Output with the system's own scheduler", name, e.t)
 	case e.deny[e.ctx.sys.index]:
-		return accessError(name, "emits outputs for", "component", e.t, "Emit", "sched.Emits["+e.t.String()+"]()")
+		return accessError(name, "emits outputs for", "component "+e.t.String(), "Emit", "sched.Emits["+e.t.String()+"]()")
 	}
 	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", name, e.t)
 }

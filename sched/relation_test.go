@@ -36,7 +36,7 @@ func TestRelationAccess(t *testing.T) {
 	s2 := sched.New(w, sched.Debug())
 	defer s2.Close()
 	s2.AddFunc("sneak", func(*sched.Context) { _ = h.NumChildren(root) })
-	testhelp.MustPanic(t, s2.Run, `system "sneak" reads component ecs.relIn[github.com/tessera-ecs/tessera/ecs.ChildOf] (Relation[ecs.ChildOf].NumSources) without declaring it; add sched.ReadsRelation(r)`)
+	testhelp.MustPanic(t, s2.Run, `system "sneak" reads relation ecs.ChildOf (Relation[ecs.ChildOf].NumSources) without declaring it; add sched.ReadsRelation(r), r the hierarchy's relation (h.Relation(), h from ecs.NewHierarchy), to its options`)
 	s3 := sched.New(w, sched.Debug())
 	defer s3.Close()
 	s3.AddFunc("sneak", func(ctx *sched.Context) { rel.AddCmd(ctx.Commands(), root, kids[0]) }, sched.ReadsRelation(rel))
