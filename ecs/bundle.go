@@ -262,6 +262,22 @@ func (b *bundle) get(op string, e Entity, p []unsafe.Pointer, try bool) bool {
 	return true
 }
 
+// addable reports whether an Add of every type on e would be accepted (see
+// World.addable): e is alive and lacks each type, now or once the queued
+// changes apply.
+func (b *bundle) addable(e Entity) bool {
+	r := b.w.entities.lookup(e)
+	if r == nil {
+		return false
+	}
+	for _, info := range b.infos {
+		if !b.w.addable(e, r, info) {
+			return false
+		}
+	}
+	return true
+}
+
 // has is Has off its fast path.
 func (b *bundle) has(e Entity) bool {
 	w := b.w

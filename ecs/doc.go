@@ -284,18 +284,33 @@
 //     "gains T", "loses T", or "unknown" after a batch, whose entities are
 //     only known when it is applied; "none" if nothing is queued.
 //
-// The effect of each operation, by queued state (Map2..Map12 judge each of
-// their types the same way, and nothing is queued if one of them panics;
-// their Set sets each type in turn, as Map.Set would):
+// Inside a loop, one rule: reads answer for the current state, changes are
+// judged against the queued one. The effect of each operation on one
+// entity and its component T, by queued state, and the guard that agrees
+// with it:
 //
-//	operation | none                       | gains T        | loses T | despawned        | unknown
-//	----------+----------------------------+----------------+---------+------------------+------------------------
-//	Add       | has T now: panics;         | panics         | queued  | queued, dropped  | queued: adds, or
-//	          | else queued                | (duplicate)    |         | when applied     | overwrites if T by then
-//	Set       | has T now: writes at once  | queued:        | queued  | queued, dropped  | queued: adds or
-//	          | (OnSet now); else queued   | overwrites     |         | when applied     | overwrites
-//	Remove    | queued                     | queued         | queued  | queued, dropped  | queued
-//	Despawn   | queued                     | queued         | queued  | queued, dropped  | queued
+//	operation | none                     | gains T        | loses T  | despawned       | unknown          | guard
+//	----------+--------------------------+----------------+----------+-----------------+------------------+----------------
+//	Has       | the current state: false while an add waits, true while a removal waits         | (reads)
+//	TryGet    | the current state, as Has                                                        | (reads)
+//	Get       | the current value; panics if e lacks T now                                      | TryGet
+//	Add       | has T now: panics;       | panics         | queued   | queued, dropped | queued: adds, or | TryAdd (false
+//	          | else queued              | (duplicate)    |          | when applied    | overwrites       | where Add panics)
+//	TryAdd    | as Add; false instead of panicking, and nothing queued                          | none needed
+//	Set       | has T now: writes at     | queued:        | queued   | queued, dropped | queued: adds or  | Alive
+//	          | once (OnSet now); else   | overwrites     |          | when applied    | overwrites       |
+//	          | queued                   |                |          |                 |                  |
+//	Remove    | queued                   | queued         | queued   | queued, dropped | queued           | Alive
+//	Despawn   | queued                   | queued         | queued   | queued, dropped | queued           | Alive
+//
+// Map2..Map12 judge each of their types the same way and queue one change
+// for all of them, applied as one table move (their hooks see the entity
+// with every type, as outside a loop); nothing is queued if one type
+// panics. Their Set writes at once only when every type would be written
+// at once, and is otherwise queued whole; their TryAdd is false when Add
+// would panic for any type. A Has guard does not protect an Add inside a
+// loop (a queued Set makes the Add a duplicate while Has still says no):
+// use TryAdd.
 //
 // So a Remove then an Add (or Set) of T in one loop leaves the entity with
 // the new T; an Add then a Remove leaves it without; Set after a queued Add

@@ -248,6 +248,24 @@ func (m *Map[T]) Add(e Entity, v T) {
 	m.addChecked(e, v)
 }
 
+// TryAdd is the checking twin of [Map.Add]: it adds v to e, exactly as Add
+// would, and returns true when Add would not panic; it returns false and
+// does nothing when e is not alive, or has a T, or, inside an iteration,
+// will have one once the changes queued before it apply (a queued Add or
+// Set of T). It is the guard that agrees with Add inside a loop, where
+// [Map.Has] answers for the current state (see "Inside a loop" in the
+// package documentation). Complexity: that of Add, plus O(1) when nothing
+// of e is queued. (flecs' add is idempotent; Ark's Add panics on a
+// duplicate and has no twin.)
+func (m *Map[T]) TryAdd(e Entity, v T) bool {
+	r := m.w.entities.lookup(e)
+	if r == nil || !m.w.addable(e, r, m.info) {
+		return false
+	}
+	m.addChecked(e, v)
+	return true
+}
+
 // addChecked is Add off the quiet sparse path: checks, hooks, observers and
 // deferral.
 func (m *Map[T]) addChecked(e Entity, v T) {

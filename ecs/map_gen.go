@@ -246,6 +246,20 @@ func (m *Map2[A, B]) Add(e Entity, vA A, vB B) {
 	m.b.end(pt)
 }
 
+// TryAdd is the checking twin of [Map2.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map2[A, B]) TryAdd(e Entity, vA A, vB B) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB)
+	return true
+}
+
 // Set gives e all the components at once: the types e has are overwritten
 // in place and the ones it lacks are added, together, in a single table
 // move (none when it has all of them, or lacks only sparse ones); then, in
@@ -616,6 +630,20 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map3.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map3[A, B, C]) TryAdd(e Entity, vA A, vB B, vC C) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -993,6 +1021,20 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map4.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map4[A, B, C, D]) TryAdd(e Entity, vA A, vB B, vC C, vD D) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -1375,6 +1417,20 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map5.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map5[A, B, C, D, E]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -1762,6 +1818,20 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map6.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map6[A, B, C, D, E, F]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -2154,6 +2224,20 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map7.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map7[A, B, C, D, E, F, G]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -2551,6 +2635,20 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map8.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map8[A, B, C, D, E, F, G, H]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -2953,6 +3051,20 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map9.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -3360,6 +3472,20 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map10.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -3772,6 +3898,20 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map11.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten
@@ -4191,6 +4331,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 	pt := m.b.add(e, p[:], false)
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	m.b.end(pt)
+}
+
+// TryAdd is the checking twin of [Map12.Add]: it adds the components
+// to e, exactly as Add would, and returns true when Add would not panic;
+// it returns false and does nothing when e is not alive, or has one of the
+// types, or, inside an iteration, will have one once the changes queued
+// before it apply. Inside a loop it is the guard that agrees with Add
+// (see [Map.TryAdd]). Complexity: that of Add.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) bool {
+	if !m.b.addable(e) {
+		return false
+	}
+	m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	return true
 }
 
 // Set gives e all the components at once: the types e has are overwritten

@@ -280,6 +280,24 @@ func (w *World) judgeAdd(e Entity, r *record, info *componentInfo, overwrite boo
 	return true
 }
 
+// addable reports whether an Add of the type info describes on the live
+// entity e (record r) would be accepted rather than panic as a duplicate:
+// e lacks it now, or, while changes are deferred, once the changes queued
+// before it apply. It is judgeAdd's verdict without the panic, the check
+// behind TryAdd.
+func (w *World) addable(e Entity, r *record, info *componentInfo) bool {
+	if w.lock == 0 {
+		return !w.hasComponent(e, r, info)
+	}
+	switch w.queuedFor(e, info.id) {
+	case queuedNone:
+		return !w.hasComponent(e, r, info) || w.removingNow(e, info.id)
+	case queuedGains:
+		return false
+	}
+	return true
+}
+
 // presentMessage is the panic message of an Add of a component e has.
 func presentMessage(e Entity, info *componentInfo, when string) string {
 	return fmt.Sprintf("ecs: Add[%v]: entity %v already has the component%s; use Set to overwrite", info.typ, e, when)
