@@ -58,6 +58,9 @@ type put struct {
 	mode putMode
 	row  uint32 // the first row of a batch spawn
 	n    int    // a batch's size
+	// unlock: an Exchange's OnRemove hooks left the world locked, so the
+	// changes they made wait for the whole exchange; end unlocks.
+	unlock bool
 }
 
 // direct reports whether a spawn can write the table's columns now: no
@@ -218,6 +221,9 @@ func (b *bundle) end(pt put) {
 			// may have spawned and moved the index.
 			w.overwritten(info, pt.e, w.componentAt("Set", pt.e, w.entities.at(pt.e.index), info))
 		}
+	}
+	if pt.unlock {
+		w.unlock()
 	}
 }
 

@@ -21,6 +21,7 @@ const (
 	cmdRemoveN    // RemoveCmd: removals, in one move
 	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
 	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
+	cmdExchangeN  // Exchange: removals and adds, in one move (see exchangeMany)
 	// cmdFunc runs funcs[slot]: a relation change, which checks when it
 	// runs that its entities still live.
 	cmdFunc
@@ -214,6 +215,8 @@ func (w *World) finishInterrupted() {
 		}
 	case cmdRemoveN:
 		w.removeMany(c.e, r, w.cmds.multi[c.slot:c.slot+uint32(c.id)]) // hooks off: a move
+	case cmdExchangeN:
+		w.exchangeMany(c.e, r, &w.cmds, w.cmds.exchangeEntries(&c))
 	}
 }
 
@@ -303,6 +306,10 @@ func (w *World) apply(b *commandBuffer, c *command) {
 	case cmdRemoveN:
 		if r := w.entities.lookup(c.e); r != nil {
 			w.removeMany(c.e, r, b.multi[c.slot:c.slot+uint32(c.id)])
+		}
+	case cmdExchangeN:
+		if r := w.entities.lookup(c.e); r != nil {
+			w.exchangeMany(c.e, r, b, b.exchangeEntries(c))
 		}
 	case cmdAddAll:
 		s := &b.staging[c.id]

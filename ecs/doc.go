@@ -72,6 +72,13 @@
 //	pv := ecs.NewMap2[Position, Velocity](w)
 //	pv.Set(e, Position{}, Velocity{X: 1}) // adds the types e lacks, overwrites the others
 //
+// TryAdd is the checking twin of Add. Exchange removes some types and adds
+// others in one table move (Ark's Exchange): a state change such as Idle ->
+// Walking, with the removed types named once in a [TypeSet]:
+//
+//	startWalking := ecs.NewTypeSet(w, ecs.C[Idle]())
+//	walking.Exchange(e, startWalking, Walking{Speed: 2})
+//
 // Programming errors on these paths (a dead entity, a missing component, a
 // duplicate Add) panic with a message naming the operation, the component
 // type and the entity, such as

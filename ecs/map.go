@@ -23,6 +23,7 @@ type Map[T any] struct {
 	sparse *sparseSet // the type's sparse set, nil for table storage
 	table  *table     // the table of T alone, for Spawn (nil when sparse)
 	col    int32      // T's column in table
+	one    *bundle    // T as a bundle of one, for Exchange; made on first use
 }
 
 // NewMap returns the handle for component type T in w, registering T on
@@ -264,6 +265,24 @@ func (m *Map[T]) TryAdd(e Entity, v T) bool {
 	}
 	m.addChecked(e, v)
 	return true
+}
+
+// Exchange takes from e the types of remove it has and gives it v, in a
+// single table move, as [Map2.Exchange] does for several types: OnRemove
+// hooks of the removed types first, then OnAdd of T. Panics if e is not
+// alive or has a T already, if remove holds T, or if remove is nil or of
+// another world. Inside an iteration it is judged as Add and queued as one
+// change. Complexity: O(number of e's components). (Ark's Exchange.)
+func (m *Map[T]) Exchange(e Entity, remove *TypeSet, v T) {
+	if m.one == nil {
+		b := newBundle(m.w, "Map", []componentID{m.id})
+		m.one = &b
+	}
+	var p [1]unsafe.Pointer
+	pt := m.one.exchange(e, remove, p[:])
+	// SAFETY: p[0] stores a T (a column, a sparse set or a staging column).
+	*(*T)(p[0]) = v
+	m.one.end(pt)
 }
 
 // addChecked is Add off the quiet sparse path: checks, hooks, observers and

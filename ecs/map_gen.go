@@ -281,6 +281,23 @@ func (m *Map2[A, B]) Set(e Entity, vA A, vB B) {
 	m.b.end(pt)
 }
 
+// Exchange takes from e the types of remove it has and gives it all the
+// components of the handle, in a single table move: a state change such
+// as Idle -> Walking costs one move instead of two. The OnRemove hooks of
+// the removed types run first, while e still has them; then the OnAdd
+// hooks of the added ones, in the handle's order; changes the hooks make
+// wait for the whole exchange. Panics, naming the handle's types and e, if
+// e is not alive or already has one of the added types (as [Map2.Add]),
+// if a type is both removed and added, or if remove is nil or belongs to
+// another world. Inside an iteration it is judged as Add and queued as
+// one change. Complexity: O(number of e's components). (Ark's Exchange.)
+func (m *Map2[A, B]) Exchange(e Entity, remove *TypeSet, vA A, vB B) {
+	var p [2]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB)
+	m.b.end(pt)
+}
+
 // MarkChanged marks e's values of the handle's types that track changes
 // ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
 // the types that do not track changes are left alone. Panics, naming e and
@@ -476,16 +493,9 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map3.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -536,11 +546,9 @@ func (m *Map3[A, B, C]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C)) En
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -632,12 +640,10 @@ func (m *Map3[A, B, C]) Add(e Entity, vA A, vB B, vC C) {
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map3.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map3.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map3[A, B, C]) TryAdd(e Entity, vA A, vB B, vC C) bool {
 	if !m.b.addable(e) {
 		return false
@@ -646,20 +652,9 @@ func (m *Map3[A, B, C]) TryAdd(e Entity, vA A, vB B, vC C) bool {
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -667,11 +662,19 @@ func (m *Map3[A, B, C]) Set(e Entity, vA A, vB B, vC C) {
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map3[A, B, C]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C) {
+	var p [3]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map3", m.b.infos, e)
 }
@@ -682,40 +685,28 @@ func (m *Map3[A, B, C]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map3[A, B, C]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map3.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map3.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) AddEntities(es []Entity, vA A, vB B, vC C) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map3.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map3.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map3.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -723,25 +714,15 @@ func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map3.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map3.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 	var p [3]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -749,26 +730,19 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map3.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map4 is a cached handle for 4 component types at once, with the
@@ -864,16 +838,9 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map4.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -925,11 +892,9 @@ func (m *Map4[A, B, C, D]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, 
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -1023,12 +988,10 @@ func (m *Map4[A, B, C, D]) Add(e Entity, vA A, vB B, vC C, vD D) {
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map4.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map4.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map4[A, B, C, D]) TryAdd(e Entity, vA A, vB B, vC C, vD D) bool {
 	if !m.b.addable(e) {
 		return false
@@ -1037,20 +1000,9 @@ func (m *Map4[A, B, C, D]) TryAdd(e Entity, vA A, vB B, vC C, vD D) bool {
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -1058,11 +1010,19 @@ func (m *Map4[A, B, C, D]) Set(e Entity, vA A, vB B, vC C, vD D) {
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map4[A, B, C, D]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D) {
+	var p [4]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map4", m.b.infos, e)
 }
@@ -1073,40 +1033,28 @@ func (m *Map4[A, B, C, D]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map4[A, B, C, D]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map4.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map4.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) AddEntities(es []Entity, vA A, vB B, vC C, vD D) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map4.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map4.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map4.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -1114,25 +1062,15 @@ func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map4.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map4.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity {
 	var p [4]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -1140,26 +1078,19 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map4.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map5 is a cached handle for 5 component types at once, with the
@@ -1257,16 +1188,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map5.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -1319,11 +1243,9 @@ func (m *Map5[A, B, C, D, E]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -1419,12 +1341,10 @@ func (m *Map5[A, B, C, D, E]) Add(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map5.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map5.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map5[A, B, C, D, E]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E) bool {
 	if !m.b.addable(e) {
 		return false
@@ -1433,20 +1353,9 @@ func (m *Map5[A, B, C, D, E]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E) boo
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -1454,11 +1363,19 @@ func (m *Map5[A, B, C, D, E]) Set(e Entity, vA A, vB B, vC C, vD D, vE E) {
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map5[A, B, C, D, E]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E) {
+	var p [5]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map5", m.b.infos, e)
 }
@@ -1469,40 +1386,28 @@ func (m *Map5[A, B, C, D, E]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map5[A, B, C, D, E]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map5.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map5.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map5.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map5.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map5.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -1510,25 +1415,15 @@ func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map5.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map5.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E) Entity {
 	var p [5]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -1536,26 +1431,19 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map5.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map6 is a cached handle for 6 component types at once, with the
@@ -1655,16 +1543,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map6.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -1718,11 +1599,9 @@ func (m *Map6[A, B, C, D, E, F]) spawnQueued(init func(e Entity, vA *A, vB *B, v
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -1820,12 +1699,10 @@ func (m *Map6[A, B, C, D, E, F]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map6.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map6.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) bool {
 	if !m.b.addable(e) {
 		return false
@@ -1834,20 +1711,9 @@ func (m *Map6[A, B, C, D, E, F]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -1855,11 +1721,19 @@ func (m *Map6[A, B, C, D, E, F]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF 
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map6[A, B, C, D, E, F]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F) {
+	var p [6]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map6", m.b.infos, e)
 }
@@ -1870,40 +1744,28 @@ func (m *Map6[A, B, C, D, E, F]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map6[A, B, C, D, E, F]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map6.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map6.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map6.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map6.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map6.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -1911,25 +1773,15 @@ func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E,
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map6.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map6.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F) Entity {
 	var p [6]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -1937,26 +1789,19 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map6.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map7 is a cached handle for 7 component types at once, with the
@@ -2058,16 +1903,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map7.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -2122,11 +1960,9 @@ func (m *Map7[A, B, C, D, E, F, G]) spawnQueued(init func(e Entity, vA *A, vB *B
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -2226,12 +2062,10 @@ func (m *Map7[A, B, C, D, E, F, G]) Add(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map7.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map7.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) bool {
 	if !m.b.addable(e) {
 		return false
@@ -2240,20 +2074,9 @@ func (m *Map7[A, B, C, D, E, F, G]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE 
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -2261,11 +2084,19 @@ func (m *Map7[A, B, C, D, E, F, G]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, 
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map7[A, B, C, D, E, F, G]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	var p [7]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map7", m.b.infos, e)
 }
@@ -2276,40 +2107,28 @@ func (m *Map7[A, B, C, D, E, F, G]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map7[A, B, C, D, E, F, G]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map7.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map7.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map7.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map7.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map7.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -2317,25 +2136,15 @@ func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map7.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map7.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G) Entity {
 	var p [7]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -2343,26 +2152,19 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map7.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map8 is a cached handle for 8 component types at once, with the
@@ -2466,16 +2268,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map8.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -2531,11 +2326,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) spawnQueued(init func(e Entity, vA *A, vB
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -2637,12 +2430,10 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Add(e Entity, vA A, vB B, vC C, vD D, vE 
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map8.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map8.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) bool {
 	if !m.b.addable(e) {
 		return false
@@ -2651,20 +2442,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) TryAdd(e Entity, vA A, vB B, vC C, vD D, 
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -2672,11 +2452,19 @@ func (m *Map8[A, B, C, D, E, F, G, H]) Set(e Entity, vA A, vB B, vC C, vD D, vE 
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map8[A, B, C, D, E, F, G, H]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	var p [8]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map8", m.b.infos, e)
 }
@@ -2687,40 +2475,28 @@ func (m *Map8[A, B, C, D, E, F, G, H]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map8[A, B, C, D, E, F, G, H]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map8.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map8.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map8.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map8.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map8.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -2728,25 +2504,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D,
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map8.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map8.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) Entity {
 	var p [8]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -2754,26 +2520,19 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map8.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map9 is a cached handle for 9 component types at once, with the
@@ -2879,16 +2638,9 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map9.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -2945,11 +2697,9 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnQueued(init func(e Entity, vA *A,
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -3053,12 +2803,10 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Add(e Entity, vA A, vB B, vC C, vD D, 
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map9.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map9.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) bool {
 	if !m.b.addable(e) {
 		return false
@@ -3067,20 +2815,9 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) TryAdd(e Entity, vA A, vB B, vC C, vD 
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -3088,11 +2825,19 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) Set(e Entity, vA A, vB B, vC C, vD D, 
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	var p [9]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map9", m.b.infos, e)
 }
@@ -3103,40 +2848,28 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map9.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map9.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map9.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map9.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map9.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -3144,25 +2877,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map9.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map9.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) Entity {
 	var p [9]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -3170,26 +2893,19 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map9.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map10 is a cached handle for 10 component types at once, with the
@@ -3297,16 +3013,9 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map10.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -3364,11 +3073,9 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnQueued(init func(e Entity, vA
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -3474,12 +3181,10 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Add(e Entity, vA A, vB B, vC C, vD
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map10.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map10.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) bool {
 	if !m.b.addable(e) {
 		return false
@@ -3488,20 +3193,9 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryAdd(e Entity, vA A, vB B, vC C,
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -3509,11 +3203,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Set(e Entity, vA A, vB B, vC C, vD
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	var p [10]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map10", m.b.infos, e)
 }
@@ -3524,40 +3226,28 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map10.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map10.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map10.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map10.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map10.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -3565,25 +3255,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map10.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map10.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) Entity {
 	var p [10]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -3591,26 +3271,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map10.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
 // Map11 is a cached handle for 11 component types at once, with the
@@ -3720,16 +3393,9 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map11.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -3788,11 +3454,9 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnQueued(init func(e Entity,
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -3900,12 +3564,10 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Add(e Entity, vA A, vB B, vC C,
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map11.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map11.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) bool {
 	if !m.b.addable(e) {
 		return false
@@ -3914,20 +3576,9 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryAdd(e Entity, vA A, vB B, vC
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -3935,11 +3586,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Set(e Entity, vA A, vB B, vC C,
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	var p [11]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map11", m.b.infos, e)
 }
@@ -3950,40 +3609,28 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map11.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map11.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map11.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map11.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map11.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -3991,25 +3638,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, v
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map11.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map11.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) Entity {
 	var p [11]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -4017,26 +3654,19 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map11.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity) {
 	m.b.removeCmd(c, e)
 }
@@ -4150,16 +3780,9 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 	m.b.endBatch(pt)
 }
 
-// SpawnFunc creates one entity with zero components of these types and,
-// when init is not nil, calls it once to fill them in, as [Map12.SpawnBatchFunc]
-// does for a batch (the single form of Ark's NewEntityFn). The pointers are
-// valid during the call only; init runs like a loop body, so structural
-// changes it makes are deferred until it returns (or until the enclosing
-// iteration ends). With a nil init the components stay zero and, for table
-// storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// SpawnFunc creates one entity with zero components of these types and calls
+// init, when not nil, to fill them in; see [Map2.SpawnFunc] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -4219,11 +3842,9 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnQueued(init func(e Enti
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// the rules (hooks, panics, deferral, complexity), which hold for any number
+// of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -4333,12 +3954,10 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Add(e Entity, vA A, vB B, vC
 	m.b.end(pt)
 }
 
-// TryAdd is the checking twin of [Map12.Add]: it adds the components
-// to e, exactly as Add would, and returns true when Add would not panic;
-// it returns false and does nothing when e is not alive, or has one of the
-// types, or, inside an iteration, will have one once the changes queued
-// before it apply. Inside a loop it is the guard that agrees with Add
-// (see [Map.TryAdd]). Complexity: that of Add.
+// TryAdd is the checking twin of [Map12.Add]: it adds as Add would and
+// returns true, or returns false, doing nothing, where Add would panic; see
+// [Map2.TryAdd] for the rules (hooks, panics, deferral, complexity), which
+// hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryAdd(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) bool {
 	if !m.b.addable(e) {
 		return false
@@ -4347,20 +3966,9 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryAdd(e Entity, vA A, vB B,
 	return true
 }
 
-// Set gives e all the components at once: the types e has are overwritten
-// in place and the ones it lacks are added, together, in a single table
-// move (none when it has all of them, or lacks only sparse ones); then, in
-// the handle's order, the OnSet hooks of the overwritten types and the
-// OnAdd hooks of the added ones fire, and enter observers see the
-// entity's new table. Each type is reported to the access checker as a
-// write, as by [Map.Set]. Panics, naming the handle's types and e, if e is
-// not alive. Inside an iteration, when e has every type and no change of
-// them is queued, they are overwritten at once (OnSet fires now);
-// otherwise the whole Set is queued as one add-or-overwrite, after the
-// changes queued before it. In a parallel section it panics, before
-// writing anything, unless e has every type with no change queued.
-// Complexity: O(number of e's components). (Add-or-update of a bundle:
-// Bevy's EntityWorldMut::insert.)
+// Set gives e all the components at once, overwriting the types it has and
+// adding the others in one table move; see [Map2.Set] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	pt := m.b.add(e, p[:], true)
@@ -4368,11 +3976,19 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Set(e Entity, vA A, vB B, vC
 	m.b.end(pt)
 }
 
-// MarkChanged marks e's values of the handle's types that track changes
-// ([TrackChanges]) as changed now, as [Map.MarkChanged] does for one type;
-// the types that do not track changes are left alone. Panics, naming e and
-// the types, if e is not alive or lacks one of them, or if none of them
-// tracks changes. Complexity: O(number of types).
+// Exchange takes from e the types of remove it has and gives it all the
+// components, in a single table move; see [Map2.Exchange] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Exchange(e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	var p [12]unsafe.Pointer
+	pt := m.b.exchange(e, remove, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+	m.b.end(pt)
+}
+
+// MarkChanged marks e's values of the handle's types that track changes as
+// changed now; see [Map2.MarkChanged] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) MarkChanged(e Entity) {
 	markChangedN(m.b.w, "Map12", m.b.infos, e)
 }
@@ -4383,40 +3999,28 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) MarkChanged(e Entity) {
 // Complexity: O(number of e's components).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Remove(e Entity) { m.b.remove(e) }
 
-// AddEntities gives each entity of es all the components at once, in
-// order, as [Map12.Add] would one by one: the same panics (at the
-// failing entity's turn, the ones before it changed), hooks, observers,
-// deferral and final state. Complexity: O(len(es) x components).
+// AddEntities gives each entity of es all the components at once, in order,
+// as [Map12.Add] would one by one; see [Map2.AddEntities] for the rules
+// (hooks, panics, deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddEntities(es []Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	for _, e := range es {
 		m.Add(e, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	}
 }
 
-// RemoveEntities takes all the types away from each entity of es, in
-// order, as [Map12.Remove] would one by one (an entity listed twice
-// loses nothing the second time; a dead one panics at its turn).
-// Complexity: O(len(es) x components).
+// RemoveEntities takes all the types away from each entity of es, in order,
+// as [Map12.Remove] would one by one; see [Map2.RemoveEntities] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) {
 	for _, e := range es {
 		m.b.remove(e)
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map12.Set] (hooks and observers included). The
-// entities are those q matches before any of them changes, so all of them
-// end with every type even when gaining one makes q stop matching them.
-// Without sparse terms in q and with no sparse or hooked type among the
-// handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
+// AddAll gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
@@ -4424,25 +4028,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map12.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
+// RemoveAll takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) { m.b.removeAll(q) }
 
-// SpawnCmd records in c the creation of an entity with the given
-// components and returns it as a pending entity (see [Commands.Spawn]):
-// changes recorded for it afterwards apply to it, in order, and
-// [Commands.Resolve] gives the real entity once c is applied. Applying the
-// change makes the entity directly in the table of these types, with no
-// table move, and fires OnAdd hooks and enter observers as
-// [Map12.Spawn] does. It counts as one change in [Commands.Len].
-// Panics if c belongs to another world. Complexity: O(1) amortised to
-// record, no allocation once c has grown. (Bevy's Commands::spawn, which
-// reserves the id ahead of the spawn.)
+// SpawnCmd records in c the creation of an entity with the given components,
+// made in their table when c is applied, and returns it as a pending entity;
+// see [Map2.SpawnCmd] for the rules (hooks, panics, deferral, complexity),
+// which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) Entity {
 	var p [12]unsafe.Pointer
 	e := m.b.spawnCmd(c, p[:])
@@ -4450,26 +4044,19 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
-// applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
-// the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
-// order. Nothing happens if e is dead by then. Panics, naming the handle's
-// types and e, if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. It counts as one change in [Commands.Len].
-// Complexity: O(1) amortised to record; applied in O(number of e's
-// components). (Bevy's Commands, whose insert takes a bundle.)
+// AddCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// rules (hooks, panics, deferral, complexity), which hold for any number of
+// types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 }
 
-// RemoveCmd records in c taking all of the types e has away from it: when
-// c is applied, e loses them in a single table move after their OnRemove
-// hooks ran, as for [Map12.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
-// change in [Commands.Len]. Complexity: O(1) amortised to record.
+// RemoveCmd records in c taking all of the types e has away from it, in one
+// move, when c is applied; see [Map2.RemoveCmd] for the rules (hooks,
+// panics, deferral, complexity), which hold for any number of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveCmd(c *Commands, e Entity) {
 	m.b.removeCmd(c, e)
 }

@@ -129,6 +129,10 @@ func (w *World) queue(c command) {
 			for _, id := range b.multi[c.slot : c.slot+uint32(c.id)] {
 				h.summary |= summaryBit(id)
 			}
+		case cmdExchangeN:
+			for _, id := range b.exchangeEntries(&c)[1:] {
+				h.summary |= summaryBit(id) // slots too: a hint, the walk decides
+			}
 		default:
 			h.summary |= summaryBit(c.id)
 		}
@@ -214,6 +218,17 @@ func (b *commandBuffer) effectOn(c *command, id componentID) queuedState {
 		for _, x := range b.multi[c.slot : c.slot+uint32(c.id)] {
 			if x == id {
 				return queuedLoses
+			}
+		}
+	case cmdExchangeN:
+		entries := b.exchangeEntries(c)
+		nrm := int(entries[0])
+		if slices.Contains(entries[1:1+nrm], id) {
+			return queuedLoses
+		}
+		for i := 1 + nrm; i < len(entries); i += 2 {
+			if entries[i] == id {
+				return queuedGains
 			}
 		}
 	}

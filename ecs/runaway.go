@@ -145,6 +145,10 @@ func (w *World) describeCommand(c *command) string {
 		return "Add" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " " + c.e.String()
 	case cmdRemoveN:
 		return "Remove" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " " + c.e.String()
+	case cmdExchangeN:
+		entries := w.cmds.exchangeEntries(c)
+		nrm := 1 + int(entries[0])
+		return "Exchange" + w.typeList(entries[1:nrm], 1) + " for " + w.typeList(entries[nrm:], 2) + " " + c.e.String()
 	case cmdAddAllN:
 		return "AddAll" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
 	case cmdRemoveAllN:
