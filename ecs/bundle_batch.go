@@ -81,6 +81,9 @@ func (b *bundle) endBatch(pt put) {
 		if c := b.cols[i]; c >= 0 {
 			col := &t.columns[c]
 			first := col.at(start)
+			if rest == 0 {
+				continue // start+1 may be past the column's end
+			}
 			if !zeroBytes(first, info.size) {
 				info.fillN(col.at(start+1), rest, first)
 			} else if start+1 < t.dirty {

@@ -23,7 +23,7 @@ type Map[T any] struct {
 	sparse *sparseSet // the type's sparse set, nil for table storage
 	table  *table     // the table of T alone, for Spawn (nil when sparse)
 	col    int32      // T's column in table
-	one    *bundle    // T as a bundle of one, for Exchange; made on first use
+	one    bundle     // T as a bundle of one, for Exchange
 }
 
 // NewMap returns the handle for component type T in w, registering T on
@@ -35,6 +35,7 @@ func NewMap[T any](w *World) *Map[T] {
 	id := idOf[T](&w.reg)
 	info := w.reg.infos[id]
 	m := &Map[T]{w: w, id: id, info: info, sparse: info.sparse}
+	m.one = newBundle(w, "Map", []componentID{id})
 	if m.sparse == nil {
 		m.table = w.tableFor([]componentID{id})
 		m.col = m.table.colOf[id]
@@ -274,10 +275,6 @@ func (m *Map[T]) TryAdd(e Entity, v T) bool {
 // another world. Inside an iteration it is judged as Add and queued as one
 // change. Complexity: O(number of e's components). (Ark's Exchange.)
 func (m *Map[T]) Exchange(e Entity, remove *TypeSet, v T) {
-	if m.one == nil {
-		b := newBundle(m.w, "Map", []componentID{m.id})
-		m.one = &b
-	}
 	var p [1]unsafe.Pointer
 	pt := m.one.exchange(e, remove, p[:])
 	// SAFETY: p[0] stores a T (a column, a sparse set or a staging column).
