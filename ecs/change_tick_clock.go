@@ -7,6 +7,16 @@ package ecs
 // check_change_ticks does the same).
 const maxTickAge = 1 << 30
 
+// changeClock is the world's change tick (part of World). tick is what a
+// change of a tracked type records (see TrackChanges), advanced when a
+// filtered pass ends and when a parallel section closes. tracking says
+// some type tracks changes; clampedAt is the tick of the last clampTicks.
+type changeClock struct {
+	tick      uint32
+	clampedAt uint32
+	tracking  bool
+}
+
 // advanceTick moves the change tick on by one, clamping old ticks when
 // half of maxTickAge has passed since the last clamp.
 func (w *World) advanceTick() {

@@ -2,6 +2,20 @@ package ecs
 
 import "fmt"
 
+// misuseGuard is what catches a world used in a way it does not allow
+// (part of World): structural changes inside a parallel section, accesses
+// a scheduler did not declare, and two goroutines changing the world at
+// once. Its flag checked sits at the start of World, for Map.Get.
+type misuseGuard struct {
+	shared   bool          // a parallel section is open (BeginParallel)
+	mutating bool          // a structural mutation is in progress (see enter)
+	checker  AccessChecker // told of accesses, nil unless set
+	// methodsOf names the operation (Save, Load, Checksum, Snapshot...)
+	// that is calling the stored types' own methods, or is "" (see
+	// beginMethods).
+	methodsOf string
+}
+
 // enter marks the start of a structural mutation, panicking, naming op, if
 // one is already in progress.
 //

@@ -79,6 +79,62 @@ type commandBuffer struct {
 	funcs  []func(*commandBuffer) // the changes of cmdFunc commands, given the buffer to resolve pending entities
 }
 
+// deferral is the state machine that decides whether a structural change
+// applies at once or waits (part of World). Its states, and the fields
+// that tell them, some of them in other parts of World:
+//
+//   - no iteration: lock == 0 and none of the flags below; changes apply
+//     at once.
+//   - iterating: lock > 0. Raised by every iteration pass (openedBy is the
+//     outermost one's query), and also around hook calls, observers,
+//     batches and by a parallel section. Changes go to cmds (indexed by
+//     pendingIndex) and are applied when lock drops back to zero.
+//   - flushing: flush is applying the queued changes (applied counts those
+//     applied), or World.Apply a Commands buffer's, each with lock == 0.
+//     Changes their hooks make are queued: a flush applies them at its
+//     end, World.Apply after the buffer.
+//   - settling (observerState.settling): settle is firing pair hooks and
+//     enter and leave observers, with lock raised around them; it flushes
+//     the changes they make between rounds, so it may hold flushing.
+//   - in a hook (hookState.frames not empty): hook calls in progress,
+//     always with lock raised, inside any of the states above.
+//   - despawning (hookState.dying): a despawn is running its OnRemove
+//     hooks; removing (hookState.removingE and removingIDs): a removal
+//     is. Each holds only around those hook calls, and never both at once,
+//     since the changes hooks make are deferred.
+//   - mutating (misuseGuard.mutating): inside a structural mutation core
+//     (enter and leave), or an operation calling the stored types' own
+//     methods (beginMethods, methodsOf). It may hold inside any state
+//     above and is the innermost: the cores call no user code, so nothing
+//     runs inside it but those methods.
+//   - parallel section (misuseGuard.shared): BeginParallel raised lock
+//     once (it refuses to open with lock > 0) and passes leave it alone;
+//     hooks run without frames. It combines with none of flushing,
+//     settling, a hook frame, despawning or removing.
+//
+// World.Recover always clears mutating and methodsOf, and does nothing
+// more in a parallel section. With lock == 0 it applies the changes queued
+// after one whose application panicked. With lock > 0 it panics inside a
+// hook, flush or settle (their own defers clear frames, flushing and
+// settling when a panic leaves them); otherwise it sets lock to 0, clears
+// dying, removingE and openedBy, bumps epoch so that passes and cursors
+// opened before it do not unlock again, completes the queued despawn or
+// removal whose OnRemove hook panicked (finishInterrupted, without its
+// remaining hooks), then flushes the rest of the queue and settles.
+type deferral struct {
+	// lock counts the iterations in progress. While it is above zero,
+	// structural changes go to cmds and are applied when it drops to zero.
+	lock     int32
+	epoch    uint32 // bumped by Recover and EndParallel, which end the open passes
+	cmds     commandBuffer
+	applied  int  // deferred changes applied so far by flush
+	flushing bool // flush is applying deferred changes
+	// openedBy is the query of the outermost open iteration (nil when none
+	// is open, or when a hook, batch or observer raised the count), for
+	// messages.
+	openedBy *queryCache
+}
+
 func (b *commandBuffer) push(c command) { b.cmds = append(b.cmds, c) }
 
 func (b *commandBuffer) stagingFor(info *componentInfo) *staging {

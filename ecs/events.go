@@ -74,6 +74,11 @@ type EventReader[E any] struct {
 	closed bool
 }
 
+// eventStore holds a world's event queues (part of World).
+type eventStore struct {
+	events []eventQueue // event queues, in creation order (EventsOf)
+}
+
 // EventsOf returns w's queue of events of type E, making it on first use.
 // Queues are kept in the order they were made. Making one inside a parallel
 // section panics: make queues before the first Run, outside systems.

@@ -11,6 +11,21 @@ type componentHooks struct {
 	onAdd, onSet, onRemove []hookFunc
 }
 
+// hookState is the world's side of component hooks (part of World): whether
+// any change has listeners, and the hook calls in progress with the
+// despawn or removal whose OnRemove hooks they are.
+type hookState struct {
+	notify bool        // hooked or observed: structural changes have listeners
+	hooked bool        // some component type has hooks
+	frames []hookFrame // hook calls in progress, outermost first
+	dying  Entity      // the entity whose despawn is running its OnRemove hooks
+	// removingE is the entity whose removal of the types removingIDs is
+	// running its OnRemove hooks: changes the hooks make to those types
+	// are judged as after the removal.
+	removingE   Entity
+	removingIDs []componentID
+}
+
 // OnAdd registers fn to run whenever an entity gains a T, by any path:
 // Add, a Set that adds, spawning with T, a batch, or a deferred change
 // being applied. fn receives the entity and its new value, already written.

@@ -60,6 +60,15 @@ type pendingHeads struct {
 	pages []*[1 << pendingPageBits]pendingHead
 }
 
+// pendingIndex indexes the deferred changes by entity and by batch, for
+// judging a change against those queued before it (part of World).
+type pendingIndex struct {
+	heads        pendingHeads // per entity index, its newest queued change (see queue)
+	queueEpoch   uint32       // the epoch of valid heads; starts at 1, bumped by every flush
+	batchAt      []uint32     // per component id, position+1 of its newest queued AddAll or RemoveAll
+	despawnAllAt uint32       // position+1 of the newest queued DespawnAll
+}
+
 // slot returns the head of index i, making its page if needed.
 func (p *pendingHeads) slot(i uint32) *pendingHead {
 	pg := int(i >> pendingPageBits)

@@ -91,6 +91,12 @@ type relation struct {
 	onAdd, onRemove []func(source, target Entity)
 }
 
+// relationState is the world's relations (part of World).
+type relationState struct {
+	relations  []*relation // in declaration order (NewRelation)
+	relationOf map[reflect.Type]*relation
+}
+
 // name is the relation's name in messages: Relation[main.Likes].
 func (r *relation) name() string { return fmt.Sprintf("Relation[%v]", r.typ) }
 

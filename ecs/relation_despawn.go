@@ -105,6 +105,14 @@ type treeFrame struct {
 	expanded bool
 }
 
+// despawnWalk holds what despawn cascades through relations use (part of
+// World): DespawnAll's entities and despawnTree's reused buffers.
+type despawnWalk struct {
+	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
+	treeStack  []treeFrame     // despawnTree's buffers, reused
+	treeOrder  []Entity
+}
+
 // unlinkRelations removes e's pairs before e is despawned: as a source,
 // from its targets' lists; as a target, the pairs of its sources (under
 // DespawnSources the cascade has despawned them already, and under

@@ -8,6 +8,13 @@ type pairEvent struct {
 	e, t Entity
 }
 
+// pairHookQueue holds the pairs made or removed whose relation hooks have
+// not run yet (part of World): settle fires them (firePairEvents).
+type pairHookQueue struct {
+	pairEvents []pairEvent // pairs made or removed, for pair hooks (see settle)
+	pairBuf    []pairEvent // firePairEvents' second buffer
+}
+
 // OnAdd registers fn to run once for each pair of the relation made from
 // then on, with its source and target: by Add, by Set to a new target (an
 // exclusive Set that replaces a target reports the old pair to OnRemove

@@ -14,6 +14,12 @@ type resourceSlot[T any] struct {
 	policy snapshotPolicy // how snapshots copy the value (snapshotPolicyOf)
 }
 
+// resourceStore holds a world's resources (part of World): a
+// *resourceSlot[T] per type T ever asked for, with or without a value.
+type resourceStore struct {
+	resources map[reflect.Type]any
+}
+
 // slotOf returns w's slot for T, making it if create is set (nil otherwise
 // when there is none).
 func slotOf[T any](w *World, create bool) *resourceSlot[T] {

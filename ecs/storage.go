@@ -25,6 +25,19 @@ func (s Storage) String() string {
 	return "table"
 }
 
+// componentStore is where a world's component values live: the archetype
+// tables, the sparse sets, and the query caches, which every new table is
+// offered to (part of World).
+type componentStore struct {
+	bySlot     []*table // bySlot[s] is the table of slot s: deadTable, then the tables
+	tables     []*table // bySlot[1:]: the world's tables, by id
+	tableByKey map[string]*table
+	empty      *table
+
+	queries []*queryCache
+	sparse  []*sparseSet // the sparse sets, in registration order
+}
+
 // ComponentOption configures a component type in [Register].
 type ComponentOption func(*componentOptions)
 

@@ -18,6 +18,17 @@ type subscription struct {
 	members          bitset // entity index -> member
 }
 
+// observerState is the world's side of enter and leave observers (part of
+// World): the observed queries, the entities touched since the last
+// settle, and settle's reused buffers.
+type observerState struct {
+	observed  []*queryCache       // queries with enter/leave observers
+	touched   []Entity            // entities changed since the last settle
+	settleBuf []Entity            // settle's second buffer, swapped with touched
+	seen      map[Entity]struct{} // settle's duplicate filter, reused
+	settling  bool                // settle is firing observers and pair hooks
+}
+
 // observe registers fn as an enter (enter true) or leave observer of c.
 func (w *World) observe(c *queryCache, enter bool, fn func(Entity)) {
 	if w.lock > 0 {

@@ -7,97 +7,41 @@ import "reflect"
 // for concurrent use: every call, iteration included (an iteration updates
 // the world's iteration count), must come from one goroutine at a time.
 type World struct {
-	// checked is checker != nil, kept beside the entity index that the
-	// fast path of Map.Get loads anyway, so a world without a checker pays
-	// a test of a byte on the same cache line, and one world's checker
-	// never slows another's Get.
+	// checked is checker != nil (see misuseGuard), kept beside the entity
+	// index that the fast path of Map.Get loads anyway, so a world without
+	// a checker pays a test of a byte on the same cache line, and one
+	// world's checker never slows another's Get. checked, entities and reg
+	// stay first: the hot paths read them.
 	checked  bool
 	entities entityIndex
 	reg      registry
 
-	bySlot     []*table // bySlot[s] is the table of slot s: deadTable, then the tables
-	tables     []*table // bySlot[1:]: the world's tables, by id
-	tableByKey map[string]*table
-	empty      *table
-
-	queries []*queryCache
-	sparse  []*sparseSet // the sparse sets, in registration order
-
-	// lock counts the iterations in progress. While it is above zero,
-	// structural changes go to cmds and are applied when it drops to zero.
-	lock  int32
-	epoch uint32 // bumped by Recover, which ends every open iteration
-	cmds  commandBuffer
+	componentStore // tables, sparse sets and query caches (storage.go)
+	deferral       // the iteration count and the queue of deferred changes (deferred.go)
+	misuseGuard    // parallel section, access checker, mutation mark (concurrent.go)
+	hookState      // hooks registered and hook calls in progress (hooks.go)
+	pendingIndex   // per entity, its queued changes (pending.go)
+	observerState  // enter/leave observers and settle's buffers (subscriptions.go)
+	resourceStore  // resources (resource.go)
+	eventStore     // event queues (events.go)
+	changeClock    // the change tick (change_tick_clock.go)
+	relationState  // the relations (relation.go)
+	pairHookQueue  // pair hooks waiting for the next settle (relation_hooks.go)
+	despawnWalk    // despawn cascades' buffers (relation_despawn.go)
 
 	scratch  []Entity // reused by batch operations that go entity by entity
 	readSink uintptr  // keeps readEntities' reads from being optimised away
-
-	shared   bool          // a parallel section is open (BeginParallel)
-	checker  AccessChecker // told of accesses, nil unless set
-	notify   bool          // hooked or observed: structural changes have listeners
-	hooked   bool          // some component type has hooks
-	flushing bool          // flush is applying deferred changes
-
-	heads        pendingHeads // per entity index, its newest queued change (see queue)
-	queueEpoch   uint32       // the epoch of valid heads; starts at 1, bumped by every flush
-	batchAt      []uint32     // per component id, position+1 of its newest queued AddAll or RemoveAll
-	despawnAllAt uint32       // position+1 of the newest queued DespawnAll
-	applied      int          // deferred changes applied so far by flush
-	frames       []hookFrame  // hook calls in progress, outermost first
-	dying        Entity       // the entity whose despawn is running its OnRemove hooks
-	// removingE is the entity whose removal of the types removingIDs is
-	// running its OnRemove hooks: changes the hooks make to those types
-	// are judged as after the removal.
-	removingE   Entity
-	removingIDs []componentID
-
-	mutating bool // a structural mutation is in progress (see enter)
-	// methodsOf names the operation (Save, Load, Checksum, Snapshot...)
-	// that is calling the stored types' own methods, or is "" (see
-	// beginMethods).
-	methodsOf string
-	// openedBy is the query of the outermost open iteration (nil when none
-	// is open, or when a hook, batch or observer raised the count), for
-	// messages.
-	openedBy *queryCache
-
-	observed  []*queryCache       // queries with enter/leave observers
-	touched   []Entity            // entities changed since the last settle
-	settleBuf []Entity            // settle's second buffer, swapped with touched
-	seen      map[Entity]struct{} // settle's duplicate filter, reused
-	settling  bool
-
-	resources map[reflect.Type]any
-	events    []eventQueue // event queues, in creation order (EventsOf)
-
-	// tick is the change tick (see TrackChanges): what a change of a
-	// tracked type records, advanced when a filtered pass ends and when a
-	// parallel section closes. tracking says some type tracks changes;
-	// clampedAt is the tick of the last clampTicks.
-	tick      uint32
-	clampedAt uint32
-	tracking  bool
-
-	relations  []*relation // in declaration order (NewRelation)
-	pairEvents []pairEvent // pairs made or removed, for pair hooks (see settle)
-	pairBuf    []pairEvent // firePairEvents' second buffer
-	relationOf map[reflect.Type]*relation
-	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
-	treeStack  []treeFrame     // despawnTree's buffers, reused
-	treeOrder  []Entity
 }
 
 // NewWorld returns an empty world.
 func NewWorld() *World {
 	w := &World{
-		entities:   newEntityIndex(nextWorldTag()),
-		reg:        newRegistry(),
-		tableByKey: make(map[string]*table),
-		resources:  make(map[reflect.Type]any),
-		queueEpoch: 1,
-		bySlot:     []*table{deadTable},
-		tick:       1,
-		clampedAt:  1,
+		entities:       newEntityIndex(nextWorldTag()),
+		reg:            newRegistry(),
+		componentStore: componentStore{tableByKey: make(map[string]*table), bySlot: []*table{deadTable}},
+		resourceStore:  resourceStore{resources: make(map[reflect.Type]any)},
+		pendingIndex:   pendingIndex{queueEpoch: 1},
+		changeClock:    changeClock{tick: 1, clampedAt: 1},
 	}
 	w.reg.w = w
 	w.entities.unmark = w.leave
