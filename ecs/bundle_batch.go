@@ -247,7 +247,7 @@ func (b *bundle) spawnCmd(c *Commands, p []unsafe.Pointer) Entity {
 // addCmd records in c an add-or-overwrite of every type on e and fills p
 // with the staging slots of the values.
 func (b *bundle) addCmd(c *Commands, e Entity, p []unsafe.Pointer) {
-	c.checkN(AddAccess, "AddCmd", &e, b.w, b.handle, b.infos)
+	c.checkN(AddAccess, "SetCmd", &e, b.w, b.handle, b.infos)
 	off := b.stage(&c.buf, p)
 	c.push(command{kind: cmdAddN, e: e, id: componentID(len(b.ids)), slot: off})
 }

@@ -221,7 +221,7 @@ func TestChangedDeferredAndStructural(t *testing.T) {
 	wantEntities(t, "after deferred changes", passAll(changed), a, b, c)
 	cmds := w.NewCommands()
 	d := cmds.Spawn()
-	m.AddCmd(cmds, d, Tracked{9})
+	m.SetCmd(cmds, d, Tracked{9})
 	w.Apply(cmds)
 	real, ok := cmds.Resolve(d)
 	if !ok {

@@ -88,7 +88,7 @@ func TestMapNSpawnCmd(t *testing.T) {
 	}
 }
 
-func TestMapNAddCmd(t *testing.T) {
+func TestMapNSetCmd(t *testing.T) {
 	w := ecs.NewWorld()
 	pos, vel, mass := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w), ecs.NewMap[Mass](w)
 	pv := ecs.NewMap2[Position, Velocity](w)
@@ -108,16 +108,16 @@ func TestMapNAddCmd(t *testing.T) {
 	})
 
 	c := w.NewCommands()
-	pv.AddCmd(c, e, Position{1, 1}, Velocity{2, 2}) // overwrites Position, adds Velocity
+	pv.SetCmd(c, e, Position{1, 1}, Velocity{2, 2}) // overwrites Position, adds Velocity
 	c.Despawn(x)
-	pv.AddCmd(c, x, Position{}, Velocity{}) // x is dead by then: dropped
+	pv.SetCmd(c, x, Position{}, Velocity{}) // x is dead by then: dropped
 	// Changes to a pending entity apply in the order recorded.
 	p := c.Spawn()
-	pv.AddCmd(c, p, Position{1, 0}, Velocity{1, 0})
-	pv.AddCmd(c, p, Position{2, 0}, Velocity{2, 0})
+	pv.SetCmd(c, p, Position{1, 0}, Velocity{1, 0})
+	pv.SetCmd(c, p, Position{2, 0}, Velocity{2, 0})
 	pv.RemoveCmd(c, p)
-	mass.AddCmd(c, p, Mass{3})
-	pv.AddCmd(c, p, Position{4, 0}, Velocity{4, 0})
+	mass.SetCmd(c, p, Mass{3})
+	pv.SetCmd(c, p, Position{4, 0}, Velocity{4, 0})
 	if c.Len() != 9 || vel.Has(e) {
 		t.Fatalf("Len %d, or recording changed the world", c.Len())
 	}
@@ -192,8 +192,8 @@ func TestMapNCmdChecks(t *testing.T) {
 	e := pv.Spawn(Position{}, Velocity{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	testhelp.MustPanic(t, func() { pv.AddCmd(c, e, Position{}, Velocity{}) },
-		"ecs: Map2[ecs_test.Position,ecs_test.Velocity].AddCmd: entity "+e.String()+" is not alive")
+	testhelp.MustPanic(t, func() { pv.SetCmd(c, e, Position{}, Velocity{}) },
+		"ecs: Map2[ecs_test.Position,ecs_test.Velocity].SetCmd: entity "+e.String()+" is not alive")
 	testhelp.MustPanic(t, func() { pvm.RemoveCmd(c, e) },
 		"ecs: Map3[ecs_test.Position,ecs_test.Velocity,ecs_test.Mass].RemoveCmd: entity "+e.String()+" is not alive")
 	other := w.NewCommands()
@@ -211,11 +211,11 @@ func TestMapNCmdChecks(t *testing.T) {
 	var l accessLog
 	w.SetAccessChecker(&l)
 	q := pv.SpawnCmd(c, Position{}, Velocity{})
-	pv.AddCmd(c, q, Position{}, Velocity{})
+	pv.SetCmd(c, q, Position{}, Velocity{})
 	pv.RemoveCmd(c, f)
 	w.SetAccessChecker(nil)
 	want := []string{"SpawnCmd write spawn", "SpawnCmd Position write add", "SpawnCmd Velocity write add",
-		"AddCmd Position write add", "AddCmd Velocity write add",
+		"SetCmd Position write add", "SetCmd Velocity write add",
 		"RemoveCmd Position write remove", "RemoveCmd Velocity write remove"}
 	if !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)
@@ -231,10 +231,10 @@ func TestMapNCmdAllocs(t *testing.T) {
 	c := w.NewCommands()
 	round := func() {
 		p := pvm.SpawnCmd(c, Position{1, 0}, Velocity{}, Mass{})
-		pv.AddCmd(c, e, Position{2, 0}, Velocity{})
-		pv.AddCmd(c, p, Position{3, 0}, Velocity{})
+		pv.SetCmd(c, e, Position{2, 0}, Velocity{})
+		pv.SetCmd(c, p, Position{3, 0}, Velocity{})
 		pvm.RemoveCmd(c, e)
-		pv.AddCmd(c, e, Position{4, 0}, Velocity{})
+		pv.SetCmd(c, e, Position{4, 0}, Velocity{})
 		c.Despawn(p)
 		w.Apply(c)
 		if r, ok := c.Resolve(p); !ok || w.Alive(r) {
@@ -262,7 +262,7 @@ func TestCommandsResolve(t *testing.T) {
 
 	p1 := c.Spawn()
 	p2 := pv.SpawnCmd(c, Position{7, 7}, Velocity{})
-	pos.AddCmd(c, p1, Position{1, 1})
+	pos.SetCmd(c, p1, Position{1, 1})
 	w.Apply(c)
 
 	w.BeginParallel() // the next run of the system
@@ -279,10 +279,10 @@ func TestCommandsResolve(t *testing.T) {
 			t.Fatalf("Resolve(%v) = %v, %v for a non-pending entity", bad, r, ok)
 		}
 	}
-	testhelp.MustPanic(t, func() { pos.AddCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
+	testhelp.MustPanic(t, func() { pos.SetCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
 	// Recording again forgets the mapping; pending numbers start again.
 	q := c.Spawn()
-	pos.AddCmd(c, q, Position{3, 3})
+	pos.SetCmd(c, q, Position{3, 3})
 	w.EndParallel()
 	if q != p1 {
 		t.Fatalf("pending numbering after Apply: %v, want %v", q, p1)
@@ -447,7 +447,7 @@ func ExampleCommands_Resolve() {
 }
 
 // TestMapNCmdSparse mixes a sparse type with a table type: SpawnCmd puts
-// the table type in its table and the sparse one in its set, AddCmd and
+// the table type in its table and the sparse one in its set, SetCmd and
 // RemoveCmd reach both storages.
 func TestMapNCmdSparse(t *testing.T) {
 	w := ecs.NewWorld()
@@ -461,8 +461,8 @@ func TestMapNCmdSparse(t *testing.T) {
 	f := burn.Spawn(Burning{1})
 	c := w.NewCommands()
 	p := pb.SpawnCmd(c, Position{1, 0}, Burning{2})
-	pb.AddCmd(c, e, Position{3, 0}, Burning{4})
-	pb.AddCmd(c, f, Position{5, 0}, Burning{6}) // overwrites f's Burning
+	pb.SetCmd(c, e, Position{3, 0}, Burning{4})
+	pb.SetCmd(c, f, Position{5, 0}, Burning{6}) // overwrites f's Burning
 	pb.RemoveCmd(c, e)
 	w.Apply(c)
 	n, _ := c.Resolve(p)

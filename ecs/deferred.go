@@ -17,7 +17,7 @@ const (
 	// buffer): id holds the number of types and slot the offset of their
 	// entries in the buffer's multi list.
 	cmdSpawnN     // SpawnCmd: a new entity with components, made in their table
-	cmdAddN       // AddCmd: adds or overwrites, in one move
+	cmdAddN       // SetCmd: adds or overwrites, in one move
 	cmdRemoveN    // RemoveCmd: removals, in one move
 	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
 	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
@@ -365,7 +365,7 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 		info := w.reg.infos[pairs[i]]
 		var p unsafe.Pointer
 		if had&(1<<(i/2)) != 0 {
-			p = w.componentAt("AddCmd", e, r, info)
+			p = w.componentAt("SetCmd", e, r, info)
 			if info.track {
 				w.touchValue(info, e)
 			}
@@ -400,7 +400,7 @@ func (w *World) addedMany(e Entity, pairs []componentID, had uint16) {
 		}
 		if len(hooks) > 0 {
 			// The record is read again for each hook (see addedAll).
-			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, w.entities.at(e.index), info))
+			w.runHooks(kind, info, hooks, e, w.componentAt("SetCmd", e, w.entities.at(e.index), info))
 		}
 	}
 	w.unlock()

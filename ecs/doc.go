@@ -483,9 +483,9 @@
 // (Bevy's Commands, flecs' deferred mode): [Commands.Spawn] (a pending
 // entity, made real when applied), [Commands.Despawn], [Map.SpawnCmd] (a
 // pending entity with its component, made directly in its table),
-// [Map.AddCmd] and [Map.RemoveCmd], and for several types at once
+// [Map.SetCmd] and [Map.RemoveCmd], and for several types at once
 // [Map2.SpawnCmd] (the same with all the types),
-// [Map2.AddCmd] and [Map2.RemoveCmd] (one table move for all the types),
+// [Map2.SetCmd] and [Map2.RemoveCmd] (one table move for all the types),
 // up to Map12. [World.Apply] carries them out in order, firing hooks, and
 // settles observers once at the end; afterwards [Commands.Resolve] turns a
 // pending entity into the entity it became, until the buffer records again.
@@ -625,7 +625,7 @@
 // [Prefab.SpawnCmd], which returns the pending root, or
 // [Prefab.SpawnCmdNodes], which hands out every node's pending entity; the
 // instance is filled when the buffer is applied, and changes recorded on
-// those entities afterwards (a child's override through [Map.AddCmd])
+// those entities afterwards (a child's override through [Map.SetCmd])
 // apply on top.
 //
 // # Checksums

@@ -65,7 +65,7 @@ func ExamplePrefab_SpawnCmdNodes() {
 
 	c := w.NewCommands()
 	inst := ship.SpawnCmdNodes(c, nil)                // pending: root, left, right
-	arcs.AddCmd(c, inst[rightNode], Turret{Arc: 180}) // overrides the right turret
+	arcs.SetCmd(c, inst[rightNode], Turret{Arc: 180}) // overrides the right turret
 	w.Apply(c)
 
 	root, _ := c.Resolve(inst[0])

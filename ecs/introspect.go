@@ -208,11 +208,11 @@ func (w *World) Resources() []ResourceInfo {
 
 // SetValue records giving e the component v, whose dynamic type is the
 // component type (as [World.Value] returns it or [World.DecodeValue]
-// makes it): the type-erased twin of [Map.AddCmd] for tools, with the same
+// makes it): the type-erased twin of [Map.SetCmd] for tools, with the same
 // effect when the buffer is applied (an add, or an overwrite that fires
 // OnSet). Panics if v's type is not a component type of the buffer's world
 // (one it has met, and not one a relation keeps its pairs in), or as
-// AddCmd does. Complexity: as AddCmd, plus boxing.
+// SetCmd does. Complexity: as SetCmd, plus boxing.
 func (c *Commands) SetValue(e Entity, v any) {
 	info := c.w.known(ComponentType{typ: reflect.TypeOf(v)})
 	if v == nil || info == nil {

@@ -9,7 +9,7 @@ import "unsafe"
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 2, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -363,16 +363,16 @@ func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
+func (m *Map2[A, B]) SetCmd(c *Commands, e Entity, vA A, vB B) {
 	var p [2]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB)
@@ -381,7 +381,7 @@ func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map2.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -390,7 +390,7 @@ func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 3, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -749,16 +749,16 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
+func (m *Map3[A, B, C]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC)
@@ -767,7 +767,7 @@ func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map3.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -776,7 +776,7 @@ func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 4, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1140,16 +1140,16 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
+func (m *Map4[A, B, C, D]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD)
@@ -1158,7 +1158,7 @@ func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D)
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map4.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -1167,7 +1167,7 @@ func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 5, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1536,16 +1536,16 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
+func (m *Map5[A, B, C, D, E]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
@@ -1554,7 +1554,7 @@ func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map5.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -1563,7 +1563,7 @@ func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 6, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1937,16 +1937,16 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+func (m *Map6[A, B, C, D, E, F]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
@@ -1955,7 +1955,7 @@ func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C,
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map6.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -1964,7 +1964,7 @@ func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCm
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 7, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -2343,16 +2343,16 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+func (m *Map7[A, B, C, D, E, F, G]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
@@ -2361,7 +2361,7 @@ func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map7.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -2370,7 +2370,7 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.remov
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 8, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -2754,16 +2754,16 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+func (m *Map8[A, B, C, D, E, F, G, H]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
@@ -2772,7 +2772,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B,
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map8.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -2781,7 +2781,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.re
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 9, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -3170,16 +3170,16 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
@@ -3188,7 +3188,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map9.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -3197,7 +3197,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 10, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -3591,16 +3591,16 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
@@ -3609,7 +3609,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map10.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -3618,7 +3618,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 11, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -4017,16 +4017,16 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
@@ -4035,7 +4035,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, v
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map11.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity) {
 	m.b.removeCmd(c, e)
@@ -4046,7 +4046,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
 // Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 12, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -4450,16 +4450,16 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
@@ -4468,7 +4468,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map12.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveCmd(c *Commands, e Entity) {
 	m.b.removeCmd(c, e)

@@ -233,9 +233,9 @@ func TestMap2Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -253,7 +253,7 @@ func TestMap2Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}) }, dead.String())
 		})
 	}
 }
@@ -806,9 +806,9 @@ func TestMap3Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -826,7 +826,7 @@ func TestMap3Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
 		})
 	}
 }
@@ -1413,9 +1413,9 @@ func TestMap4Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -1433,7 +1433,7 @@ func TestMap4Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
 		})
 	}
 }
@@ -2054,9 +2054,9 @@ func TestMap5Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -2074,7 +2074,7 @@ func TestMap5Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
 		})
 	}
 }
@@ -2729,9 +2729,9 @@ func TestMap6Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -2749,7 +2749,7 @@ func TestMap6Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
 		})
 	}
 }
@@ -3438,9 +3438,9 @@ func TestMap7Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -3458,7 +3458,7 @@ func TestMap7Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
 		})
 	}
 }
@@ -4181,9 +4181,9 @@ func TestMap8Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -4201,7 +4201,7 @@ func TestMap8Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
 		})
 	}
 }
@@ -4960,9 +4960,9 @@ func TestMap9Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -4980,7 +4980,7 @@ func TestMap9Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
 		})
 	}
 }
@@ -5777,9 +5777,9 @@ func TestMap10Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -5797,7 +5797,7 @@ func TestMap10Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
 		})
 	}
 }
@@ -6630,9 +6630,9 @@ func TestMap11Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -6651,7 +6651,7 @@ func TestMap11Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() {
-				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+				m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
 			}, dead.String())
 		})
 	}
@@ -7519,9 +7519,9 @@ func TestMap12Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60}, gL{11 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70}, gL{11 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70}, gL{11 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}, gL{11 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}, gL{11 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -7540,7 +7540,7 @@ func TestMap12Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() {
-				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+				m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
 			}, dead.String())
 		})
 	}

@@ -91,7 +91,7 @@ const (
 	ResourceAccess                    // a resource type
 	SpawnAccess                       // Commands.Spawn recorded (type nil)
 	DespawnAccess                     // Commands.Despawn recorded: once with type nil, then once per component type the entity has
-	AddAccess                         // an AddCmd of the type recorded
+	AddAccess                         // a SetCmd of the type recorded (Map, Map2..Map12), or a relation AddCmd or SetCmd
 	RemoveAccess                      // a RemoveCmd of the type recorded
 )
 

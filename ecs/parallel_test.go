@@ -79,13 +79,13 @@ func TestCommandsApplyInOrderWithPendingEntities(t *testing.T) {
 	if p.String() != "pending1" || w.Alive(p) {
 		t.Fatalf("pending entity %v: alive %v", p, w.Alive(p))
 	}
-	pos.AddCmd(c, p, Position{9, 9})
-	vel.AddCmd(c, p, Velocity{1, 0})
-	vel.AddCmd(c, a, Velocity{3, 3})
-	vel.AddCmd(c, a, Velocity{4, 4}) // overwrites the one before
+	pos.SetCmd(c, p, Position{9, 9})
+	vel.SetCmd(c, p, Velocity{1, 0})
+	vel.SetCmd(c, a, Velocity{3, 3})
+	vel.SetCmd(c, a, Velocity{4, 4}) // overwrites the one before
 	pos.RemoveCmd(c, b)
 	c.Despawn(b)
-	pos.AddCmd(c, b, Position{}) // b is dead by then: dropped
+	pos.SetCmd(c, b, Position{}) // b is dead by then: dropped
 	if c.Len() != 8 || !pos.Has(b) || vel.Has(a) {
 		t.Fatal("recording changed the world")
 	}
@@ -122,12 +122,12 @@ func TestCommandsChecks(t *testing.T) {
 	e := pos.Spawn(Position{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	testhelp.MustPanic(t, func() { pos.AddCmd(c, e, Position{}) }, "AddCmd[ecs_test.Position]", e.String(), "not alive")
+	testhelp.MustPanic(t, func() { pos.SetCmd(c, e, Position{}) }, "SetCmd[ecs_test.Position]", e.String(), "not alive")
 	testhelp.MustPanic(t, func() { c.Despawn(e) }, "Despawn", "not alive")
 	other := w.NewCommands()
 	p := other.Spawn()
 	testhelp.MustPanic(t, func() { pos.RemoveCmd(c, p) }, "RemoveCmd[ecs_test.Position]", "pending1", "not a pending entity of this Commands buffer")
-	testhelp.MustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).AddCmd(c, p, Position{}) }, "another world")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).SetCmd(c, p, Position{}) }, "another world")
 	testhelp.MustPanic(t, func() { ecs.NewWorld().Apply(c) }, "Apply", "another world")
 	q := ecs.NewQuery1[Position](w)
 	pos.Spawn(Position{})
@@ -157,7 +157,7 @@ func TestCommandsRecordedConcurrently(t *testing.T) {
 			wg.Go(func() {
 				for r := range q.All() {
 					if int(r.A.X)%2 == k {
-						pos.AddCmd(c, c.Spawn(), Position{r.A.X + 1000, 0})
+						pos.SetCmd(c, c.Spawn(), Position{r.A.X + 1000, 0})
 						c.Despawn(r.Entity)
 					}
 				}
@@ -199,11 +199,11 @@ func TestCommandsApplySettlesObserversOnce(t *testing.T) {
 	var added []ecs.Entity
 	ecs.OnAdd(w, func(x ecs.Entity, _ *Velocity) { added = append(added, x) })
 	c := w.NewCommands()
-	vel.AddCmd(c, e, Velocity{}) // gained and lost within the buffer
+	vel.SetCmd(c, e, Velocity{}) // gained and lost within the buffer
 	vel.RemoveCmd(c, e)
 	p := c.Spawn()
-	pos.AddCmd(c, p, Position{})
-	vel.AddCmd(c, p, Velocity{})
+	pos.SetCmd(c, p, Position{})
+	vel.SetCmd(c, p, Velocity{})
 	w.Apply(c)
 	spawned := added[1]
 	want := []string{"enter " + spawned.String()}
@@ -256,7 +256,7 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	pos.TryGet(e)
 	vel.Has(e)
 	pos.Set(e, Position{})
-	vel.AddCmd(c, e, Velocity{})
+	vel.SetCmd(c, e, Velocity{})
 	vel.RemoveCmd(c, e)
 	c.Despawn(c.Spawn())
 	c.Despawn(e)
@@ -269,7 +269,7 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	w.SetAccessChecker(nil)
 	pos.Get(e)
 	want := []string{"query Position", "query filter Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
-		"AddCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
+		"SetCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
 		"Despawn write despawn", "Despawn Position write despawn",
 		"Has Position", "Has Velocity", "GetResource Gravity resource"}
 	if !slices.Equal(l.got, want) {
@@ -357,8 +357,8 @@ func TestApplyHookEdgeCases(t *testing.T) {
 	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
 	c := w.NewCommands()
 	// A hook that records into the buffer being applied: applied in turn.
-	ecs.OnAdd(w, func(e ecs.Entity, _ *Position) { vel.AddCmd(c, e, Velocity{1, 1}) })
-	pos.AddCmd(c, c.Spawn(), Position{})
+	ecs.OnAdd(w, func(e ecs.Entity, _ *Position) { vel.SetCmd(c, e, Velocity{1, 1}) })
+	pos.SetCmd(c, c.Spawn(), Position{})
 	w.Apply(c)
 	if ecs.NewQuery2[Position, Velocity](w).Count() != 1 || c.Len() != 0 {
 		t.Fatalf("the hook's change was not applied (buffer holds %d)", c.Len())
@@ -374,7 +374,7 @@ func TestApplyHookEdgeCases(t *testing.T) {
 	})
 	mass := ecs.NewMap[Mass](w)
 	c.Spawn()
-	mass.AddCmd(c, c.Spawn(), Mass{1})
+	mass.SetCmd(c, c.Spawn(), Mass{1})
 	testhelp.MustPanic(t, func() { w.Apply(c) }, "hook")
 	w.Recover() // the hook's panic left its iteration count raised
 	if c.Len() != 0 {

@@ -175,11 +175,11 @@ func TestCommandsApplyAtStageEndInOrder(t *testing.T) {
 	var seen []int
 	mustAdd(t, s, "spawnA", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 1})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 1})
 	}, sched.Structural())
 	mustAdd(t, s, "spawnB", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 2})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 2})
 	}, sched.Structural())
 	mustAdd(t, s, "count", func(ctx *sched.Context) {
 		for r := range q.All() {
@@ -225,10 +225,10 @@ func TestDebugModeChecksAccess(t *testing.T) {
 			return func(ctx *sched.Context) { vel.RemoveCmd(ctx.Commands(), e) }
 		}, nil, []string{`system "cmd" removes component sched_test.Vel (RemoveCmd) without declaring it`, "sched.Removes[sched_test.Vel]()"}},
 		{"structural-needs-writes", func(*sched.Output[Health]) func(*sched.Context) {
-			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
-		}, []sched.Option{sched.Structural()}, []string{`system "structural-needs-writes" adds component sched_test.Vel (AddCmd)`, "sched.Adds[sched_test.Vel]()", "sched.Structural() with sched.Writes[sched_test.Vel]()"}},
+			return func(ctx *sched.Context) { vel.SetCmd(ctx.Commands(), e, Vel{}) }
+		}, []sched.Option{sched.Structural()}, []string{`system "structural-needs-writes" adds component sched_test.Vel (SetCmd)`, "sched.Adds[sched_test.Vel]()", "sched.Structural() with sched.Writes[sched_test.Vel]()"}},
 		{"wrong-add", func(*sched.Output[Health]) func(*sched.Context) {
-			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
+			return func(ctx *sched.Context) { vel.SetCmd(ctx.Commands(), e, Vel{}) }
 		}, []sched.Option{sched.Adds[Pos](), sched.Removes[Vel]()}, []string{`adds component sched_test.Vel`, "sched.Adds[sched_test.Vel]()"}},
 		{"spawn", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { ctx.Commands().Spawn() }
@@ -284,11 +284,11 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		c := ctx.Commands()
 		vel.RemoveCmd(c, e)
 		p := c.Spawn()
-		pos.AddCmd(c, p, Pos{X: 1})
+		pos.SetCmd(c, p, Pos{X: 1})
 		spawned = p
 	}, sched.Removes[Vel](), sched.Spawns(), sched.Adds[Pos]())
 	mustAdd(t, s, "old-style", func(ctx *sched.Context) {
-		pos.AddCmd(ctx.Commands(), e, Pos{X: 3})
+		pos.SetCmd(ctx.Commands(), e, Pos{X: 3})
 	}, sched.Structural(), sched.Writes[Pos]())
 	s.Run()
 	if got, _ := ecs.NewMap[Health](w).TryGet(e); got == nil || got.HP != 5 {
@@ -398,7 +398,7 @@ func TestSystemPanicIsReportedWithItsName(t *testing.T) {
 	s := sched.New(w, sched.Workers(2))
 	defer s.Close()
 	pos := ecs.NewMap[Pos](w)
-	mustAdd(t, s, "calm", func(ctx *sched.Context) { pos.AddCmd(ctx.Commands(), ctx.Commands().Spawn(), Pos{}) }, sched.Structural())
+	mustAdd(t, s, "calm", func(ctx *sched.Context) { pos.SetCmd(ctx.Commands(), ctx.Commands().Spawn(), Pos{}) }, sched.Structural())
 	mustAdd(t, s, "angry", func() { panic("boom") })
 	func() {
 		defer func() {
@@ -535,7 +535,7 @@ func TestPanicWhileApplyingDropsTheStage(t *testing.T) {
 	})
 	mustAdd(t, s, "spawn", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{})
+		pos.SetCmd(c, c.Spawn(), Pos{})
 	}, sched.Structural())
 	testhelp.MustPanic(t, s.Run, "hook")
 	s.Run()
