@@ -98,7 +98,7 @@ func bcDirtyPass(q *ecs.Query1[bcPos], dirty *ecs.Map[bcDirty]) (float64, int) {
 		s += cs
 		n += len(ch.A)
 	}
-	dirty.RemoveAll(q)
+	dirty.RemoveMatching(q)
 	return s, n
 }
 
@@ -198,7 +198,7 @@ func bcScanRow(form string, stride int) (bcScan, int) {
 //     detection).
 //   - dirty: an untracked type; Map.Set plus Map.Add of a zero-size tag
 //     registered Sparse; the pass is a query With(tag) through Chunks, then
-//     Map.RemoveAll(query) of the tags.
+//     Map.RemoveMatching(query) of the tags.
 //   - floor: plain Go, a []bcPos written by index and a []int32 dirty list
 //     appended to; the pass walks the list and empties it.
 //
@@ -214,7 +214,8 @@ func bcScanRow(form string, stride int) (bcScan, int) {
 // pass-ns/changed is ns/pass over the number of changed entities k. The
 // full row's pass visits all 1,000,000 rows; its pass-ns/changed is still
 // per changed entity, the work a change costs that way. The dirty row's
-// pass includes the RemoveAll of the tags, which is part of the approach.
+// pass includes the RemoveMatching of the tags, which is part of the
+// approach.
 func BenchmarkChangedScan(b *testing.B) {
 	for _, pct := range []struct {
 		name   string

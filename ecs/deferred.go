@@ -19,8 +19,8 @@ const (
 	cmdSpawnN     // SpawnCmd: a new entity with components, made in their table
 	cmdAddN       // SetCmd: adds or overwrites, in one move
 	cmdRemoveN    // RemoveCmd: removals, in one move
-	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
-	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
+	cmdAddAllN    // Map2.AddMatching and the like, deferred: one batch of all the types
+	cmdRemoveAllN // Map2.RemoveMatching and the like, deferred: one batch of all the types
 	// cmdFunc runs funcs[slot]: a relation change, which checks when it
 	// runs that its entities still live.
 	cmdFunc

@@ -66,8 +66,8 @@
 // verbs: Spawn with values, SpawnFunc with an init function (or none, for
 // zero values), SpawnBatch and SpawnBatchFunc for many entities,
 // Get, TryGet and Has, Add, Set and Remove that move the entity once rather
-// than once per type, and the batches AddAll and RemoveAll (see Batch
-// operations).
+// than once per type, and the batches AddMatching and RemoveMatching (see
+// Batch operations).
 //
 //	pv := ecs.NewMap2[Position, Velocity](w)
 //	pv.Set(e, Position{}, Velocity{X: 1}) // adds the types e lacks, overwrites the others
@@ -92,13 +92,13 @@
 // (swap-and-pop).
 //
 // Rows past a table's length are kept zero where that is cheap (the zero
-// tail, as in Ark): a batch despawn ([World.DespawnAll]) zeroes the rows it
-// empties in bulk, and a single despawn or move leaves its vacated row stale
-// and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil init, a
-// SpawnBatch of zero values) then writes nothing into zero rows and clears
-// only the marked ones, so creating entities costs their bookkeeping, not
-// their bytes. The trade-off: a DespawnAll pays the zeroing (a memclr of the
-// rows' bytes) instead of the spawns that follow it.
+// tail, as in Ark): a batch despawn ([World.DespawnMatching]) zeroes the
+// rows it empties in bulk, and a single despawn or move leaves its vacated
+// row stale and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil
+// init, a SpawnBatch of zero values) then writes nothing into zero rows and
+// clears only the marked ones, so creating entities costs their bookkeeping,
+// not their bytes. The trade-off: a DespawnMatching pays the zeroing (a
+// memclr of the rows' bytes) instead of the spawns that follow it.
 //
 // # Sparse storage
 //
@@ -270,19 +270,20 @@
 //   - The entity stays as it is until then: Get, Has, TryGet, Alive and
 //     queries see the current state, not the queued one.
 //   - Writing through a pointer is immediate.
-//   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll],
-//     and [Map2.AddAll], [Map2.RemoveAll] and the like, for all their types
-//     at once) are recorded as one change and select their entities when
-//     applied.
+//   - Batch operations ([Map.AddMatching], [Map.RemoveMatching],
+//     [World.DespawnMatching], and [Map2.AddMatching], [Map2.RemoveMatching]
+//     and the like, for all their types at once) are recorded as one change
+//     and select their entities when applied.
 //   - Add, Set, Remove and Despawn of one entity are judged against the
 //     state the changes queued before them leave, never against a state the
 //     queue will undo. For one component T of one entity, that queued state
 //     is: "despawned" if a Despawn of the entity is queued (or its despawn
 //     is running its OnRemove hooks); otherwise the newest queued change
 //     among the entity's Add, Set and Remove of T and the batches over T
-//     (an AddAll or RemoveAll of a handle of T, any DespawnAll) decides:
-//     "gains T", "loses T", or "unknown" after a batch, whose entities are
-//     only known when it is applied; "none" if nothing is queued.
+//     (an AddMatching or RemoveMatching of a handle of T, any
+//     DespawnMatching) decides: "gains T", "loses T", or "unknown" after a
+//     batch, whose entities are only known when it is applied; "none" if
+//     nothing is queued.
 //
 // Inside a loop, one rule: reads answer for the current state, changes are
 // judged against the queued one. The effect of each operation on one
@@ -332,17 +333,17 @@
 //
 // # Batch operations
 //
-// [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
-// query matches, a table at a time: each matched table's rows move as one
-// run into the target table, one column copy per component type instead of
-// one per entity. [Map2.AddAll] and [Map2.RemoveAll] (up to Map12) do it
-// for all their types at once, in one move per table, for the entities the
-// query matches before any of them changes: calling Map.AddAll once per
-// type is not the same when the query excludes one of the types, since the
-// entities stop matching once they have it. A query with sparse terms, or
-// a sparse or hooked type, makes a batch go entity by entity. Inside an
-// iteration they are deferred like single changes, as one change each, and
-// select their entities when applied.
+// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] act on
+// every entity a query matches, a table at a time: each matched table's rows
+// move as one run into the target table, one column copy per component type
+// instead of one per entity. [Map2.AddMatching] and [Map2.RemoveMatching]
+// (up to Map12) do it for all their types at once, in one move per table,
+// for the entities the query matches before any of them changes: calling
+// Map.AddMatching once per type is not the same when the query excludes one
+// of the types, since the entities stop matching once they have it. A query
+// with sparse terms, or a sparse or hooked type, makes a batch go entity by
+// entity. Inside an iteration they are deferred like single changes, as one
+// change each, and select their entities when applied.
 //
 // [Map.AddEntities] and [Map.RemoveEntities] act on a list of entities
 // instead (EnTT's registry.insert and remove over a range): the same changes,
@@ -385,13 +386,13 @@
 //
 // What is a change of a tracked T, seen by [Changed]:
 //   - an add by any path: [Map.Add], Set of a missing value, spawns (single,
-//     batch, SpawnFunc), [Map.AddAll], MapN handles, command buffers,
+//     batch, SpawnFunc), [Map.AddMatching], MapN handles, command buffers,
 //     deferred changes when they are applied, [World.Clone], prefab
 //     instances, [World.Load], [World.LoadJSON], [World.Merge] and
 //     [World.Restore] (a restore counts as an add of every value it puts
 //     back, since passes may have seen other values in between). [Added]
 //     sees these only;
-//   - an overwrite: [Map.Set], MapN Set, AddAll over a present value, a
+//   - an overwrite: [Map.Set], MapN Set, AddMatching over a present value, a
 //     command buffer's or a deferred add over a present value, a sched
 //     Output's merge;
 //   - [Map.MarkChanged] (and MapN's), after a write through a pointer;

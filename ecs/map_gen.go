@@ -8,13 +8,13 @@ import "unsafe"
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 2, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map2[A, B any] struct {
 	b     bundle
 	ids   [2]componentID
@@ -100,9 +100,9 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -316,35 +316,35 @@ func (m *Map2[A, B]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map2.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map2.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map2[A, B]) AddAll(q Matcher, vA A, vB B) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map2[A, B]) AddMatching(q Matcher, vA A, vB B) {
 	var p [2]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map2.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map2[A, B]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map2.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map2[A, B]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -389,13 +389,13 @@ func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 3, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map3[A, B, C any] struct {
 	b     bundle
 	ids   [3]componentID
@@ -483,9 +483,9 @@ func (m *Map3[A, B, C]) SpawnBatch(n int, vA A, vB B, vC C) {
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -702,35 +702,35 @@ func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map3.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map3.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map3[A, B, C]) AddMatching(q Matcher, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map3.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map3[A, B, C]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map3.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map3[A, B, C]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -775,13 +775,13 @@ func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 4, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map4[A, B, C, D any] struct {
 	b     bundle
 	ids   [4]componentID
@@ -871,9 +871,9 @@ func (m *Map4[A, B, C, D]) SpawnBatch(n int, vA A, vB B, vC C, vD D) {
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -1093,35 +1093,35 @@ func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map4.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map4.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map4[A, B, C, D]) AddMatching(q Matcher, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map4.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map4.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map4[A, B, C, D]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -1166,13 +1166,13 @@ func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 5, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map5[A, B, C, D, E any] struct {
 	b     bundle
 	ids   [5]componentID
@@ -1264,9 +1264,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E) {
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -1489,35 +1489,35 @@ func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map5.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map5.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map5[A, B, C, D, E]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map5.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map5.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map5[A, B, C, D, E]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -1562,13 +1562,13 @@ func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 6, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map6[A, B, C, D, E, F any] struct {
 	b     bundle
 	ids   [6]componentID
@@ -1662,9 +1662,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE E,
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -1890,35 +1890,35 @@ func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map6.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map6.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map6[A, B, C, D, E, F]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map6.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map6.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map6[A, B, C, D, E, F]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -1963,13 +1963,13 @@ func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCm
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 7, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map7[A, B, C, D, E, F, G any] struct {
 	b     bundle
 	ids   [7]componentID
@@ -2065,9 +2065,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatch(n int, vA A, vB B, vC C, vD D, vE
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -2296,35 +2296,35 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map7.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map7.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map7[A, B, C, D, E, F, G]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map7.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map7.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map7[A, B, C, D, E, F, G]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -2369,13 +2369,13 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.remov
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 8, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map8[A, B, C, D, E, F, G, H any] struct {
 	b     bundle
 	ids   [8]componentID
@@ -2473,9 +2473,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatch(n int, vA A, vB B, vC C, vD D,
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -2707,35 +2707,35 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map8.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map8.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map8[A, B, C, D, E, F, G, H]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map8.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map8.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -2780,13 +2780,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.re
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 9, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map9[A, B, C, D, E, F, G, H, I any] struct {
 	b     bundle
 	ids   [9]componentID
@@ -2886,9 +2886,9 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatch(n int, vA A, vB B, vC C, vD
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -3123,35 +3123,35 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map9.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map9.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map9[A, B, C, D, E, F, G, H, I]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map9.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map9.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -3196,13 +3196,13 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 10, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map10[A, B, C, D, E, F, G, H, I, J any] struct {
 	b     bundle
 	ids   [10]componentID
@@ -3304,9 +3304,9 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatch(n int, vA A, vB B, vC C
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -3544,35 +3544,35 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map10.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map10.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map10.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map10.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -3617,13 +3617,13 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 11, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	b     bundle
 	ids   [11]componentID
@@ -3727,9 +3727,9 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatch(n int, vA A, vB B, v
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -3970,35 +3970,35 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map11.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map11.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map11.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map11.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -4045,13 +4045,13 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching),
+// or records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 12, also when it waits for an iteration to end: it is queued as one
-// change, applied as one move, and its hooks see the entity with every
-// type. The types must be distinct. The methods write the typed values;
-// the non-generic bundle they share decides the rest.
+// change, applied as one move, and its hooks see the entity with every type.
+// The types must be distinct. The methods write the typed values; the
+// non-generic bundle they share decides the rest.
 type Map12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	b     bundle
 	ids   [12]componentID
@@ -4157,9 +4157,9 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatch(n int, vA A, vB B
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
-// spawn costs the entity's bookkeeping only.
-// Complexity: O(1) amortised, no allocation once the table has grown.
+// last despawn or batch are zero already (see [World.DespawnMatching]), so
+// the spawn costs the entity's bookkeeping only. Complexity: O(1) amortised,
+// no allocation once the table has grown.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
 	if init == nil && m.b.direct() {
 		// Zero values in the table, applied now: the row past the table's
@@ -4403,35 +4403,35 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) 
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
-// gains the types it lacks in a single table move and has the ones it has
-// overwritten, as by [Map12.Set] (hooks and observers included). The
+// AddMatching gives all the components at once to every entity q matches:
+// each gains the types it lacks in a single table move and has the ones it
+// has overwritten, as by [Map12.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
 // end with every type even when gaining one makes q stop matching them.
 // Without sparse terms in q and with no sparse or hooked type among the
 // handle's, each matched table's rows move as one run and each column is
-// filled in one pass; otherwise it goes entity by entity. Changes hooks
-// make wait for the whole batch. Panics if q belongs to another world.
-// Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
-// tables + moved rows x components), or O(matched entities x their
-// components) entity by entity. (Bulk add over a filter: flecs'
-// ecs_add_remove_w_filter, in its early releases.)
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+// filled in one pass; otherwise it goes entity by entity. Changes hooks make
+// wait for the whole batch. Panics if q belongs to another world. Inside an
+// iteration it is queued as one change that selects its entities when
+// applied (as [Map.AddMatching] does). Complexity: O(matched tables + moved
+// rows x components), or O(matched entities x their components) entity by
+// entity. (Bulk add over a filter: flecs' ecs_add_remove_w_filter, in its
+// early releases.)
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
-// their OnRemove hooks ran, as [Map12.Remove] does; it does nothing for
-// the types an entity lacks. The entities are those q matches before any
-// of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// RemoveMatching takes all of the types away from every entity q matches, in
+// a single table move per entity (or per matched table, as AddMatching),
+// after their OnRemove hooks ran, as [Map12.Remove] does; it does
+// nothing for the types an entity lacks. The entities are those q matches
+// before any of them changes. Panics if q belongs to another world. Inside
+// an iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):

@@ -41,9 +41,9 @@ const pendingPageBits = 12
 // T" without scanning the queue: the head gives the position of the newest
 // queued change of e's index, and each queued change links to the previous
 // one of the same entity index, so a walk visits only e's own changes.
-// Batch operations (AddAll, RemoveAll, DespawnAll) select their entities
-// when applied, so what they will do to e is not known until then; their
-// positions are kept in a short list of their own.
+// Batch operations (AddMatching, RemoveMatching, DespawnMatching) select
+// their entities when applied, so what they will do to e is not known until
+// then; their positions are kept in a short list of their own.
 type pendingHead struct {
 	pos     uint32
 	summary uint32

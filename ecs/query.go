@@ -284,8 +284,8 @@ func (q *queryCache) count() int {
 }
 
 // Matcher is implemented by every query type. Batch operations such as
-// [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] take a Matcher to
-// select the entities they act on.
+// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] take a
+// Matcher to select the entities they act on.
 type Matcher interface {
 	cache() *queryCache
 }

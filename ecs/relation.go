@@ -142,7 +142,7 @@ func (r *relation) dropSource(t, e Entity) {
 	if len(*s) > 0 && (*s)[0] == e {
 		// The first source: drop it by reslicing, O(1), so a batch that
 		// despawns a target's sources in the order they were linked
-		// (DespawnAll over them) is linear, not quadratic. The slot
+		// (DespawnMatching over them) is linear, not quadratic. The slot
 		// left before the list holds no pointer and goes at the next
 		// growth.
 		*s = (*s)[1:]
