@@ -230,7 +230,7 @@ func TestChangedDeferredAndStructural(t *testing.T) {
 	wantEntities(t, "after a command buffer", passAll(changed), real)
 }
 
-func TestChangedCloneLoadRestore(t *testing.T) {
+func TestChangedCopyEntityLoadRestore(t *testing.T) {
 	w := newTrackedWorld()
 	m := ecs.NewMap[Tracked](w)
 	sp := ecs.NewMap[TrackedSparse](w)
@@ -242,9 +242,9 @@ func TestChangedCloneLoadRestore(t *testing.T) {
 	passAll(sq)
 	var snap ecs.Snapshot
 	w.Snapshot(&snap)
-	b := w.Clone(a)
-	wantEntities(t, "after Clone", passAll(tq), b)
-	wantEntities(t, "after Clone, sparse", passAll(sq), b)
+	b := w.CopyEntity(a)
+	wantEntities(t, "after CopyEntity", passAll(tq), b)
+	wantEntities(t, "after CopyEntity, sparse", passAll(sq), b)
 	w.Restore(&snap)
 	wantEntities(t, "after Restore", passAll(tq), a)
 	wantEntities(t, "after Restore, sparse", passAll(sq), a)

@@ -13,7 +13,7 @@ package ecs_test
 // over, and a drHook, whose OnRemove hook may despawn the entity's parent
 // or another entity, adopt another entity under the parent, or link to the
 // dying entity: changes made while a cascade runs, so they wait for its end.
-// A clone (World.Clone) copies both, and its entity's pairs as a source;
+// A clone (World.CopyEntity) copies both, and its entity's pairs as a source;
 // made inside a loop, it stays empty until the loop ends, and for good if
 // its entity dies first.
 //
@@ -518,9 +518,9 @@ func (h *drHarness) clone(x drPair) {
 		h.cov[drCovClonePairs]++
 	}
 	var c drPair
-	h.both("Clone", x, drPair{}, 0, nil, func() { c.e = h.w.Clone(x.e) }, func() { c.id = h.m.Clone(x.id) })
+	h.both("CopyEntity", x, drPair{}, 0, nil, func() { c.e = h.w.CopyEntity(x.e) }, func() { c.id = h.m.CopyEntity(x.id) })
 	h.enlist(c)
-	h.record("Clone made", c, x, 0)
+	h.record("CopyEntity made", c, x, 0)
 	if h.depth > 0 {
 		h.clones = append(h.clones, c)
 	}

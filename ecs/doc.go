@@ -387,7 +387,7 @@
 // What is a change of a tracked T, seen by [Changed]:
 //   - an add by any path: [Map.Add], Set of a missing value, spawns (single,
 //     batch, SpawnFunc), [Map.AddMatching], MapN handles, command buffers,
-//     deferred changes when they are applied, [World.Clone], prefab
+//     deferred changes when they are applied, [World.CopyEntity], prefab
 //     instances, [World.Load], [World.LoadJSON], [World.Merge] and
 //     [World.Restore] (a restore counts as an add of every value it puts
 //     back, since passes may have seen other values in between). [Added]
@@ -596,7 +596,7 @@
 //
 // # Cloning and prefabs
 //
-// [World.Clone] copies an entity with every component, by the copy rules
+// [World.CopyEntity] copies an entity with every component, by the copy rules
 // of snapshots ([Cloner] types through their Clone method, [Shallow] ones
 // plainly, others refused with a panic naming the type), and with its
 // relation pairs as a source: a clone of a child is its sibling.

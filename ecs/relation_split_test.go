@@ -176,7 +176,7 @@ func TestSplitByTargetChanges(t *testing.T) {
 	s.member.RemoveCmd(c, s.units[4], s.factions[1])
 	s.w.Apply(c)
 	s.check(t)
-	clone := s.w.Clone(s.units[6])
+	clone := s.w.CopyEntity(s.units[6])
 	if tg, _ := s.member.Target(clone); tg != s.factions[1] {
 		t.Fatalf("the clone's target %v, want %v", tg, s.factions[1])
 	}

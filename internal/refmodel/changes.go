@@ -10,7 +10,7 @@ import "slices"
 // last pass.
 //
 // What counts: an add by any path (Add, Set of a missing value, AddMatching,
-// deferred adds when they are applied, Clone) is an add and a change; a
+// deferred adds when they are applied, CopyEntity) is an add and a change; a
 // Set or AddMatching over a present value, and [Store.MarkChanged], is a
 // change; [Store.Update], the model's write through a pointer, is not; a
 // Restore counts as an add of every value it puts back.

@@ -51,11 +51,11 @@
 //   - The batch operations [Store.AddMatching], [Store.RemoveMatching] and
 //     [World.DespawnMatching] are deferred as one command each and select
 //     their entities when they are applied.
-//   - [World.Clone] spawns the clone at once, empty, and defers its filling,
-//     which copies the components and pairs the entity has when it is
-//     applied, if both are still alive and the clone is still empty. The
-//     filling counts in no queued
-//     state: an Add to the clone after it is legal and overwrites the copy.
+//   - [World.CopyEntity] spawns the clone at once, empty, and defers its
+//     filling, which copies the components and pairs the entity has when it
+//     is applied, if both are still alive and the clone is still empty. The
+//     filling counts in no queued state: an Add to the clone after it is
+//     legal and overwrites the copy.
 //
 // Outside an iteration every change is immediate.
 //
@@ -67,13 +67,13 @@
 // despawned targets. Per source the model keeps its pairs in the order
 // they were made, per target its sources in the same order; removing a
 // pair keeps the order of the others, and an exclusive Set that replaces
-// the target counts as a new pair. [World.Clone] copies an entity's pairs
-// as a source, not those that have it as their target. Inside an
-// iteration relation changes are deferred with the other changes and, when applied, do nothing if one
-// of their entities has died; a change refused when applied (a cycle, a
-// second exclusive target, a RefuseDespawn despawn) panics out of the
-// application, and [World.Recover] applies the changes after it, as in
-// Tessera.
+// the target counts as a new pair. [World.CopyEntity] copies an entity's
+// pairs as a source, not those that have it as their target. Inside an
+// iteration relation changes are deferred with the other changes and, when
+// applied, do nothing if one of their entities has died; a change refused
+// when applied (a cycle, a second exclusive target, a RefuseDespawn despawn)
+// panics out of the application, and [World.Recover] applies the changes
+// after it, as in Tessera.
 //
 // [World.Despawn] applies the policies as Tessera does: it gathers the
 // entities below the target through every DespawnSources relation
@@ -101,7 +101,7 @@
 // Hooks fire at the moment the model changes a store:
 //
 //   - OnAdd when an entity gains a T, by any path (an immediate Add or Set,
-//     a deferred add being applied, AddMatching, a Clone), with the new
+//     a deferred add being applied, AddMatching, a CopyEntity), with the new
 //     value.
 //   - OnSet when a Set (immediate, also inside an iteration), a deferred add
 //     or an AddMatching overwrites the T an entity has, with the new value.

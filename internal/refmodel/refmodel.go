@@ -57,7 +57,7 @@ type storage interface {
 	save() any             // a copy of the values, for a Snapshot
 	load(saved any)        // replace the values by a copy of saved, firing nothing
 
-	// For Clone:
+	// For CopyEntity:
 	copyTo(dst, src EntityID) bool // copy src's value, if any, to dst, firing nothing
 	fireAdd(e EntityID)            // fire OnAdd for a present value
 }
@@ -233,7 +233,7 @@ const (
 	opRemoveAll
 	opDespawnAll
 	opRelation // a relation change: fn applies it
-	opClone    // the filling of the clone e (see Clone): fn applies it
+	opClone    // the filling of the clone e (see CopyEntity): fn applies it
 )
 
 // command is one deferred structural change.

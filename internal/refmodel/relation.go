@@ -77,7 +77,7 @@ type relationSet interface {
 	unlink(e EntityID)               // remove every pair of e, as source or target
 	save() any                       // a copy of the pairs, for a Snapshot
 	load(saved any)                  // replace the pairs by a copy of saved (nil: none)
-	copySources(dst, src EntityID)   // copy src's pairs as a source to dst (see Clone)
+	copySources(dst, src EntityID)   // copy src's pairs as a source to dst (see CopyEntity)
 	isSource(e EntityID) bool        // e is the source of a pair
 }
 
