@@ -9,7 +9,7 @@ import (
 
 // Change detection benchmarks: what a pass over the changed entities costs
 // against a full pass and against a hand-kept dirty tag, what tracking adds
-// to Map.Set, and what Writes adds to a writing pass.
+// to Map.Set, and what MarksChanged adds to a writing pass.
 
 // bcPos is the 16-byte component of the change benchmarks.
 type bcPos struct{ X, Y float64 }
@@ -320,10 +320,10 @@ func bcIncFloor(ps []bcPos) {
 }
 
 // BenchmarkWritingPass: a Chunks pass over 1,000,000 entities that adds 1
-// to a field: tracked-writes declares ecs.Writes[bcPos]() on a type that
-// tracks changes, so the pass also stores the tick of every row it
+// to a field: tracked-writes declares ecs.MarksChanged[bcPos]() on a type
+// that tracks changes, so the pass also stores the tick of every row it
 // visits (a fill of the table's changed ticks per chunk); tracked is the
-// same pass without Writes (tracking alone costs a pass nothing);
+// same pass without MarksChanged (tracking alone costs a pass nothing);
 // untracked is the pass on a type without tracking and no filter; floor is
 // the same loop over a plain []bcPos. ns/entity is per visited row.
 func BenchmarkWritingPass(b *testing.B) {
@@ -340,7 +340,7 @@ func BenchmarkWritingPass(b *testing.B) {
 			var filters []ecs.Filter
 			switch name {
 			case "tracked-writes":
-				opts, filters = []ecs.ComponentOption{ecs.TrackChanges()}, []ecs.Filter{ecs.Writes[bcPos]()}
+				opts, filters = []ecs.ComponentOption{ecs.TrackChanges()}, []ecs.Filter{ecs.MarksChanged[bcPos]()}
 			case "tracked":
 				opts = []ecs.ComponentOption{ecs.TrackChanges()}
 			}

@@ -162,7 +162,7 @@ func TestChangedTwoQueriesAndOwnWrites(t *testing.T) {
 	a, b := m.Spawn(Tracked{1}), m.Spawn(Tracked{2})
 	// A query that filters on Changed and writes what it reads does not
 	// feed itself; another query sees its writes once.
-	clamp := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked](), ecs.Writes[Tracked]())
+	clamp := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked](), ecs.MarksChanged[Tracked]())
 	watch := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	wantEntities(t, "watch, first", passAll(watch), a, b)
 	wantEntities(t, "clamp, first", passAll(clamp), a, b)
@@ -181,7 +181,7 @@ func TestChangedTwoQueriesAndOwnWrites(t *testing.T) {
 	wantEntities(t, "watch", passAll(watch), a, b)
 }
 
-func TestWritesMarksWholeTables(t *testing.T) {
+func TestMarksChangedMarksWholeTables(t *testing.T) {
 	w := newTrackedWorld()
 	m := ecs.NewMap[Tracked](w)
 	var es []ecs.Entity
@@ -190,7 +190,7 @@ func TestWritesMarksWholeTables(t *testing.T) {
 	}
 	watch := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	passAll(watch)
-	writer := ecs.NewQuery1[Tracked](w, ecs.Writes[Tracked]())
+	writer := ecs.NewQuery1[Tracked](w, ecs.MarksChanged[Tracked]())
 	for ch := range writer.Chunks() {
 		for i := range ch.A {
 			ch.A[i].V++
@@ -201,7 +201,7 @@ func TestWritesMarksWholeTables(t *testing.T) {
 	for r := range reader.All() {
 		r.A.V++
 	}
-	wantEntities(t, "after a pass that does not declare Writes", passAll(watch))
+	wantEntities(t, "after a pass that does not declare MarksChanged", passAll(watch))
 }
 
 func TestChangedDeferredAndStructural(t *testing.T) {

@@ -396,7 +396,7 @@
 //     command buffer's or a deferred add over a present value, a sched
 //     Output's merge;
 //   - [Map.MarkChanged] (and MapN's), after a write through a pointer;
-//   - a pass of a query that declares [Writes][T] (flecs' inout terms):
+//   - a pass of a query that declares [MarksChanged][T] (flecs' inout terms):
 //     the table forms mark every row of each table, or run, they enter.
 //
 // What is not: a write through a pointer from [Map.Get], [Map.TryGet] or
@@ -407,19 +407,19 @@
 // When: a pass's last run is the tick at which it ended, and the tick moves
 // on at the end of every change-filtered pass and of every parallel
 // section. So a query does not see the changes made while its own pass was
-// open (its Writes, its loop body's Sets), as a Bevy system does not see
-// its own, and a query that filters on Changed[T] and writes T does not
-// feed itself; the structural changes its loop deferred are applied after
-// it ends and are seen next time. Under package sched every system of a
-// stage works at the stage's tick, so the result does not depend on the
-// number of workers. A pass that breaks out of its loop early still ends
-// a pass: the changed rows it did not reach are not reported again. A pass
+// open (its MarksChanged marks, its loop body's Sets), as a Bevy system does
+// not see its own, and a query that filters on Changed[T] and writes T does
+// not feed itself; the structural changes its loop deferred are applied
+// after it ends and are seen next time. Under package sched every system of
+// a stage works at the stage's tick, so the result does not depend on the
+// number of workers. A pass that breaks out of its loop early still ends a
+// pass: the changed rows it did not reach are not reported again. A pass
 // left by a panic (then [World.Recover]) keeps its previous last run: it
-// sees those changes again. [Query1.Count] and
-// batch operations over a change-filtered query select the same entities
-// without ending a pass. [Query1.AppendChunks] is a pass (sched's ForEach
-// splits one). Observers ([Query1.OnEnter]) on a change-filtered query
-// panic: membership would depend on when the query last ran.
+// sees those changes again. [Query1.Count] and batch operations over a
+// change-filtered query select the same entities without ending a pass.
+// [Query1.AppendChunks] is a pass (sched's ForEach splits one). Observers
+// ([Query1.OnEnter]) on a change-filtered query panic: membership would
+// depend on when the query last ran.
 //
 // Ticks are 32-bit and wrap: ticks are compared modulo 2^32, and every
 // 2^29 ticks the world moves every tick older than 2^30 up to that age

@@ -146,8 +146,8 @@ func (w *World) checkPass(c *queryCache) {
 	}
 	for _, f := range c.filters {
 		for _, ct := range f.types {
-			// A Writes filter writes its type (and marks it changed).
-			w.checker.CheckAccess(ComponentAccess, ct.typ, f.kind == filterWrites, "query filter")
+			// A MarksChanged filter writes its type (and marks it changed).
+			w.checker.CheckAccess(ComponentAccess, ct.typ, f.kind == filterMarksChanged, "query filter")
 		}
 		if f.rel != nil { // To, ToVar: the target's list of sources and the sources' targets
 			w.checker.CheckAccess(ComponentAccess, f.rel.out.info.typ, false, "query filter")

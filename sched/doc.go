@@ -140,9 +140,9 @@
 // stage's change tick, which moves on when the stage ends: a system sees
 // the changes of the earlier stages and of the previous tick, not its own,
 // and the result is the same with 1 or 8 workers. A filter reads its type
-// and [Writes] must cover ecs.Writes filters (debug mode checks both); a
-// change-filtered pass split with [ForEach] over AppendChunks counts as one
-// pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
+// and [Writes] must cover ecs.MarksChanged filters (debug mode checks both);
+// a change-filtered pass split with [ForEach] over AppendChunks counts as
+// one pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
 // workers and compares what every system saw.
 //
 // # Data parallelism

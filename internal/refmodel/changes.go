@@ -67,7 +67,7 @@ func (s *Store[T]) Added(w *ChangeWatch) []EntityID { return s.Pass(w, true, fal
 
 // Pass is [Store.Added] (added true) or [Store.Changed]; with writes, the
 // pass also marks every entity it returns as changed, as a query that
-// declares ecs.Writes[T] does, before it becomes w's last pass: a query
+// declares ecs.MarksChanged[T] does, before it becomes w's last pass: a query
 // does not see its own writes.
 func (s *Store[T]) Pass(w *ChangeWatch, added, writes bool) []EntityID {
 	at := s.changed
