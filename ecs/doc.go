@@ -454,7 +454,7 @@
 // dropped outside parallel sections, once they are half of what the queue
 // holds: O(1) amortised per event. Inside a parallel section any number of
 // readers may read at once, each on its own goroutine. Sending there panics:
-// systems of package sched send through sched.Events, whose per-system
+// systems of package sched send through sched.EventSender, whose per-system
 // buffers are merged at the end of the stage in the order of record.
 // Snapshots, restores and checksums carry the unread events and every
 // reader's cursor; save files do not carry events. Sending 1,000 events and

@@ -235,7 +235,7 @@ func TestEventsMisusePanics(t *testing.T) {
 	testhelp.MustPanic(t, func() { closed.Read() }, "EventReader[ecs_test.Hit].Read", "closed")
 
 	w.BeginParallel()
-	testhelp.MustPanic(t, func() { q.Send(Hit{}) }, "Events[ecs_test.Hit].Send", "parallel section", "sched.Events.Send")
+	testhelp.MustPanic(t, func() { q.Send(Hit{}) }, "Events[ecs_test.Hit].Send", "parallel section", "sched.EventSender.Send")
 	testhelp.MustPanic(t, func() { q.SendAll([]Hit{{}}) }, "SendAll", "parallel section")
 	testhelp.MustPanic(t, func() { q.NewReader() }, "NewReader", "parallel section", "before the first Run")
 	testhelp.MustPanic(t, func() { r.Close() }, "Close", "parallel section")

@@ -107,16 +107,16 @@
 //
 // # Events
 //
-// [NewEvents] gives a scheduler's systems a sender for the world's queue of
-// an event type (ecs.EventsOf). [Events.Send] appends to the calling
-// system's own buffer, with no lock. At the end of the stage the buffers are
-// sent to the queue in the order of record, each in send order, with the
-// outputs and before the command buffers, so the queue is the same with one
-// worker or many. Systems read through ecs.EventReader values made before
-// the first Run with [Events.NewReader]; readers of one queue may share a
-// stage.
+// [NewEventSender] gives a scheduler's systems a sender for the world's
+// queue of an event type (ecs.EventsOf). [EventSender.Send] appends to the
+// calling system's own buffer, with no lock. At the end of the stage the
+// buffers are sent to the queue in the order of record, each in send order,
+// with the outputs and before the command buffers, so the queue is the same
+// with one worker or many. Systems read through ecs.EventReader values made
+// before the first Run with [EventSender.NewReader]; readers of one queue
+// may share a stage.
 //
-//	hits := sched.NewEvents[Hit](s)
+//	hits := sched.NewEventSender[Hit](s)
 //	r := hits.NewReader()
 //	s.AddFunc("combat", func(ctx *sched.Context) { hits.Send(ctx, Hit{...}) }, sched.SendsEvents[Hit]())
 //	s.AddFunc("damage", func(ctx *sched.Context) {

@@ -365,13 +365,13 @@ func (s *Scheduler) Plan() string {
 
 // Stats returns the timing of every system, in the order of record. Call it
 // between ticks.
-func (s *Scheduler) Stats() []Stats {
+func (s *Scheduler) Stats() []SystemStats {
 	if !s.built {
 		_ = s.Build()
 	}
-	out := make([]Stats, 0, len(s.order))
+	out := make([]SystemStats, 0, len(s.order))
 	for _, x := range s.order {
-		st := Stats{Name: x.name, Stage: x.stage, Enabled: x.enabled, Runs: x.runs, Last: x.last, Max: x.max, Total: x.total}
+		st := SystemStats{Name: x.name, Stage: x.stage, Enabled: x.enabled, Runs: x.runs, Last: x.last, Max: x.max, Total: x.total}
 		if x.runs > 0 {
 			st.Mean = x.total / time.Duration(x.runs)
 		}

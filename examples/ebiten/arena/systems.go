@@ -11,7 +11,7 @@ import (
 // scheduler runs those that do not conflict side by side.
 func (g *Game) addSystems() {
 	w, s := g.W, g.S
-	hits := sched.NewEvents[Hit](s)
+	hits := sched.NewEventSender[Hit](s)
 	hitReader := hits.NewReader()
 	pos, vel := ecs.NewMap[Pos](w), ecs.NewMap[Vel](w)
 
