@@ -76,7 +76,7 @@ func TestCopyEntityRefusesUncopyableTypes(t *testing.T) {
 	}
 	// Declared shallow, it is copied plainly, sharing the slice.
 	w2 := ecs.NewWorld()
-	ecs.Register[cpBag](w2, ecs.Shallow())
+	ecs.Shallow[cpBag](w2)
 	bag2 := ecs.NewMap[cpBag](w2)
 	e2 := bag2.Spawn(cpBag{Items: []int{1}})
 	c2 := w2.CopyEntity(e2)

@@ -359,9 +359,9 @@ func (h *diffHarness) chooseStorage() {
 		if k == kRef {
 			// Ref holds a pointer and has no Clone method, so snapshots need
 			// it declared shallow. That is safe: the harness never writes
-			// through a Ref's pointer (each value gets a new one).
-			opts = append(opts, ecs.Shallow())
-			register = true
+			// through a Ref's pointer (each value gets a new one). The
+			// declaration comes before or after the type's registration.
+			ecs.Shallow[diffRef](h.w)
 		}
 		switch h.src.intn(4) {
 		case 1:

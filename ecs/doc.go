@@ -660,10 +660,11 @@
 //
 // Values are copied as memory; strings are shared, since Go never mutates
 // them. A type that holds pointers, slices, maps or interfaces needs a
-// Clone method ([Cloner]) or a declaration that sharing is safe ([Shallow],
-// [ShallowResource]); otherwise Snapshot panics naming the type, and
-// [World.CanSnapshot] says so beforehand. Keep the simulation's random
-// source in a resource, so a restore rewinds it too.
+// Clone method ([Cloner]) or a declaration that sharing is safe
+// ([Shallow], one call per type, wherever its values live: components,
+// relation pairs, events, resources); otherwise Snapshot panics naming the
+// type, and [World.CanSnapshot] says so beforehand. Keep the simulation's
+// random source in a resource, so a restore rewinds it too.
 //
 // # Save files
 //

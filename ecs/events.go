@@ -55,7 +55,7 @@ type Events[E any] struct {
 	base     uint64 // the sequence number of buf[0]
 	readers  []*EventReader[E]
 	pointers bool // E holds pointers: dropped slots are cleared for the collector
-	// policy says how snapshots copy events (snapshotPolicyOf, ShallowEvents).
+	// policy says how snapshots copy events (snapshotPolicyOf, Shallow).
 	policy snapshotPolicy
 	plan   *hashPlan // E's hash plan for World.Checksum, built on first use
 	// busy is set while Send, SendAll, Read (outside a parallel section),
@@ -90,6 +90,7 @@ func EventsOf[E any](w *World) *Events[E] {
 	}
 	q := &Events[E]{w: w, typ: t, pointers: hasPointers(t)}
 	q.policy, _ = snapshotPolicyOf[E]()
+	q.policy = w.reg.lift(t, q.policy)
 	w.events = append(w.events, q)
 	return q
 }

@@ -397,19 +397,19 @@ func TestEventsRestoreGivesBackTheChecksum(t *testing.T) {
 }
 
 // Event types a snapshot cannot copy make CanSnapshot fail, naming them;
-// ShallowEvents allows them.
+// Shallow allows them.
 func TestEventsSnapshotRefusesReferenceTypes(t *testing.T) {
 	w := ecs.NewWorld()
 	ecs.EventsOf[Wire](w)
 	err := w.CanSnapshot()
-	if err == nil || !strings.Contains(err.Error(), "event type ecs_test.Wire") || !strings.Contains(err.Error(), "ShallowEvents") {
+	if err == nil || !strings.Contains(err.Error(), "event type ecs_test.Wire") || !strings.Contains(err.Error(), "ecs.Shallow[ecs_test.Wire](w)") {
 		t.Fatalf("CanSnapshot = %v, want an error naming event type ecs_test.Wire", err)
 	}
 	var s ecs.Snapshot
 	testhelp.MustPanic(t, func() { w.Snapshot(&s) }, "ecs_test.Wire")
-	ecs.ShallowEvents[Wire](w)
+	ecs.Shallow[Wire](w)
 	if err := w.CanSnapshot(); err != nil {
-		t.Fatalf("after ShallowEvents: %v", err)
+		t.Fatalf("after Shallow: %v", err)
 	}
 	q := ecs.EventsOf[Wire](w)
 	r := q.NewReader()

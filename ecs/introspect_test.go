@@ -357,7 +357,8 @@ func TestDecodeValueDeepEntities(t *testing.T) {
 	ecs.NewWorld() // a second world, so w's tag is not 0
 	w := ecs.NewWorld()
 	e := w.Spawn()
-	ecs.Register[walkNode](w, ecs.Shallow())
+	ecs.Register[walkNode](w)
+	ecs.Shallow[walkNode](w)
 	ecs.NewMap[walkLinks](w)
 	ref := `{"index": 1, "generation": 0}`
 	v, err := w.DecodeValue(ecs.C[walkNode](), []byte(`{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`}]}]}`))
