@@ -23,7 +23,7 @@ func (ct changeTerm) ticksIn(t *table) *tickColumn {
 // tick, and outside a parallel section the tick moves on, so that what
 // changes after the pass is newer than it and what changed during it is
 // not. In a parallel section the tick stays (every change of the section
-// carries it) and EndParallel moves it on.
+// carries it) and ParallelControl.End moves it on.
 func (c *queryCache) passed() {
 	w := c.w
 	c.lastRun = w.tick

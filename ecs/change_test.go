@@ -342,10 +342,10 @@ func TestChangedInParallelSection(t *testing.T) {
 	q2 := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	passAll(q1)
 	passAll(q2)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	m.Set(a, Tracked{3}) // a system writing in the stage
 	wantEntities(t, "q1 in the section", passAll(q1), a)
-	w.EndParallel()
+	w.Parallel().End()
 	m.Set(b, Tracked{4})
 	wantEntities(t, "q1 after the section", passAll(q1), b)
 	wantEntities(t, "q2", passAll(q2), a, b)

@@ -209,11 +209,11 @@ func TestMapNCmdChecks(t *testing.T) {
 	// Every type is reported to the access checker.
 	f := w.Spawn()
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	q := pv.SpawnCmd(c, Position{}, Velocity{})
 	pv.SetCmd(c, q, Position{}, Velocity{})
 	pv.RemoveCmd(c, f)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	want := []string{"SpawnCmd write spawn", "SpawnCmd Position write add", "SpawnCmd Velocity write add",
 		"SetCmd Position write add", "SetCmd Velocity write add",
 		"RemoveCmd Position write remove", "RemoveCmd Velocity write remove"}
@@ -265,7 +265,7 @@ func TestCommandsResolve(t *testing.T) {
 	pos.SetCmd(c, p1, Position{1, 1})
 	w.Apply(c)
 
-	w.BeginParallel() // the next run of the system
+	w.Parallel().Begin() // the next run of the system
 	e1, ok1 := c.Resolve(p1)
 	e2, ok2 := c.Resolve(p2)
 	if !ok1 || !ok2 || *pos.Get(e1) != (Position{1, 1}) || *pos.Get(e2) != (Position{7, 7}) {
@@ -283,7 +283,7 @@ func TestCommandsResolve(t *testing.T) {
 	// Recording again forgets the mapping; pending numbers start again.
 	q := c.Spawn()
 	pos.SetCmd(c, q, Position{3, 3})
-	w.EndParallel()
+	w.Parallel().End()
 	if q != p1 {
 		t.Fatalf("pending numbering after Apply: %v, want %v", q, p1)
 	}
@@ -366,7 +366,7 @@ func TestResourceHandle(t *testing.T) {
 	pos2 := ecs.NewMap[Position](w2)
 	e2 := pos2.Spawn(Position{})
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	h.Get()
 	h.TryGet()
 	h.Has()
@@ -376,7 +376,7 @@ func TestResourceHandle(t *testing.T) {
 	h2.Set(g)
 	h2.Get()
 	pos2.Get(e2)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	want := []string{"Resource.Get Gravity resource", "Resource.TryGet Gravity resource", "Resource.Has Gravity resource",
 		"Resource.Set Gravity write resource", "Resource.Remove Gravity write resource", "Resource.Get Gravity resource"}
 	if !slices.Equal(l.got, want) {
@@ -385,13 +385,13 @@ func TestResourceHandle(t *testing.T) {
 
 	// In a parallel section: reads and Set work through the handle, making a
 	// handle does not.
-	w.BeginParallel()
+	w.Parallel().Begin()
 	h.Set(g)
 	if h.Get() != g {
 		t.Fatal("Set in a parallel section")
 	}
 	testhelp.MustPanic(t, func() { ecs.NewResource[Mass](w) }, "NewResource", "parallel section", "make handles once, outside systems")
-	w.EndParallel()
+	w.Parallel().End()
 }
 
 // TestMakingHandlesInASystemPanics checks the messages of the handles and
@@ -401,7 +401,7 @@ func TestMakingHandlesInASystemPanics(t *testing.T) {
 	pos := ecs.NewMap[Position](w)
 	pos.Spawn(Position{})
 	before := len(w.Stats().Components)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	query := []string{"parallel section", "build queries once, outside systems (before the first Run), and reuse them",
 		"a query is a cache the world keeps up to date", "leaks", "scan of all tables"}
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, append([]string{"ecs: NewQuery1:"}, query...)...)
@@ -415,7 +415,7 @@ func TestMakingHandlesInASystemPanics(t *testing.T) {
 		ecs.NewMap12[Position, Rare, Mass, Velocity, Burning, Gravity, bit0, bit1, pair[bit0, bit0], pair[bit0, bit1], pair[bit1, bit0], pair[bit1, bit1]](w)
 	},
 		append([]string{"ecs: NewMap12:"}, handle...)...)
-	w.EndParallel()
+	w.Parallel().End()
 	// The refused calls registered no type.
 	if after := len(w.Stats().Components); after != before {
 		t.Fatalf("%d component types after the refused calls, %d before", after, before)

@@ -64,5 +64,5 @@ func methodsMessage(op, running string) string {
 // concurrentMessage is the panic message of a structural change that finds
 // another one in progress, or its traces (see table.removeRow).
 func concurrentMessage(op string) string {
-	return fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel), where structural changes go to Commands buffers", op)
+	return fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (World.Parallel().Begin), where structural changes go to Commands buffers", op)
 }

@@ -97,11 +97,11 @@ func TestCopyEntityMisuse(t *testing.T) {
 		t.Fatalf("clone of another world's entity: %q", msg)
 	}
 	live := w.Spawn()
-	w.BeginParallel()
+	w.Parallel().Begin()
 	if msg := panics(func() { w.CopyEntity(live) }); !strings.Contains(msg, "parallel") {
 		t.Fatalf("clone in a parallel section: %q", msg)
 	}
-	w.EndParallel()
+	w.Parallel().End()
 }
 
 func TestCopyEntityRelations(t *testing.T) {

@@ -122,7 +122,8 @@ func (w *World) unlockPass(epoch uint32) {
 
 // lockPass starts an iteration pass of c (nil for a hook call) and returns
 // the epoch to hand unlockPass. Inside a parallel section the count, raised
-// once by BeginParallel, is left alone: passes run on several goroutines.
+// once by ParallelControl.Begin, is left alone: passes run on several
+// goroutines.
 func (w *World) lockPass(c *queryCache) uint32 {
 	if w.checker != nil && c != nil {
 		w.checkPass(c)

@@ -179,22 +179,30 @@
 // Tools that do not know a world's types at compile time (the browser
 // inspector of package inspect, a debug console, an editor) read and
 // change it without type parameters, as flecs' reflection and Bevy's
-// reflect-based remote protocol do:
+// reflect-based remote protocol do. Their calls sit behind [World.Reflect],
+// which keeps them apart from the game code's:
 //
-//	for _, c := range w.Components() { ... }         // c.Name, c.GoType, c.Storage, c.Count
-//	ct, ok := w.ComponentNamed("game.Health")         // by stable name (Name)
-//	page, total := w.Entities(nil, with, without, 0, 100) // paged, in table order
-//	for _, c := range w.ComponentsOf(e, nil) {
-//		v, _ := w.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//	r := w.Reflect()
+//	for _, c := range r.Components() { ... }  // c.Name, c.GoType, c.Storage, c.Count
+//	ct, ok := r.ComponentNamed("game.Health")  // by stable name (Name)
+//	for e := range r.Entities(with, without) { // in table order
+//		for _, c := range r.ComponentsOf(e, nil) {
+//			v, _ := r.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//		}
 //	}
-//	v, err := w.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
+//	v, err := r.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
 //	cmds := w.NewCommands()
 //	cmds.SetValue(e, v) // add or overwrite, hooks fire at Apply
 //	w.Apply(cmds)
 //
-// [World.EntityAt] turns an index a person typed into a handle, and
-// [World.Resources] lists the resources. These calls allocate and walk
-// the world's type list: they are for tools, not for systems.
+// [Reflection.EntityAt] turns an index a person typed into a handle, and
+// [Reflection.Resources] lists the resources. These calls allocate and
+// walk the world's type list: they are for tools, not for systems.
+//
+// A scheduler's plumbing sits behind [World.Parallel] the same way: the
+// parallel section ([ParallelControl.Begin], [ParallelControl.End]), the
+// access checker of a debug mode and the test a batch writer makes before
+// storing values without Set ([ParallelControl.SetIsPlainWrite]).
 //
 // # Pointer stability
 //
@@ -709,7 +717,8 @@
 // A World is not safe for concurrent use outside a parallel section: every
 // call must come from one goroutine at a time, iterations included
 // (starting and ending a loop updates the world's count of running
-// iterations). [World.BeginParallel] opens a parallel section, in which any
+// iterations). w.Parallel().Begin ([ParallelControl.Begin]) opens a
+// parallel section, in which any
 // number of goroutines may iterate queries, read components and resources,
 // and overwrite components in place, as long as no two write one component
 // type and none reads a type another writes; structural changes go to

@@ -99,9 +99,9 @@ func TestMapSpawnCmdChecks(t *testing.T) {
 		t.Fatalf("the refused spawn was recorded: %d", c.Len())
 	}
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	pos.SpawnCmd(c, Position{})
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	if want := []string{"SpawnCmd write spawn", "SpawnCmd Position write add"}; !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)
 	}

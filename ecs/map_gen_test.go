@@ -142,10 +142,10 @@ func TestMap2Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*2 {
 				t.Fatalf("the checker saw %q, want 2 reads for Get and 2 for Has", log.got)
 			}
@@ -317,9 +317,9 @@ func TestMap2SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -327,10 +327,10 @@ func TestMap2SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -714,10 +714,10 @@ func TestMap3Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*3 {
 				t.Fatalf("the checker saw %q, want 3 reads for Get and 3 for Has", log.got)
 			}
@@ -898,9 +898,9 @@ func TestMap3SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -908,10 +908,10 @@ func TestMap3SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -1320,10 +1320,10 @@ func TestMap4Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*4 {
 				t.Fatalf("the checker saw %q, want 4 reads for Get and 4 for Has", log.got)
 			}
@@ -1513,9 +1513,9 @@ func TestMap4SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -1523,10 +1523,10 @@ func TestMap4SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -1960,10 +1960,10 @@ func TestMap5Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*5 {
 				t.Fatalf("the checker saw %q, want 5 reads for Get and 5 for Has", log.got)
 			}
@@ -2162,9 +2162,9 @@ func TestMap5SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -2172,10 +2172,10 @@ func TestMap5SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -2634,10 +2634,10 @@ func TestMap6Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*6 {
 				t.Fatalf("the checker saw %q, want 6 reads for Get and 6 for Has", log.got)
 			}
@@ -2845,9 +2845,9 @@ func TestMap6SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -2855,10 +2855,10 @@ func TestMap6SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -3342,10 +3342,10 @@ func TestMap7Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*7 {
 				t.Fatalf("the checker saw %q, want 7 reads for Get and 7 for Has", log.got)
 			}
@@ -3562,9 +3562,9 @@ func TestMap7SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -3572,10 +3572,10 @@ func TestMap7SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -4084,10 +4084,10 @@ func TestMap8Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*8 {
 				t.Fatalf("the checker saw %q, want 8 reads for Get and 8 for Has", log.got)
 			}
@@ -4313,9 +4313,9 @@ func TestMap8SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -4323,10 +4323,10 @@ func TestMap8SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -4862,10 +4862,10 @@ func TestMap9Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*9 {
 				t.Fatalf("the checker saw %q, want 9 reads for Get and 9 for Has", log.got)
 			}
@@ -5102,9 +5102,9 @@ func TestMap9SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -5112,10 +5112,10 @@ func TestMap9SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -5678,10 +5678,10 @@ func TestMap10Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*10 {
 				t.Fatalf("the checker saw %q, want 10 reads for Get and 10 for Has", log.got)
 			}
@@ -5927,9 +5927,9 @@ func TestMap10SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -5937,10 +5937,10 @@ func TestMap10SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -6528,10 +6528,10 @@ func TestMap11Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*11 {
 				t.Fatalf("the checker saw %q, want 11 reads for Get and 11 for Has", log.got)
 			}
@@ -6790,9 +6790,9 @@ func TestMap11SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -6800,10 +6800,10 @@ func TestMap11SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -7416,10 +7416,10 @@ func TestMap12Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*12 {
 				t.Fatalf("the checker saw %q, want 12 reads for Get and 12 for Has", log.got)
 			}
@@ -7687,9 +7687,9 @@ func TestMap12SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write", "Set gL write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -7697,10 +7697,10 @@ func TestMap12SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")

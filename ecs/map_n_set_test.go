@@ -38,12 +38,12 @@ func TestMapNSetInParallelSection(t *testing.T) {
 	e := pv.Spawn(Position{}, Velocity{})
 	lone := ecs.NewMap[Position](w).Spawn(Position{X: 1})
 	q := ecs.NewQuery1[Position](w)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	pv.Set(e, Position{X: 1, Y: 2}, Velocity{X: 3, Y: 4})
 	testhelp.MustPanic(t, func() { pv.Set(lone, Position{X: 5}, Velocity{}) }, "Set[ecs_test.Velocity]", "parallel section")
 	testhelp.MustPanic(t, func() { pv.AddMatching(q, Position{}, Velocity{}) }, "AddMatching", "parallel section")
 	testhelp.MustPanic(t, func() { pv.RemoveMatching(q) }, "RemoveMatching", "parallel section")
-	w.EndParallel()
+	w.Parallel().End()
 	if p, v := pv.Get(e); *p != (Position{1, 2}) || *v != (Velocity{3, 4}) {
 		t.Fatalf("after the section: %v %v", *p, *v)
 	}

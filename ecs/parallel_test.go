@@ -22,9 +22,9 @@ func TestParallelSectionConcurrentPasses(t *testing.T) {
 	mass := ecs.NewMap[Mass](w)
 	moved := ecs.NewQuery1[Position](w)
 	vels := ecs.NewQuery1[Velocity](w)
-	w.BeginParallel()
-	if !w.InParallel() || !w.IsIterating() {
-		t.Fatal("a parallel section must report InParallel and IsIterating")
+	w.Parallel().Begin()
+	if !w.Parallel().Active() || !w.IsIterating() {
+		t.Fatal("a parallel section must report Parallel().Active and IsIterating")
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -38,9 +38,9 @@ func TestParallelSectionConcurrentPasses(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	w.EndParallel()
-	if w.InParallel() || w.IsIterating() {
-		t.Fatal("EndParallel left the world in a parallel section")
+	w.Parallel().End()
+	if w.Parallel().Active() || w.IsIterating() {
+		t.Fatal("Parallel().End left the world in a parallel section")
 	}
 	for r := range ecs.NewQuery3[Position, Velocity, Mass](w).All() {
 		if r.A.X != 2 || r.C.V != r.B.X {
@@ -53,17 +53,17 @@ func TestParallelSectionRefusesStructuralChanges(t *testing.T) {
 	w := ecs.NewWorld()
 	pos := ecs.NewMap[Position](w)
 	e := pos.Spawn(Position{})
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { w.Spawn() }, "Spawn", "parallel section", "Commands")
 	testhelp.MustPanic(t, func() { w.Despawn(e) }, "Despawn", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewMap[Velocity](w).Add(e, Velocity{}) }, "NewMap", "parallel section")
 	testhelp.MustPanic(t, func() { pos.Remove(e) }, "Remove[ecs_test.Position]", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w) }, "NewMap", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, "NewQuery1", "parallel section")
-	testhelp.MustPanic(t, func() { w.BeginParallel() }, "BeginParallel")
+	testhelp.MustPanic(t, func() { w.Parallel().Begin() }, "Parallel().Begin")
 	pos.Set(e, Position{1, 2}) // an overwrite in place is allowed
-	w.EndParallel()
-	testhelp.MustPanic(t, func() { w.EndParallel() }, "EndParallel", "no parallel section")
+	w.Parallel().End()
+	testhelp.MustPanic(t, func() { w.Parallel().End() }, "Parallel().End", "no parallel section")
 	if got := *pos.Get(e); got != (Position{1, 2}) || !w.Alive(e) {
 		t.Fatalf("after the section: alive %v, position %v", w.Alive(e), got)
 	}
@@ -151,7 +151,7 @@ func TestCommandsRecordedConcurrently(t *testing.T) {
 		}
 		q := ecs.NewQuery1[Position](w)
 		bufs := []*ecs.Commands{w.NewCommands(), w.NewCommands()}
-		w.BeginParallel()
+		w.Parallel().Begin()
 		var wg sync.WaitGroup
 		for k, c := range bufs {
 			wg.Go(func() {
@@ -164,7 +164,7 @@ func TestCommandsRecordedConcurrently(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		w.EndParallel()
+		w.Parallel().End()
 		for _, c := range bufs {
 			w.Apply(c)
 		}
@@ -249,7 +249,7 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	ecs.AddResource(w, &Gravity{})
 	c := w.NewCommands()
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	for range q.All() {
 	}
 	pos.Get(e)
@@ -261,12 +261,12 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	c.Despawn(c.Spawn())
 	c.Despawn(e)
 	pv := ecs.NewMap2[Position, Velocity](w)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	pv.Has(e) // before the checker: not seen
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	pv.Has(e)
 	ecs.GetResource[Gravity](w)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	pos.Get(e)
 	want := []string{"query Position", "query filter Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
 		"SetCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
@@ -326,19 +326,19 @@ func TestParallelSectionEdgeCases(t *testing.T) {
 		pos.Spawn(Position{})
 	}
 	q := ecs.NewQuery1[Position](w)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { ecs.OnSet(w, func(ecs.Entity, *Position) {}) }, "OnSet", "parallel section")
 	testhelp.MustPanic(t, func() { w.Reserve(10) }, "Reserve", "parallel section")
 	w.Recover() // passes hold no count in a section: nothing to end
-	if !w.InParallel() {
+	if !w.Parallel().Active() {
 		t.Fatal("Recover ended the parallel section")
 	}
 	it := q.Iter() // opened in the section, closed after it
 	it.Next()
-	w.EndParallel()
+	w.Parallel().End()
 	it.Close()
 	if w.IsIterating() {
-		t.Fatal("a cursor closed after EndParallel left the world iterating")
+		t.Fatal("a cursor closed after Parallel().End left the world iterating")
 	}
 	// The count is balanced: a change inside a later loop is still deferred.
 	for r := range q.All() {

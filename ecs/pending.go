@@ -314,7 +314,7 @@ func (w *World) openLoopNote() string {
 		return ""
 	}
 	if w.shared {
-		return "; a parallel section is open (EndParallel ends it)"
+		return "; a parallel section is open (World.Parallel().End ends it)"
 	}
 	loop := "an iteration (a loop, a SpawnBatchFunc init or a batch)"
 	if c := w.openedBy; c != nil {

@@ -208,8 +208,8 @@ func TestShallowRefusedUntilDeclared(t *testing.T) {
 // the world's types, which a running system must not do.
 func TestShallowInsideParallelSection(t *testing.T) {
 	w := ecs.NewWorld()
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { ecs.Shallow[shMesh](w) }, "Shallow", "parallel section")
-	w.EndParallel()
+	w.Parallel().End()
 	ecs.Shallow[shMesh](w)
 }

@@ -323,9 +323,9 @@ func TestSnapshotPanics(t *testing.T) {
 	ecs.OnAdd(s.w, func(e ecs.Entity, v *snapTag) { s.w.Restore(&snap) })
 	mustPanic("in a hook", "inside a hook", func() { s.tag.Add(s.pos.Spawn(snapPos{}), snapTag{}) })
 	s.w.Recover()
-	s.w.BeginParallel()
+	s.w.Parallel().Begin()
 	mustPanic("parallel", "parallel section", func() { s.w.Snapshot(&snap) })
-	s.w.EndParallel()
+	s.w.Parallel().End()
 	s.w.Snapshot(&snap) // usable again
 
 	refs := ecs.NewMap[snapRefs](s.w)

@@ -74,7 +74,7 @@ func ReadsEvents[E any]() Option {
 // the same EventSender. Make it before the first Run, outside systems; it
 // panics inside a running tick.
 func NewEventSender[E any](s *Scheduler) *EventSender[E] {
-	if s.w.InParallel() {
+	if s.w.Parallel().Active() {
 		panic(fmt.Sprintf("sched: NewEventSender[%v]: called inside a running system; make it before the first Run", reflect.TypeFor[E]()))
 	}
 	for _, o := range s.outputs {

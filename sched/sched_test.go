@@ -191,8 +191,8 @@ func TestCommandsApplyAtStageEndInOrder(t *testing.T) {
 	if fmt.Sprint(seen) != "[1 2]" {
 		t.Fatalf("the stage after saw %v, want [1 2] (A's entity first)", seen)
 	}
-	if w.InParallel() || w.Len() != 2 {
-		t.Fatalf("after Run: in parallel %v, %d entities", w.InParallel(), w.Len())
+	if w.Parallel().Active() || w.Len() != 2 {
+		t.Fatalf("after Run: in parallel %v, %d entities", w.Parallel().Active(), w.Len())
 	}
 }
 
@@ -263,7 +263,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 			s := sched.New(w, sched.Debug())
 			mustAdd(t, s, c.name, c.sys(out(s)), c.opts...)
 			testhelp.MustPanic(t, s.Run, c.msg...)
-			if w.InParallel() {
+			if w.Parallel().Active() {
 				t.Fatal("the world was left in a parallel section")
 			}
 			pos.Get(e) // the checker is gone: no panic outside the scheduler
@@ -410,9 +410,9 @@ func TestSystemPanicIsReportedWithItsName(t *testing.T) {
 		}()
 		s.Run()
 	}()
-	if w.InParallel() || w.IsIterating() || w.Len() != 0 {
+	if w.Parallel().Active() || w.IsIterating() || w.Len() != 0 {
 		t.Fatalf("after the panic: parallel %v, iterating %v, %d entities (the stage's buffers must be dropped)",
-			w.InParallel(), w.IsIterating(), w.Len())
+			w.Parallel().Active(), w.IsIterating(), w.Len())
 	}
 }
 
@@ -539,8 +539,8 @@ func TestPanicWhileApplyingDropsTheStage(t *testing.T) {
 	}, sched.Structural())
 	testhelp.MustPanic(t, s.Run, "hook")
 	s.Run()
-	if w.InParallel() || w.Len() != 2 {
-		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.InParallel())
+	if w.Parallel().Active() || w.Len() != 2 {
+		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.Parallel().Active())
 	}
 }
 
