@@ -2,13 +2,13 @@ package ecs
 
 import "unsafe"
 
-// AddAll gives v to every entity q matches. Entities that already have a T
-// are overwritten with v. Panics if q belongs to another world.
+// AddMatching gives v to every entity q matches. Entities that already have
+// a T are overwritten with v. Panics if q belongs to another world.
 // Complexity: O(matched tables + moved rows x components).
-func (m *Map[T]) AddAll(q Matcher, v T) {
-	c := m.w.ownCache("AddAll", q)
+func (m *Map[T]) AddMatching(q Matcher, v T) {
+	c := m.w.ownCache("AddMatching", q)
 	if m.w.lock > 0 {
-		m.w.mustNotShare("AddAll", m.info)
+		m.w.mustNotShare("AddMatching", m.info)
 		m.w.queue(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
 		return
 	}
@@ -21,25 +21,25 @@ func (m *Map[T]) AddAll(q Matcher, v T) {
 	s.release(slot)
 }
 
-// RemoveAll takes T away from every entity q matches that has one.
+// RemoveMatching takes T away from every entity q matches that has one.
 // Panics if q belongs to another world.
-func (m *Map[T]) RemoveAll(q Matcher) {
-	c := m.w.ownCache("RemoveAll", q)
+func (m *Map[T]) RemoveMatching(q Matcher) {
+	c := m.w.ownCache("RemoveMatching", q)
 	if m.w.lock > 0 {
-		m.w.mustNotShare("RemoveAll", m.info)
+		m.w.mustNotShare("RemoveMatching", m.info)
 		m.w.queue(command{kind: cmdRemoveAll, id: m.id, q: c})
 		return
 	}
 	m.w.removeAll(c, m.id)
 }
 
-// DespawnAll despawns every entity q matches. Panics if q belongs to another
-// world. Complexity: O(matched tables + despawned entities x pointer-holding
-// components).
-func (w *World) DespawnAll(q Matcher) {
-	c := w.ownCache("DespawnAll", q)
+// DespawnMatching despawns every entity q matches. Panics if q belongs to
+// another world. Complexity: O(matched tables + despawned entities x
+// pointer-holding components).
+func (w *World) DespawnMatching(q Matcher) {
+	c := w.ownCache("DespawnMatching", q)
 	if w.lock > 0 {
-		w.mustNotShare("DespawnAll", nil)
+		w.mustNotShare("DespawnMatching", nil)
 		w.queue(command{kind: cmdDespawnAll, q: c})
 		return
 	}
@@ -69,11 +69,11 @@ func (w *World) matchedEntities(c *queryCache) []Entity {
 	return w.scratch
 }
 
-// addAll gives the value at v to every entity c matches: AddAll once it is
-// not deferred. Its table loop, like removeAll's, walks the matched tables
-// by index up to the count at the start: moving rows may create tables that
-// the query also matches, which are appended past that count and hold only
-// rows already handled.
+// addAll gives the value at v to every entity c matches: AddMatching once it
+// is not deferred. Its table loop, like removeAll's, walks the matched
+// tables by index up to the count at the start: moving rows may create
+// tables that the query also matches, which are appended past that count and
+// hold only rows already handled.
 func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 	// Hooks' structural changes wait for the whole batch.
 	w.lock++
@@ -82,7 +82,7 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 		for _, e := range w.matchedEntities(c) {
 			r := w.entities.at(e.index)
 			if w.hasComponent(e, r, info) {
-				p := w.componentAt("AddAll", e, r, info)
+				p := w.componentAt("AddMatching", e, r, info)
 				info.copy1(p, v)
 				if info.track {
 					w.touchValue(info, e)
@@ -120,8 +120,8 @@ func (w *World) addAll(c *queryCache, info *componentInfo, v unsafe.Pointer) {
 }
 
 // removeAll takes component id away from every entity c matches that has
-// it: RemoveAll once it is not deferred. Its table loop stops at the table
-// count at the start, as addAll's does.
+// it: RemoveMatching once it is not deferred. Its table loop stops at the
+// table count at the start, as addAll's does.
 func (w *World) removeAll(c *queryCache, id componentID) {
 	w.lock++
 	defer w.unlock()
@@ -142,15 +142,15 @@ func (w *World) removeAll(c *queryCache, id componentID) {
 
 // addAllMany gives every entity c matches the values staged in b for the
 // types of pairs (a component id and its staging slot per type):
-// Map2.AddAll and the like once not deferred. Each entity gains the types
-// it lacks in one move and has the others overwritten. Without sparse
+// Map2.AddMatching and the like once not deferred. Each entity gains the
+// types it lacks in one move and has the others overwritten. Without sparse
 // terms in c and sparse or hooked types, a matched table's rows move as one
 // run to the table with every type (none if it has them all), and each
 // column is filled in one pass; otherwise each entity is handled as a
 // cmdAddN is (see addMany), its OnAdd and OnSet hooks firing after its move.
-// The table loop stops at the table count at the start, as addAll's does;
-// a table past the first ones that rows were moved to is filled again
-// when its turn comes, with the same values.
+// The table loop stops at the table count at the start, as addAll's does; a
+// table past the first ones that rows were moved to is filled again when its
+// turn comes, with the same values.
 func (w *World) addAllMany(c *queryCache, b *commandBuffer, pairs []componentID) {
 	w.lock++ // hooks' structural changes wait for the whole batch
 	defer w.unlock()
@@ -194,11 +194,11 @@ func (w *World) addAllMany(c *queryCache, b *commandBuffer, pairs []componentID)
 
 // removeAllMany takes the types ids away from every entity c matches, in
 // one move per entity, and does nothing for the types an entity lacks:
-// Map2.RemoveAll and the like once not deferred. Without sparse terms in c
-// and sparse or hooked types, a matched table's rows move as one run to
+// Map2.RemoveMatching and the like once not deferred. Without sparse terms
+// in c and sparse or hooked types, a matched table's rows move as one run to
 // the table without the types; otherwise each entity is handled as a
-// cmdRemoveN is (see removeMany). The table loop stops at the table count
-// at the start, as removeAll's does.
+// cmdRemoveN is (see removeMany). The table loop stops at the table count at
+// the start, as removeAll's does.
 func (w *World) removeAllMany(c *queryCache, ids []componentID) {
 	w.lock++
 	defer w.unlock()
@@ -256,7 +256,7 @@ func (b *commandBuffer) unstage(off uint32) {
 	b.multi = b.multi[:off]
 }
 
-// despawnAll despawns every entity c matches: DespawnAll once it is not
+// despawnAll despawns every entity c matches: DespawnMatching once it is not
 // deferred.
 func (w *World) despawnAll(c *queryCache) {
 	w.lock++
@@ -280,7 +280,7 @@ func (w *World) despawnAll(c *queryCache) {
 		}
 		return
 	}
-	w.enter("DespawnAll")
+	w.enter("DespawnMatching")
 	defer w.leave()
 	for _, t := range c.tables {
 		if len(w.observed) == 0 && len(w.sparse) == 0 {
@@ -301,7 +301,7 @@ func (w *World) despawnAll(c *queryCache) {
 // moveAll appends every row of src to dst, copying the columns both have,
 // empties src, and returns the first new row in dst.
 func (w *World) moveAll(src, dst *table) uint32 {
-	w.enter("a batch move between tables (AddAll or RemoveAll)")
+	w.enter("a batch move between tables (AddMatching or RemoveMatching)")
 	defer w.leave()
 	n := src.len()
 	start := dst.len()

@@ -9,7 +9,7 @@ import (
 
 // Change detection benchmarks: what a pass over the changed entities costs
 // against a full pass and against a hand-kept dirty tag, what tracking adds
-// to Map.Set, and what Writes adds to a writing pass.
+// to Map.Set, and what MarksChanged adds to a writing pass.
 
 // bcPos is the 16-byte component of the change benchmarks.
 type bcPos struct{ X, Y float64 }
@@ -98,7 +98,7 @@ func bcDirtyPass(q *ecs.Query1[bcPos], dirty *ecs.Map[bcDirty]) (float64, int) {
 		s += cs
 		n += len(ch.A)
 	}
-	dirty.RemoveAll(q)
+	dirty.RemoveMatching(q)
 	return s, n
 }
 
@@ -198,7 +198,7 @@ func bcScanRow(form string, stride int) (bcScan, int) {
 //     detection).
 //   - dirty: an untracked type; Map.Set plus Map.Add of a zero-size tag
 //     registered Sparse; the pass is a query With(tag) through Chunks, then
-//     Map.RemoveAll(query) of the tags.
+//     Map.RemoveMatching(query) of the tags.
 //   - floor: plain Go, a []bcPos written by index and a []int32 dirty list
 //     appended to; the pass walks the list and empties it.
 //
@@ -214,7 +214,8 @@ func bcScanRow(form string, stride int) (bcScan, int) {
 // pass-ns/changed is ns/pass over the number of changed entities k. The
 // full row's pass visits all 1,000,000 rows; its pass-ns/changed is still
 // per changed entity, the work a change costs that way. The dirty row's
-// pass includes the RemoveAll of the tags, which is part of the approach.
+// pass includes the RemoveMatching of the tags, which is part of the
+// approach.
 func BenchmarkChangedScan(b *testing.B) {
 	for _, pct := range []struct {
 		name   string
@@ -319,10 +320,10 @@ func bcIncFloor(ps []bcPos) {
 }
 
 // BenchmarkWritingPass: a Chunks pass over 1,000,000 entities that adds 1
-// to a field: tracked-writes declares ecs.Writes[bcPos]() on a type that
-// tracks changes, so the pass also stores the tick of every row it
+// to a field: tracked-writes declares ecs.MarksChanged[bcPos]() on a type
+// that tracks changes, so the pass also stores the tick of every row it
 // visits (a fill of the table's changed ticks per chunk); tracked is the
-// same pass without Writes (tracking alone costs a pass nothing);
+// same pass without MarksChanged (tracking alone costs a pass nothing);
 // untracked is the pass on a type without tracking and no filter; floor is
 // the same loop over a plain []bcPos. ns/entity is per visited row.
 func BenchmarkWritingPass(b *testing.B) {
@@ -339,7 +340,7 @@ func BenchmarkWritingPass(b *testing.B) {
 			var filters []ecs.Filter
 			switch name {
 			case "tracked-writes":
-				opts, filters = []ecs.ComponentOption{ecs.TrackChanges()}, []ecs.Filter{ecs.Writes[bcPos]()}
+				opts, filters = []ecs.ComponentOption{ecs.TrackChanges()}, []ecs.Filter{ecs.MarksChanged[bcPos]()}
 			case "tracked":
 				opts = []ecs.ComponentOption{ecs.TrackChanges()}
 			}

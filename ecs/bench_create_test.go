@@ -76,7 +76,7 @@ func BenchmarkSpawn10(b *testing.B) {
 			for b.Loop() {
 				spawnTenEach(m, es)
 				b.StopTimer()
-				w.DespawnAll(all)
+				w.DespawnMatching(all)
 				b.StartTimer()
 			}
 			perEntity(b, n)
@@ -86,7 +86,7 @@ func BenchmarkSpawn10(b *testing.B) {
 			for b.Loop() {
 				spawnTenZero(m, es)
 				b.StopTimer()
-				w.DespawnAll(all)
+				w.DespawnMatching(all)
 				b.StartTimer()
 			}
 			perEntity(b, n)
@@ -96,7 +96,7 @@ func BenchmarkSpawn10(b *testing.B) {
 			for b.Loop() {
 				spawnTenValues(m, es)
 				b.StopTimer()
-				w.DespawnAll(all)
+				w.DespawnMatching(all)
 				b.StartTimer()
 			}
 			perEntity(b, n)
@@ -106,7 +106,7 @@ func BenchmarkSpawn10(b *testing.B) {
 			for b.Loop() {
 				spawnTenBatch(m, n)
 				b.StopTimer()
-				w.DespawnAll(all)
+				w.DespawnMatching(all)
 				b.StartTimer()
 			}
 			perEntity(b, n)
@@ -137,6 +137,6 @@ func tenWorld(n int) (*ecs.World, *map10, *ecs.Query1[c10], []ecs.Entity) {
 	m := ecs.NewMap10[c1, c2, c3, c4, c5, c6, c7, c8, c9, c10](w)
 	all := ecs.NewQuery1[c10](w)
 	spawnTenBatch(m, n)
-	w.DespawnAll(all)
+	w.DespawnMatching(all)
 	return w, m, all, make([]ecs.Entity, n)
 }

@@ -41,7 +41,7 @@ func deferredRemoveAdd(o *opsWorld, q *ecs.Query1[Velocity], _ ecs.Entity) {
 
 // BenchmarkDeferredRemove measures queueing: a loop over n entities that
 // removes a component of each (queued), the flush that applies the moves,
-// and an AddAll that gives the component back.
+// and an AddMatching that gives the component back.
 func BenchmarkDeferredRemove(b *testing.B) { benchDeferred(b, deferredRemove) }
 
 //go:noinline
@@ -49,7 +49,7 @@ func deferredRemove(o *opsWorld, q *ecs.Query1[Velocity], _ ecs.Entity) {
 	for r := range q.All() {
 		o.vel.Remove(r.Entity)
 	}
-	o.vel.AddAll(o.all, Velocity{5, 6})
+	o.vel.AddMatching(o.all, Velocity{5, 6})
 }
 
 // BenchmarkDeferredSetShared measures judging deferred changes of one

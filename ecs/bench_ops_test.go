@@ -50,8 +50,8 @@ func addRemoveEach(o *opsWorld) {
 
 //go:noinline
 func addRemoveBatch(o *opsWorld) {
-	o.vel.AddAll(o.all, Velocity{1, 1})
-	o.vel.RemoveAll(o.all)
+	o.vel.AddMatching(o.all, Velocity{1, 1})
+	o.vel.RemoveMatching(o.all)
 }
 
 //go:noinline
@@ -62,7 +62,7 @@ func despawnEach(o *opsWorld) {
 }
 
 //go:noinline
-func despawnBatch(o *opsWorld) { o.w.DespawnAll(o.all) }
+func despawnBatch(o *opsWorld) { o.w.DespawnMatching(o.all) }
 
 // benchSpawn measures spawn into a world that was warmed with n entities
 // and cleared (go-ecs-benchmarks' create2), timing only the spawns.
@@ -70,11 +70,11 @@ func benchSpawn(b *testing.B, n int, kernel func(*opsWorld, int)) {
 	o := newOpsWorld()
 	o.es = make([]ecs.Entity, n)
 	kernel(o, n)
-	o.w.DespawnAll(o.all)
+	o.w.DespawnMatching(o.all)
 	for b.Loop() {
 		kernel(o, n)
 		b.StopTimer()
-		o.w.DespawnAll(o.all)
+		o.w.DespawnMatching(o.all)
 		b.StartTimer()
 	}
 	perEntity(b, n)
@@ -86,7 +86,7 @@ func benchDespawn(b *testing.B, n int, kernel func(*opsWorld)) {
 	o := newOpsWorld()
 	o.es = make([]ecs.Entity, n)
 	spawnEach(o, n)
-	o.w.DespawnAll(o.all)
+	o.w.DespawnMatching(o.all)
 	for b.Loop() {
 		b.StopTimer()
 		spawnEach(o, n)

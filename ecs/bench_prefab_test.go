@@ -33,7 +33,7 @@ func BenchmarkPrefabSpawnBatch(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		w.DespawnAll(all)
+		w.DespawnMatching(all)
 		b.StartTimer()
 		prefabSpawnBatch(p, 10_000)
 	}

@@ -190,21 +190,21 @@ func (b *bundle) endRows(pt put) {
 	b.w.settle()
 }
 
-// addAll begins an AddAll over q: the values go through the staging
+// addAll begins an AddMatching over q: the values go through the staging
 // columns of deferred changes also when applied at once (handing their
 // addresses to the types' fill functions would move them to the heap on
 // every call). Panics if q belongs to another world, or in a parallel
 // section.
 func (b *bundle) addAll(q Matcher, p []unsafe.Pointer) (*queryCache, uint32) {
 	w := b.w
-	c := w.ownCache("AddAll", q)
+	c := w.ownCache("AddMatching", q)
 	if w.lock > 0 {
-		w.mustNotShare("AddAll", b.infos[0])
+		w.mustNotShare("AddMatching", b.infos[0])
 	}
 	return c, b.stage(&w.cmds, p)
 }
 
-// endAddAll applies or queues the AddAll whose values are staged at off.
+// endAddAll applies or queues the AddMatching whose values are staged at off.
 func (b *bundle) endAddAll(c *queryCache, off uint32) {
 	w := b.w
 	buf := &w.cmds
@@ -220,9 +220,9 @@ func (b *bundle) endAddAll(c *queryCache, off uint32) {
 // that as one change while changes are deferred.
 func (b *bundle) removeAll(q Matcher) {
 	w := b.w
-	c := w.ownCache("RemoveAll", q)
+	c := w.ownCache("RemoveMatching", q)
 	if w.lock > 0 {
-		w.mustNotShare("RemoveAll", b.infos[0])
+		w.mustNotShare("RemoveMatching", b.infos[0])
 		buf := &w.cmds
 		off := uint32(len(buf.multi))
 		buf.multi = append(buf.multi, b.ids...)
@@ -250,7 +250,7 @@ func (b *bundle) spawnCmd(c *Commands, p []unsafe.Pointer) Entity {
 // addCmd records in c an add-or-overwrite of every type on e and fills p
 // with the staging slots of the values.
 func (b *bundle) addCmd(c *Commands, e Entity, p []unsafe.Pointer) {
-	c.checkN(AddAccess, "AddCmd", &e, b.w, b.handle, b.infos)
+	c.checkN(AddAccess, "SetCmd", &e, b.w, b.handle, b.infos)
 	off := b.stage(&c.buf, p)
 	c.push(command{kind: cmdAddN, e: e, id: componentID(len(b.ids)), slot: off})
 }

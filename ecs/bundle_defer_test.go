@@ -41,7 +41,7 @@ func TestMap2ChangesInsideALoopAreOneMove(t *testing.T) {
 					w.Apply(c)
 				}
 			}
-			run(func() { ab.Add(e, bundleA{1}, bundleB{2}) }, func() { ab.AddCmd(c, e, bundleA{1}, bundleB{2}) })
+			run(func() { ab.Add(e, bundleA{1}, bundleB{2}) }, func() { ab.SetCmd(c, e, bundleA{1}, bundleB{2}) })
 			if len(addSaw) != 1 || !addSaw[0] {
 				t.Fatalf("OnAdd[A] saw B: %v, want [true]", addSaw)
 			}

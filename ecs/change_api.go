@@ -30,7 +30,7 @@ func Added[T any]() Filter { return Filter{kind: filterAdded, types: []Component
 // since the query's previous pass (or ever, on its first pass): every add
 // that [Added] sees, every Set (of a Map, a MapN, a command buffer or a
 // sched Output), every [Map.MarkChanged], and every pass of a query that
-// declares [Writes][T]. It requires T, as [With] does. T must have been
+// declares [MarksChanged][T]. It requires T, as [With] does. T must have been
 // registered with [TrackChanges]; otherwise the query constructor panics.
 //
 // Each query has its own last pass: two queries (two systems) with
@@ -42,19 +42,25 @@ func Added[T any]() Filter { return Filter{kind: filterAdded, types: []Component
 // detection for cached queries.
 func Changed[T any]() Filter { return Filter{kind: filterChanged, types: []ComponentType{C[T]()}} }
 
-// Writes declares that the query writes T through the pointers or slices
-// it hands out (flecs' inout terms): when T tracks changes, every entity
-// the pass visits is marked changed. The table forms mark a whole table, or
-// run of rows, when the pass enters it, so a loop that breaks early marks
-// the rest of that table too: a change reported that did not happen, never
-// one missed. On a type without [TrackChanges] it does nothing. T need not
-// be one of the query's types; it is not required by the filter.
-func Writes[T any]() Filter { return Filter{kind: filterWrites, types: []ComponentType{C[T]()}} }
+// MarksChanged declares that the query writes T through the pointers or
+// slices it hands out (flecs' inout terms): when T tracks changes, every
+// entity the pass visits is marked changed. The table forms mark a whole
+// table, or run of rows, when the pass enters it, so a loop that breaks
+// early marks the rest of that table too: a change reported that did not
+// happen, never one missed. On a type without [TrackChanges] it does
+// nothing. T need not be one of the query's types; it is not required by
+// the filter. It is a query filter, not a system's declared access: a
+// scheduled system whose query carries it declares sched.Writes[T] too.
+// Complexity: the pass also stores one tick per row it visits (one fill
+// per table or run in the table forms).
+func MarksChanged[T any]() Filter {
+	return Filter{kind: filterMarksChanged, types: []ComponentType{C[T]()}}
+}
 
 // MarkChanged marks e's T as changed now, for [Changed] filters: call it
 // after writing through a pointer from [Map.Get] or a query that does not
-// declare [Writes][T]. Panics, naming e and T, if e is not alive, has no T,
-// or T does not track changes ([TrackChanges]). Complexity: O(1).
+// declare [MarksChanged][T]. Panics, naming e and T, if e is not alive, has
+// no T, or T does not track changes ([TrackChanges]). Complexity: O(1).
 func (m *Map[T]) MarkChanged(e Entity) {
 	w := m.w
 	if w.checker != nil {

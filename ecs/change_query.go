@@ -23,7 +23,7 @@ func (ct changeTerm) ticksIn(t *table) *tickColumn {
 // tick, and outside a parallel section the tick moves on, so that what
 // changes after the pass is newer than it and what changed during it is
 // not. In a parallel section the tick stays (every change of the section
-// carries it) and EndParallel moves it on.
+// carries it) and ParallelControl.End moves it on.
 func (c *queryCache) passed() {
 	w := c.w
 	c.lastRun = w.tick
@@ -42,7 +42,7 @@ func (c *queryCache) endPass(epoch uint32) {
 }
 
 // markTable marks rows [lo, hi) of t changed for every tracked type the
-// query declares it writes ([Writes]) and t has a column of.
+// query declares it writes ([MarksChanged]) and t has a column of.
 func (c *queryCache) markTable(t *table, lo, hi int) {
 	for _, info := range c.writes {
 		if col := t.column(info.id); col >= 0 {
@@ -160,7 +160,7 @@ func (it *sparseIter) changeRuns() bool {
 // nextChangedRun returns the next run of at most limit consecutive rows
 // [lo, hi) of one table that pass the change filters, with the table's
 // index among the query's matched tables, and marks the run's written
-// types (Writes). Call it only when changeRuns reports true.
+// types (MarksChanged). Call it only when changeRuns reports true.
 func (it *sparseIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bool) {
 	c := it.c
 	for it.ti < len(c.tables) {

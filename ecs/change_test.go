@@ -162,7 +162,7 @@ func TestChangedTwoQueriesAndOwnWrites(t *testing.T) {
 	a, b := m.Spawn(Tracked{1}), m.Spawn(Tracked{2})
 	// A query that filters on Changed and writes what it reads does not
 	// feed itself; another query sees its writes once.
-	clamp := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked](), ecs.Writes[Tracked]())
+	clamp := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked](), ecs.MarksChanged[Tracked]())
 	watch := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	wantEntities(t, "watch, first", passAll(watch), a, b)
 	wantEntities(t, "clamp, first", passAll(clamp), a, b)
@@ -181,7 +181,7 @@ func TestChangedTwoQueriesAndOwnWrites(t *testing.T) {
 	wantEntities(t, "watch", passAll(watch), a, b)
 }
 
-func TestWritesMarksWholeTables(t *testing.T) {
+func TestMarksChangedMarksWholeTables(t *testing.T) {
 	w := newTrackedWorld()
 	m := ecs.NewMap[Tracked](w)
 	var es []ecs.Entity
@@ -190,7 +190,7 @@ func TestWritesMarksWholeTables(t *testing.T) {
 	}
 	watch := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	passAll(watch)
-	writer := ecs.NewQuery1[Tracked](w, ecs.Writes[Tracked]())
+	writer := ecs.NewQuery1[Tracked](w, ecs.MarksChanged[Tracked]())
 	for ch := range writer.Chunks() {
 		for i := range ch.A {
 			ch.A[i].V++
@@ -201,7 +201,7 @@ func TestWritesMarksWholeTables(t *testing.T) {
 	for r := range reader.All() {
 		r.A.V++
 	}
-	wantEntities(t, "after a pass that does not declare Writes", passAll(watch))
+	wantEntities(t, "after a pass that does not declare MarksChanged", passAll(watch))
 }
 
 func TestChangedDeferredAndStructural(t *testing.T) {
@@ -221,7 +221,7 @@ func TestChangedDeferredAndStructural(t *testing.T) {
 	wantEntities(t, "after deferred changes", passAll(changed), a, b, c)
 	cmds := w.NewCommands()
 	d := cmds.Spawn()
-	m.AddCmd(cmds, d, Tracked{9})
+	m.SetCmd(cmds, d, Tracked{9})
 	w.Apply(cmds)
 	real, ok := cmds.Resolve(d)
 	if !ok {
@@ -230,7 +230,7 @@ func TestChangedDeferredAndStructural(t *testing.T) {
 	wantEntities(t, "after a command buffer", passAll(changed), real)
 }
 
-func TestChangedCloneLoadRestore(t *testing.T) {
+func TestChangedCopyEntityLoadRestore(t *testing.T) {
 	w := newTrackedWorld()
 	m := ecs.NewMap[Tracked](w)
 	sp := ecs.NewMap[TrackedSparse](w)
@@ -242,9 +242,9 @@ func TestChangedCloneLoadRestore(t *testing.T) {
 	passAll(sq)
 	var snap ecs.Snapshot
 	w.Snapshot(&snap)
-	b := w.Clone(a)
-	wantEntities(t, "after Clone", passAll(tq), b)
-	wantEntities(t, "after Clone, sparse", passAll(sq), b)
+	b := w.CopyEntity(a)
+	wantEntities(t, "after CopyEntity", passAll(tq), b)
+	wantEntities(t, "after CopyEntity, sparse", passAll(sq), b)
 	w.Restore(&snap)
 	wantEntities(t, "after Restore", passAll(tq), a)
 	wantEntities(t, "after Restore, sparse", passAll(sq), a)
@@ -342,10 +342,10 @@ func TestChangedInParallelSection(t *testing.T) {
 	q2 := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
 	passAll(q1)
 	passAll(q2)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	m.Set(a, Tracked{3}) // a system writing in the stage
 	wantEntities(t, "q1 in the section", passAll(q1), a)
-	w.EndParallel()
+	w.Parallel().End()
 	m.Set(b, Tracked{4})
 	wantEntities(t, "q1 after the section", passAll(q1), b)
 	wantEntities(t, "q2", passAll(q2), a, b)

@@ -102,7 +102,7 @@ func (tc *tickColumn) touch(i uint32) {
 }
 
 // touchRange marks rows [lo, hi) as changed now: a writing pass over a
-// table (Writes).
+// table (MarksChanged).
 func (tc *tickColumn) touchRange(lo, hi uint32) {
 	if lo >= hi {
 		return

@@ -194,9 +194,9 @@ func TestChecksumValueRules(t *testing.T) {
 
 func TestChecksumRefusesAParallelSection(t *testing.T) {
 	w := ecs.NewWorld()
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { w.Checksum() }, "Checksum", "parallel section")
-	w.EndParallel()
+	w.Parallel().End()
 	if w.Checksum() != ecs.NewWorld().Checksum() {
 		t.Fatal("two empty worlds have different checksums")
 	}

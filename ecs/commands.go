@@ -18,8 +18,8 @@ import (
 // allocates nothing once warm.
 //
 // The verbs: [Commands.Spawn], [Commands.Despawn], [Map.SpawnCmd],
-// [Map.AddCmd], [Map.RemoveCmd], and for several types at once
-// [Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] (to Map12); relation
+// [Map.SetCmd], [Map.RemoveCmd], and for several types at once
+// [Map2.SpawnCmd], [Map2.SetCmd], [Map2.RemoveCmd] (to Map12); relation
 // changes ([Relation.AddCmd] and its siblings, [Hierarchy.SetParentCmd],
 // [Hierarchy.RemoveParentCmd]) and prefab spawns ([Prefab.SpawnCmd],
 // [Prefab.SpawnCmdNodes]).
@@ -47,7 +47,7 @@ type Commands struct {
 func (w *World) NewCommands() *Commands { return &Commands{w: w} }
 
 // Len returns the number of recorded changes. A change of several types
-// ([Map2.SpawnCmd], [Map2.AddCmd], [Map2.RemoveCmd] and the like) counts
+// ([Map2.SpawnCmd], [Map2.SetCmd], [Map2.RemoveCmd] and the like) counts
 // as one.
 func (c *Commands) Len() int { return len(c.buf.cmds) }
 
@@ -79,7 +79,7 @@ func (c *Commands) pending() Entity {
 
 // Spawn records the creation of an entity with no components and returns
 // it as a pending entity: valid only for recording further changes in this
-// buffer ([Commands.Despawn], [Map.AddCmd], [Map.RemoveCmd], [Map2.AddCmd]
+// buffer ([Commands.Despawn], [Map.SetCmd], [Map.RemoveCmd], [Map2.SetCmd]
 // and the like), and never alive itself; after [World.Apply],
 // [Commands.Resolve] turns it into the entity the Apply made.
 // Complexity: O(1) amortised.
@@ -123,18 +123,18 @@ func (c *Commands) Despawn(e Entity) {
 	c.push(command{kind: cmdDespawn, e: e})
 }
 
-// AddCmd records giving e the component v: when the buffer is applied, e
+// SetCmd records giving e the component v: when the buffer is applied, e
 // gains a T, or has its T overwritten if it has one by then (firing OnAdd or
 // OnSet). Panics if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. Complexity: O(1) amortised, no allocation once
 // warm.
-func (m *Map[T]) AddCmd(c *Commands, e Entity, v T) {
-	c.check(AddAccess, "AddCmd", e, m.w, m.info)
+func (m *Map[T]) SetCmd(c *Commands, e Entity, v T) {
+	c.check(AddAccess, "SetCmd", e, m.w, m.info)
 	c.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&c.buf, m.info, v)})
 }
 
 // RemoveCmd records taking T away from e; when the buffer is applied, it
-// does nothing if e has no T or is dead by then. Panics like AddCmd.
+// does nothing if e has no T or is dead by then. Panics like SetCmd.
 func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
 	c.check(RemoveAccess, "RemoveCmd", e, m.w, m.info)
 	c.push(command{kind: cmdRemove, e: e, id: m.id})
@@ -200,7 +200,7 @@ func (c *Commands) invalidMessage(name string, e Entity) string {
 }
 
 // handleOp names op of the handle of several types infos describe, as
-// Map2[main.Pos,main.Vel].AddCmd.
+// Map2[main.Pos,main.Vel].SetCmd.
 func handleOp(handle string, infos []*componentInfo, op string) string {
 	var b strings.Builder
 	b.WriteString(handle)

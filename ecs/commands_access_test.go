@@ -38,9 +38,9 @@ func TestAccessCheckerSeesDespawnCascades(t *testing.T) {
 	likes.Add(fan, root) // RemovePairs: the fan lives on
 	c := w.NewCommands()
 	var l despawnLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	c.Despawn(root)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	via := "Despawn of " + root.String() + ", cascading through Relation[ecs.ChildOf]"
 	want := []string{
 		"Despawn: ecs_test.Position", "Despawn: targets of ecs.ChildOf", "Despawn: targets of ecs_test.Tag",

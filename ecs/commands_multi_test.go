@@ -88,7 +88,7 @@ func TestMapNSpawnCmd(t *testing.T) {
 	}
 }
 
-func TestMapNAddCmd(t *testing.T) {
+func TestMapNSetCmd(t *testing.T) {
 	w := ecs.NewWorld()
 	pos, vel, mass := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w), ecs.NewMap[Mass](w)
 	pv := ecs.NewMap2[Position, Velocity](w)
@@ -108,16 +108,16 @@ func TestMapNAddCmd(t *testing.T) {
 	})
 
 	c := w.NewCommands()
-	pv.AddCmd(c, e, Position{1, 1}, Velocity{2, 2}) // overwrites Position, adds Velocity
+	pv.SetCmd(c, e, Position{1, 1}, Velocity{2, 2}) // overwrites Position, adds Velocity
 	c.Despawn(x)
-	pv.AddCmd(c, x, Position{}, Velocity{}) // x is dead by then: dropped
+	pv.SetCmd(c, x, Position{}, Velocity{}) // x is dead by then: dropped
 	// Changes to a pending entity apply in the order recorded.
 	p := c.Spawn()
-	pv.AddCmd(c, p, Position{1, 0}, Velocity{1, 0})
-	pv.AddCmd(c, p, Position{2, 0}, Velocity{2, 0})
+	pv.SetCmd(c, p, Position{1, 0}, Velocity{1, 0})
+	pv.SetCmd(c, p, Position{2, 0}, Velocity{2, 0})
 	pv.RemoveCmd(c, p)
-	mass.AddCmd(c, p, Mass{3})
-	pv.AddCmd(c, p, Position{4, 0}, Velocity{4, 0})
+	mass.SetCmd(c, p, Mass{3})
+	pv.SetCmd(c, p, Position{4, 0}, Velocity{4, 0})
 	if c.Len() != 9 || vel.Has(e) {
 		t.Fatalf("Len %d, or recording changed the world", c.Len())
 	}
@@ -192,8 +192,8 @@ func TestMapNCmdChecks(t *testing.T) {
 	e := pv.Spawn(Position{}, Velocity{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	testhelp.MustPanic(t, func() { pv.AddCmd(c, e, Position{}, Velocity{}) },
-		"ecs: Map2[ecs_test.Position,ecs_test.Velocity].AddCmd: entity "+e.String()+" is not alive")
+	testhelp.MustPanic(t, func() { pv.SetCmd(c, e, Position{}, Velocity{}) },
+		"ecs: Map2[ecs_test.Position,ecs_test.Velocity].SetCmd: entity "+e.String()+" is not alive")
 	testhelp.MustPanic(t, func() { pvm.RemoveCmd(c, e) },
 		"ecs: Map3[ecs_test.Position,ecs_test.Velocity,ecs_test.Mass].RemoveCmd: entity "+e.String()+" is not alive")
 	other := w.NewCommands()
@@ -209,13 +209,13 @@ func TestMapNCmdChecks(t *testing.T) {
 	// Every type is reported to the access checker.
 	f := w.Spawn()
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	q := pv.SpawnCmd(c, Position{}, Velocity{})
-	pv.AddCmd(c, q, Position{}, Velocity{})
+	pv.SetCmd(c, q, Position{}, Velocity{})
 	pv.RemoveCmd(c, f)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	want := []string{"SpawnCmd write spawn", "SpawnCmd Position write add", "SpawnCmd Velocity write add",
-		"AddCmd Position write add", "AddCmd Velocity write add",
+		"SetCmd Position write add", "SetCmd Velocity write add",
 		"RemoveCmd Position write remove", "RemoveCmd Velocity write remove"}
 	if !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)
@@ -231,10 +231,10 @@ func TestMapNCmdAllocs(t *testing.T) {
 	c := w.NewCommands()
 	round := func() {
 		p := pvm.SpawnCmd(c, Position{1, 0}, Velocity{}, Mass{})
-		pv.AddCmd(c, e, Position{2, 0}, Velocity{})
-		pv.AddCmd(c, p, Position{3, 0}, Velocity{})
+		pv.SetCmd(c, e, Position{2, 0}, Velocity{})
+		pv.SetCmd(c, p, Position{3, 0}, Velocity{})
 		pvm.RemoveCmd(c, e)
-		pv.AddCmd(c, e, Position{4, 0}, Velocity{})
+		pv.SetCmd(c, e, Position{4, 0}, Velocity{})
 		c.Despawn(p)
 		w.Apply(c)
 		if r, ok := c.Resolve(p); !ok || w.Alive(r) {
@@ -262,10 +262,10 @@ func TestCommandsResolve(t *testing.T) {
 
 	p1 := c.Spawn()
 	p2 := pv.SpawnCmd(c, Position{7, 7}, Velocity{})
-	pos.AddCmd(c, p1, Position{1, 1})
+	pos.SetCmd(c, p1, Position{1, 1})
 	w.Apply(c)
 
-	w.BeginParallel() // the next run of the system
+	w.Parallel().Begin() // the next run of the system
 	e1, ok1 := c.Resolve(p1)
 	e2, ok2 := c.Resolve(p2)
 	if !ok1 || !ok2 || *pos.Get(e1) != (Position{1, 1}) || *pos.Get(e2) != (Position{7, 7}) {
@@ -279,11 +279,11 @@ func TestCommandsResolve(t *testing.T) {
 			t.Fatalf("Resolve(%v) = %v, %v for a non-pending entity", bad, r, ok)
 		}
 	}
-	testhelp.MustPanic(t, func() { pos.AddCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
+	testhelp.MustPanic(t, func() { pos.SetCmd(c, p1, Position{}) }, "pending1", "not a pending entity", "Commands.Resolve")
 	// Recording again forgets the mapping; pending numbers start again.
 	q := c.Spawn()
-	pos.AddCmd(c, q, Position{3, 3})
-	w.EndParallel()
+	pos.SetCmd(c, q, Position{3, 3})
+	w.Parallel().End()
 	if q != p1 {
 		t.Fatalf("pending numbering after Apply: %v, want %v", q, p1)
 	}
@@ -366,7 +366,7 @@ func TestResourceHandle(t *testing.T) {
 	pos2 := ecs.NewMap[Position](w2)
 	e2 := pos2.Spawn(Position{})
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	h.Get()
 	h.TryGet()
 	h.Has()
@@ -376,7 +376,7 @@ func TestResourceHandle(t *testing.T) {
 	h2.Set(g)
 	h2.Get()
 	pos2.Get(e2)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	want := []string{"Resource.Get Gravity resource", "Resource.TryGet Gravity resource", "Resource.Has Gravity resource",
 		"Resource.Set Gravity write resource", "Resource.Remove Gravity write resource", "Resource.Get Gravity resource"}
 	if !slices.Equal(l.got, want) {
@@ -385,13 +385,13 @@ func TestResourceHandle(t *testing.T) {
 
 	// In a parallel section: reads and Set work through the handle, making a
 	// handle does not.
-	w.BeginParallel()
+	w.Parallel().Begin()
 	h.Set(g)
 	if h.Get() != g {
 		t.Fatal("Set in a parallel section")
 	}
 	testhelp.MustPanic(t, func() { ecs.NewResource[Mass](w) }, "NewResource", "parallel section", "make handles once, outside systems")
-	w.EndParallel()
+	w.Parallel().End()
 }
 
 // TestMakingHandlesInASystemPanics checks the messages of the handles and
@@ -401,7 +401,7 @@ func TestMakingHandlesInASystemPanics(t *testing.T) {
 	pos := ecs.NewMap[Position](w)
 	pos.Spawn(Position{})
 	before := len(w.Stats().Components)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	query := []string{"parallel section", "build queries once, outside systems (before the first Run), and reuse them",
 		"a query is a cache the world keeps up to date", "leaks", "scan of all tables"}
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, append([]string{"ecs: NewQuery1:"}, query...)...)
@@ -415,7 +415,7 @@ func TestMakingHandlesInASystemPanics(t *testing.T) {
 		ecs.NewMap12[Position, Rare, Mass, Velocity, Burning, Gravity, bit0, bit1, pair[bit0, bit0], pair[bit0, bit1], pair[bit1, bit0], pair[bit1, bit1]](w)
 	},
 		append([]string{"ecs: NewMap12:"}, handle...)...)
-	w.EndParallel()
+	w.Parallel().End()
 	// The refused calls registered no type.
 	if after := len(w.Stats().Components); after != before {
 		t.Fatalf("%d component types after the refused calls, %d before", after, before)
@@ -447,7 +447,7 @@ func ExampleCommands_Resolve() {
 }
 
 // TestMapNCmdSparse mixes a sparse type with a table type: SpawnCmd puts
-// the table type in its table and the sparse one in its set, AddCmd and
+// the table type in its table and the sparse one in its set, SetCmd and
 // RemoveCmd reach both storages.
 func TestMapNCmdSparse(t *testing.T) {
 	w := ecs.NewWorld()
@@ -461,8 +461,8 @@ func TestMapNCmdSparse(t *testing.T) {
 	f := burn.Spawn(Burning{1})
 	c := w.NewCommands()
 	p := pb.SpawnCmd(c, Position{1, 0}, Burning{2})
-	pb.AddCmd(c, e, Position{3, 0}, Burning{4})
-	pb.AddCmd(c, f, Position{5, 0}, Burning{6}) // overwrites f's Burning
+	pb.SetCmd(c, e, Position{3, 0}, Burning{4})
+	pb.SetCmd(c, f, Position{5, 0}, Burning{6}) // overwrites f's Burning
 	pb.RemoveCmd(c, e)
 	w.Apply(c)
 	n, _ := c.Resolve(p)

@@ -75,21 +75,21 @@ func (t *twinWorld) record(c *ecs.Commands, op twinOp, targets *[]ecs.Entity) {
 	case twinDespawn:
 		c.Despawn(e)
 	case twinAddPos:
-		t.pos.AddCmd(c, e, op.pos)
+		t.pos.SetCmd(c, e, op.pos)
 	case twinAddVel:
-		t.vel.AddCmd(c, e, op.vel)
+		t.vel.SetCmd(c, e, op.vel)
 	case twinAddMass:
-		t.mass.AddCmd(c, e, op.mass)
+		t.mass.SetCmd(c, e, op.mass)
 	case twinRemovePos:
 		t.pos.RemoveCmd(c, e)
 	case twinRemoveMass:
 		t.mass.RemoveCmd(c, e)
 	case twinAdd2:
-		t.pv.AddCmd(c, e, op.pos, op.vel)
+		t.pv.SetCmd(c, e, op.pos, op.vel)
 	case twinRemove2:
 		t.pv.RemoveCmd(c, e)
 	case twinAdd3:
-		t.pvm.AddCmd(c, e, op.pos, op.vel, op.mass)
+		t.pvm.SetCmd(c, e, op.pos, op.vel, op.mass)
 	case twinRemove3:
 		t.pvm.RemoveCmd(c, e)
 	}

@@ -88,6 +88,10 @@ type registry struct {
 	infos  []*componentInfo
 	w      *World // the world, for componentInfo.w and componentInfo.index
 	slots  int    // table slots in use: the length of every componentInfo.cols
+	// shallow holds the types declared with Shallow: snapshots copy their
+	// values plainly wherever they live (components, relation pairs,
+	// events, resources), nil until the first declaration.
+	shallow map[reflect.Type]bool
 }
 
 func newRegistry() registry {
@@ -129,6 +133,7 @@ func idOf[T any](r *registry) componentID {
 		},
 	}
 	info.snap, info.cloneN = snapshotPolicyOf[T]()
+	info.snap = r.lift(t, info.snap)
 	info.saveN, info.loadN = binaryCodecOf[T]()
 	info.ct = ComponentType{typ: t, id: idOf[T]}
 	_, info.relation = any(zero).(relationSide)

@@ -7,7 +7,7 @@ import "fmt"
 // a scheduler did not declare, and two goroutines changing the world at
 // once. Its flag checked sits at the start of World, for Map.Get.
 type misuseGuard struct {
-	shared   bool          // a parallel section is open (BeginParallel)
+	shared   bool          // a parallel section is open (Parallel().Begin)
 	mutating bool          // a structural mutation is in progress (see enter)
 	checker  AccessChecker // told of accesses, nil unless set
 	// methodsOf names the operation (Save, Load, Checksum, Snapshot...)
@@ -78,5 +78,5 @@ func methodsMessage(op, running string) string {
 // concurrentMessage is the panic message of a structural change that finds
 // another one in progress, or its traces (see table.removeRow).
 func concurrentMessage(op string) string {
-	return fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (BeginParallel), where structural changes go to Commands buffers", op)
+	return fmt.Sprintf("ecs: %s: concurrent structural change: another goroutine is changing this World at the same time; a World is not safe for concurrent use outside a parallel section (World.Parallel().Begin), where structural changes go to Commands buffers", op)
 }

@@ -51,7 +51,7 @@ func TestConcurrentStructuralChangesAreDetected(t *testing.T) {
 	if caught == "" {
 		t.Fatal("two goroutines changed one World for 50 rounds and the detector never fired")
 	}
-	if !strings.Contains(caught, "not safe for concurrent use") || !strings.Contains(caught, "BeginParallel") {
+	if !strings.Contains(caught, "not safe for concurrent use") || !strings.Contains(caught, "World.Parallel().Begin") {
 		t.Errorf("message %q does not explain the rule", caught)
 	}
 }

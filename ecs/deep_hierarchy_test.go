@@ -192,12 +192,12 @@ func TestDeepPrefabFirstSpawn(t *testing.T) {
 	}
 }
 
-// Restore and Clone do no walk of the hierarchy: a snapshot of a deep
+// Restore and CopyEntity do no walk of the hierarchy: a snapshot of a deep
 // chain, or of a root with many children, restores after a despawn of
 // the whole tree, and a clone of the deepest node, or of a child of the
 // wide root, is a sibling, in time linear in the world (Restore) or
-// independent of its shape (Clone).
-func TestDeepHierarchyRestoreAndClone(t *testing.T) {
+// independent of its shape (CopyEntity).
+func TestDeepHierarchyRestoreAndCopyEntity(t *testing.T) {
 	for _, n := range dhSizes(100_000, 1_000_000) {
 		for _, chain := range []bool{true, false} {
 			t.Run(fmt.Sprintf("chain=%v/%d", chain, n), func(t *testing.T) {
@@ -220,7 +220,7 @@ func TestDeepHierarchyRestoreAndClone(t *testing.T) {
 				dhCheck(t, w, h, n, 0, chain)
 				var c ecs.Entity
 				dhWithin(t, dhLimit(n), "clone", func() error {
-					c = w.Clone(byN[n])
+					c = w.CopyEntity(byN[n])
 					return nil
 				})
 				parent := byN[0]

@@ -17,10 +17,10 @@ const (
 	// buffer): id holds the number of types and slot the offset of their
 	// entries in the buffer's multi list.
 	cmdSpawnN     // SpawnCmd: a new entity with components, made in their table
-	cmdAddN       // AddCmd: adds or overwrites, in one move
+	cmdAddN       // SetCmd: adds or overwrites, in one move
 	cmdRemoveN    // RemoveCmd: removals, in one move
-	cmdAddAllN    // Map2.AddAll and the like, deferred: one batch of all the types
-	cmdRemoveAllN // Map2.RemoveAll and the like, deferred: one batch of all the types
+	cmdAddAllN    // Map2.AddMatching and the like, deferred: one batch of all the types
+	cmdRemoveAllN // Map2.RemoveMatching and the like, deferred: one batch of all the types
 	cmdExchangeN  // Exchange: removals and adds, in one move (see exchangeMany)
 	// cmdFunc runs funcs[slot]: a relation change, which checks when it
 	// runs that its entities still live.
@@ -107,7 +107,7 @@ type commandBuffer struct {
 //     methods (beginMethods, methodsOf). It may hold inside any state
 //     above and is the innermost: the cores call no user code, so nothing
 //     runs inside it but those methods.
-//   - parallel section (misuseGuard.shared): BeginParallel raised lock
+//   - parallel section (misuseGuard.shared): Parallel().Begin raised lock
 //     once (it refuses to open with lock > 0) and passes leave it alone;
 //     hooks run without frames. It combines with none of flushing,
 //     settling, a hook frame, despawning or removing.
@@ -125,7 +125,7 @@ type deferral struct {
 	// lock counts the iterations in progress. While it is above zero,
 	// structural changes go to cmds and are applied when it drops to zero.
 	lock     int32
-	epoch    uint32 // bumped by Recover and EndParallel, which end the open passes
+	epoch    uint32 // bumped by Recover and Parallel().End, which end the open passes
 	cmds     commandBuffer
 	applied  int  // deferred changes applied so far by flush
 	flushing bool // flush is applying deferred changes
@@ -179,7 +179,8 @@ func (w *World) unlockPass(epoch uint32) {
 
 // lockPass starts an iteration pass of c (nil for a hook call) and returns
 // the epoch to hand unlockPass. Inside a parallel section the count, raised
-// once by BeginParallel, is left alone: passes run on several goroutines.
+// once by ParallelControl.Begin, is left alone: passes run on several
+// goroutines.
 func (w *World) lockPass(c *queryCache) uint32 {
 	if w.checker != nil && c != nil {
 		w.checkPass(c)
@@ -428,7 +429,7 @@ func (w *World) addMany(e Entity, r *record, b *commandBuffer, pairs []component
 		info := w.reg.infos[pairs[i]]
 		var p unsafe.Pointer
 		if had&(1<<(i/2)) != 0 {
-			p = w.componentAt("AddCmd", e, r, info)
+			p = w.componentAt("SetCmd", e, r, info)
 			if info.track {
 				w.touchValue(info, e)
 			}
@@ -463,7 +464,7 @@ func (w *World) addedMany(e Entity, pairs []componentID, had uint16) {
 		}
 		if len(hooks) > 0 {
 			// The record is read again for each hook (see addedAll).
-			w.runHooks(kind, info, hooks, e, w.componentAt("AddCmd", e, w.entities.at(e.index), info))
+			w.runHooks(kind, info, hooks, e, w.componentAt("SetCmd", e, w.entities.at(e.index), info))
 		}
 	}
 	w.unlock()

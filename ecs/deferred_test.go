@@ -271,20 +271,20 @@ func TestBatchOperationsInsideIterationAreDeferred(t *testing.T) {
 		if f.mass.Has(f.es[0]) {
 			continue
 		}
-		f.mass.AddAll(f.q, Mass{2})
+		f.mass.AddMatching(f.q, Mass{2})
 		if f.mass.Has(f.es[0]) {
-			t.Fatal("AddAll applied inside the loop")
+			t.Fatal("AddMatching applied inside the loop")
 		}
 	}
 	if mq.Count() != 3 {
-		t.Fatalf("AddAll reached %d entities", mq.Count())
+		t.Fatalf("AddMatching reached %d entities", mq.Count())
 	}
 	for range mq.All() {
-		f.vel.RemoveAll(mq)
-		f.w.DespawnAll(mq)
+		f.vel.RemoveMatching(mq)
+		f.w.DespawnMatching(mq)
 	}
 	if f.w.Len() != 0 {
-		t.Fatalf("Len = %d after deferred DespawnAll", f.w.Len())
+		t.Fatalf("Len = %d after deferred DespawnMatching", f.w.Len())
 	}
 }
 
@@ -352,7 +352,7 @@ func TestSpawnBatchFuncInitDefersStructuralChanges(t *testing.T) {
 		f.w.Despawn(e)                   // deferred until the batch ends
 		pv.Spawn(Position{}, Velocity{}) // likewise
 		p.X = 42                         // still lands in the right row
-		f.mass.AddAll(f.q, Mass{1})      // likewise
+		f.mass.AddMatching(f.q, Mass{1}) // likewise
 	})
 	for _, e := range made {
 		if f.w.Alive(e) {

@@ -1,8 +1,8 @@
 package ecs_test
 
 // Change detection in the differential harness: passes of queries filtered
-// by ecs.Added or ecs.Changed (some also declaring ecs.Writes) against the
-// model's change log, and Map.MarkChanged.
+// by ecs.Added or ecs.Changed (some also declaring ecs.MarksChanged) against
+// the model's change log, and Map.MarkChanged.
 
 import (
 	"slices"
@@ -27,7 +27,7 @@ func (c *diffKind[T]) changePass(h *diffHarness) {
 			filters[0] = ecs.Added[T]()
 		}
 		if writes {
-			filters = append(filters, ecs.Writes[T]())
+			filters = append(filters, ecs.MarksChanged[T]())
 		}
 		q = ecs.NewQuery1[T](h.w, filters...)
 		c.watched[which] = q

@@ -346,17 +346,17 @@ func diffEntities(ps []diffPair) []ecs.Entity {
 }
 
 func (c *diffKind[T]) addAll(h *diffHarness, q *diffQuery, x int) {
-	h.note("AddAll["+c.name+"] "+q.name, diffPair{}, x)
+	h.note("AddMatching["+c.name+"] "+q.name, diffPair{}, x)
 	c.covBatch(h, q, covAddAllSparseComp, covAddAllSparseQuery)
-	c.tm.AddAll(q.tq, c.mk(x))
-	c.ms.AddAll(q.mq, c.mk(x))
+	c.tm.AddMatching(q.tq, c.mk(x))
+	c.ms.AddMatching(q.mq, c.mk(x))
 }
 
 func (c *diffKind[T]) removeAll(h *diffHarness, q *diffQuery) {
-	h.note("RemoveAll["+c.name+"] "+q.name, diffPair{}, 0)
+	h.note("RemoveMatching["+c.name+"] "+q.name, diffPair{}, 0)
 	c.covBatch(h, q, covRemoveAllSparseComp, covRemoveAllSparseQuery)
-	c.tm.RemoveAll(q.tq)
-	c.ms.RemoveAll(q.mq)
+	c.tm.RemoveMatching(q.tq)
+	c.ms.RemoveMatching(q.mq)
 }
 
 func (c *diffKind[T]) check(h *diffHarness, p diffPair) {

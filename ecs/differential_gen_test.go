@@ -168,14 +168,14 @@ func (m *diffMap2[A, B]) set(h *diffHarness, p diffPair) {
 	})
 }
 
-// addAll is Map2.AddAll outside iterations: every entity q matches at
-// the call gets every type (added or overwritten), as one operation.
+// addAll is Map2.AddMatching outside iterations: every entity q matches
+// at the call gets every type (added or overwritten), as one operation.
 func (m *diffMap2[A, B]) addAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
 	xa, xb := h.val(), h.val()
-	h.note("Map2.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	h.note("Map2.AddMatching "+m.names()+" "+q.name, diffPair{}, xa)
 	ids := h.m.Match(q.mq)
-	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb))
+	m.tm.AddMatching(q.tq, m.a.mk(xa), m.b.mk(xb))
 	h.m.Batch(func() {
 		for _, id := range ids {
 			m.a.ms.Set(id, m.a.mk(xa))
@@ -184,13 +184,13 @@ func (m *diffMap2[A, B]) addAll(h *diffHarness, q *diffQuery) {
 	})
 }
 
-// removeAll is Map2.RemoveAll outside iterations: every entity q
+// removeAll is Map2.RemoveMatching outside iterations: every entity q
 // matches at the call loses the types it has, as one operation.
 func (m *diffMap2[A, B]) removeAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
-	h.note("Map2.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	h.note("Map2.RemoveMatching "+m.names()+" "+q.name, diffPair{}, 0)
 	ids := h.m.Match(q.mq)
-	m.tm.RemoveAll(q.tq)
+	m.tm.RemoveMatching(q.tq)
 	h.m.Batch(func() {
 		for _, id := range ids {
 			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind())
@@ -425,14 +425,14 @@ func (m *diffMap3[A, B, C]) set(h *diffHarness, p diffPair) {
 	})
 }
 
-// addAll is Map3.AddAll outside iterations: every entity q matches at
-// the call gets every type (added or overwritten), as one operation.
+// addAll is Map3.AddMatching outside iterations: every entity q matches
+// at the call gets every type (added or overwritten), as one operation.
 func (m *diffMap3[A, B, C]) addAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
 	xa, xb, xc := h.val(), h.val(), h.val()
-	h.note("Map3.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	h.note("Map3.AddMatching "+m.names()+" "+q.name, diffPair{}, xa)
 	ids := h.m.Match(q.mq)
-	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
+	m.tm.AddMatching(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc))
 	h.m.Batch(func() {
 		for _, id := range ids {
 			m.a.ms.Set(id, m.a.mk(xa))
@@ -442,13 +442,13 @@ func (m *diffMap3[A, B, C]) addAll(h *diffHarness, q *diffQuery) {
 	})
 }
 
-// removeAll is Map3.RemoveAll outside iterations: every entity q
+// removeAll is Map3.RemoveMatching outside iterations: every entity q
 // matches at the call loses the types it has, as one operation.
 func (m *diffMap3[A, B, C]) removeAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
-	h.note("Map3.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	h.note("Map3.RemoveMatching "+m.names()+" "+q.name, diffPair{}, 0)
 	ids := h.m.Match(q.mq)
-	m.tm.RemoveAll(q.tq)
+	m.tm.RemoveMatching(q.tq)
 	h.m.Batch(func() {
 		for _, id := range ids {
 			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind())
@@ -694,14 +694,14 @@ func (m *diffMap4[A, B, C, D]) set(h *diffHarness, p diffPair) {
 	})
 }
 
-// addAll is Map4.AddAll outside iterations: every entity q matches at
-// the call gets every type (added or overwritten), as one operation.
+// addAll is Map4.AddMatching outside iterations: every entity q matches
+// at the call gets every type (added or overwritten), as one operation.
 func (m *diffMap4[A, B, C, D]) addAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
 	xa, xb, xc, xd := h.val(), h.val(), h.val(), h.val()
-	h.note("Map4.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	h.note("Map4.AddMatching "+m.names()+" "+q.name, diffPair{}, xa)
 	ids := h.m.Match(q.mq)
-	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
+	m.tm.AddMatching(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd))
 	h.m.Batch(func() {
 		for _, id := range ids {
 			m.a.ms.Set(id, m.a.mk(xa))
@@ -712,13 +712,13 @@ func (m *diffMap4[A, B, C, D]) addAll(h *diffHarness, q *diffQuery) {
 	})
 }
 
-// removeAll is Map4.RemoveAll outside iterations: every entity q
+// removeAll is Map4.RemoveMatching outside iterations: every entity q
 // matches at the call loses the types it has, as one operation.
 func (m *diffMap4[A, B, C, D]) removeAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
-	h.note("Map4.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	h.note("Map4.RemoveMatching "+m.names()+" "+q.name, diffPair{}, 0)
 	ids := h.m.Match(q.mq)
-	m.tm.RemoveAll(q.tq)
+	m.tm.RemoveMatching(q.tq)
 	h.m.Batch(func() {
 		for _, id := range ids {
 			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind())
@@ -975,14 +975,14 @@ func (m *diffMap5[A, B, C, D, E]) set(h *diffHarness, p diffPair) {
 	})
 }
 
-// addAll is Map5.AddAll outside iterations: every entity q matches at
-// the call gets every type (added or overwritten), as one operation.
+// addAll is Map5.AddMatching outside iterations: every entity q matches
+// at the call gets every type (added or overwritten), as one operation.
 func (m *diffMap5[A, B, C, D, E]) addAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
 	xa, xb, xc, xd, xe := h.val(), h.val(), h.val(), h.val(), h.val()
-	h.note("Map5.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	h.note("Map5.AddMatching "+m.names()+" "+q.name, diffPair{}, xa)
 	ids := h.m.Match(q.mq)
-	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
+	m.tm.AddMatching(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe))
 	h.m.Batch(func() {
 		for _, id := range ids {
 			m.a.ms.Set(id, m.a.mk(xa))
@@ -994,13 +994,13 @@ func (m *diffMap5[A, B, C, D, E]) addAll(h *diffHarness, q *diffQuery) {
 	})
 }
 
-// removeAll is Map5.RemoveAll outside iterations: every entity q
+// removeAll is Map5.RemoveMatching outside iterations: every entity q
 // matches at the call loses the types it has, as one operation.
 func (m *diffMap5[A, B, C, D, E]) removeAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
-	h.note("Map5.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	h.note("Map5.RemoveMatching "+m.names()+" "+q.name, diffPair{}, 0)
 	ids := h.m.Match(q.mq)
-	m.tm.RemoveAll(q.tq)
+	m.tm.RemoveMatching(q.tq)
 	h.m.Batch(func() {
 		for _, id := range ids {
 			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind())
@@ -1268,14 +1268,14 @@ func (m *diffMap6[A, B, C, D, E, F]) set(h *diffHarness, p diffPair) {
 	})
 }
 
-// addAll is Map6.AddAll outside iterations: every entity q matches at
-// the call gets every type (added or overwritten), as one operation.
+// addAll is Map6.AddMatching outside iterations: every entity q matches
+// at the call gets every type (added or overwritten), as one operation.
 func (m *diffMap6[A, B, C, D, E, F]) addAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
 	xa, xb, xc, xd, xe, xf := h.val(), h.val(), h.val(), h.val(), h.val(), h.val()
-	h.note("Map6.AddAll "+m.names()+" "+q.name, diffPair{}, xa)
+	h.note("Map6.AddMatching "+m.names()+" "+q.name, diffPair{}, xa)
 	ids := h.m.Match(q.mq)
-	m.tm.AddAll(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
+	m.tm.AddMatching(q.tq, m.a.mk(xa), m.b.mk(xb), m.c.mk(xc), m.d.mk(xd), m.e.mk(xe), m.f.mk(xf))
 	h.m.Batch(func() {
 		for _, id := range ids {
 			m.a.ms.Set(id, m.a.mk(xa))
@@ -1288,13 +1288,13 @@ func (m *diffMap6[A, B, C, D, E, F]) addAll(h *diffHarness, q *diffQuery) {
 	})
 }
 
-// removeAll is Map6.RemoveAll outside iterations: every entity q
+// removeAll is Map6.RemoveMatching outside iterations: every entity q
 // matches at the call loses the types it has, as one operation.
 func (m *diffMap6[A, B, C, D, E, F]) removeAll(h *diffHarness, q *diffQuery) {
 	m.cov(h)
-	h.note("Map6.RemoveAll "+m.names()+" "+q.name, diffPair{}, 0)
+	h.note("Map6.RemoveMatching "+m.names()+" "+q.name, diffPair{}, 0)
 	ids := h.m.Match(q.mq)
-	m.tm.RemoveAll(q.tq)
+	m.tm.RemoveMatching(q.tq)
 	h.m.Batch(func() {
 		for _, id := range ids {
 			h.m.RemoveKinds(id, m.a.ms.Kind(), m.b.ms.Kind(), m.c.ms.Kind(), m.d.ms.Kind(), m.e.ms.Kind(), m.f.ms.Kind())

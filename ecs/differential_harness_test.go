@@ -157,11 +157,11 @@ const (
 	covNestedDeferSparse            // a deferred add or remove of a sparse type at depth >= 2
 	covMapMixed                     // a MapN operation on a handle mixing storages
 	covMapAllSparse                 // a MapN operation on a handle of sparse types only
-	covAddAllSparseComp             // AddAll of a sparse type over a non-empty match
-	covAddAllSparseQuery            // AddAll over a non-empty match of a query naming a sparse type
-	covRemoveAllSparseComp          // RemoveAll of a sparse type ...
-	covRemoveAllSparseQuery         // RemoveAll with a query naming a sparse type ...
-	covDespawnAllSparseQuery        // DespawnAll with a query naming a sparse type ...
+	covAddAllSparseComp             // AddMatching of a sparse type over a non-empty match
+	covAddAllSparseQuery            // AddMatching over a non-empty match of a query naming a sparse type
+	covRemoveAllSparseComp          // RemoveMatching of a sparse type ...
+	covRemoveAllSparseQuery         // RemoveMatching with a query naming a sparse type ...
+	covDespawnAllSparseQuery        // DespawnMatching with a query naming a sparse type ...
 	covSparseRef                    // a world with the pointer-holding Ref kind sparse
 	covSparseTag                    // a world with the zero-size Tag kind sparse
 	covSpreadIndices                // a world whose entity indices span several sparse pages
@@ -199,8 +199,8 @@ var diffCovNames = [diffCovN]string{
 	"AnyOf mixing storages", "an absent Optional sparse term", "a present Optional sparse term",
 	"a nested iteration over a sparse query", "a deferred sparse change at depth >= 2",
 	"a MapN handle mixing storages", "a MapN handle of sparse types only",
-	"AddAll of a sparse type", "AddAll with a sparse query", "RemoveAll of a sparse type",
-	"RemoveAll with a sparse query", "DespawnAll with a sparse query",
+	"AddMatching of a sparse type", "AddMatching with a sparse query", "RemoveMatching of a sparse type",
+	"RemoveMatching with a sparse query", "DespawnMatching with a sparse query",
 	"a sparse pointer-holding kind (Ref)", "a sparse zero-size kind (Tag)",
 	"entity indices spread over several sparse pages",
 	"a sparse pointer kept across a structural change", "a table pointer kept across a sparse change in its table",
@@ -359,9 +359,9 @@ func (h *diffHarness) chooseStorage() {
 		if k == kRef {
 			// Ref holds a pointer and has no Clone method, so snapshots need
 			// it declared shallow. That is safe: the harness never writes
-			// through a Ref's pointer (each value gets a new one).
-			opts = append(opts, ecs.Shallow())
-			register = true
+			// through a Ref's pointer (each value gets a new one). The
+			// declaration comes before or after the type's registration.
+			ecs.Shallow[diffRef](h.w)
 		}
 		switch h.src.intn(4) {
 		case 1:

@@ -213,26 +213,26 @@ var diffChanges = []diffChange{
 	// MapN's batches select their entities when applied; the model has no
 	// deferred multi-type batch, so they run outside iterations (the
 	// generated tests of map_gen_test.go cover them inside loops).
-	{"MapN.AddAll", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
+	{"MapN.AddMatching", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
 		h.maps[h.src.intn(len(h.maps))].addAll(h, h.queries[h.src.intn(len(h.queries))])
 	}},
-	{"MapN.RemoveAll", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
+	{"MapN.RemoveMatching", func(s diffScale) int { return 2 * s.top }, func(h *diffHarness, _ *diffPair) {
 		h.maps[h.src.intn(len(h.maps))].removeAll(h, h.queries[h.src.intn(len(h.queries))])
 	}},
-	{"Map.AddAll", func(diffScale) int { return 2 }, func(h *diffHarness, _ *diffPair) {
+	{"Map.AddMatching", func(diffScale) int { return 2 }, func(h *diffHarness, _ *diffPair) {
 		h.kinds[h.src.intn(numKinds)].addAll(h, h.queries[h.src.intn(len(h.queries))], h.val())
 	}},
-	{"Map.RemoveAll", func(diffScale) int { return 2 }, func(h *diffHarness, _ *diffPair) {
+	{"Map.RemoveMatching", func(diffScale) int { return 2 }, func(h *diffHarness, _ *diffPair) {
 		h.kinds[h.src.intn(numKinds)].removeAll(h, h.queries[h.src.intn(len(h.queries))])
 	}},
-	{"DespawnAll", func(s diffScale) int { return max(s.kill/4, 1) }, func(h *diffHarness, _ *diffPair) {
+	{"DespawnMatching", func(s diffScale) int { return max(s.kill/4, 1) }, func(h *diffHarness, _ *diffPair) {
 		q := h.queries[h.src.intn(len(h.queries))]
-		h.note("DespawnAll "+q.name, diffPair{}, 0)
+		h.note("DespawnMatching "+q.name, diffPair{}, 0)
 		if q.sparse && h.m.Count(q.mq) > 0 {
 			h.cov[covDespawnAllSparseQuery]++
 		}
-		h.w.DespawnAll(q.tq)
-		h.m.DespawnAll(q.mq)
+		h.w.DespawnMatching(q.tq)
+		h.m.DespawnMatching(q.mq)
 	}},
 }
 

@@ -13,7 +13,7 @@ package ecs_test
 // over, and a drHook, whose OnRemove hook may despawn the entity's parent
 // or another entity, adopt another entity under the parent, or link to the
 // dying entity: changes made while a cascade runs, so they wait for its end.
-// A clone (World.Clone) copies both, and its entity's pairs as a source;
+// A clone (World.CopyEntity) copies both, and its entity's pairs as a source;
 // made inside a loop, it stays empty until the loop ends, and for good if
 // its entity dies first.
 //
@@ -103,7 +103,7 @@ var drCovNames = [drCovN]string{
 	"a cascade through the Multi DespawnSources relation",
 	"an OnRemove hook that despawns an entity (deferred)",
 	"a Restore",
-	"a DespawnAll of targets guarded by RefuseDespawn with their sources",
+	"a DespawnMatching of targets guarded by RefuseDespawn with their sources",
 	"a clone, made at once, of an entity with pairs as a source",
 	"a clone made inside a loop, filled when the loop ended",
 	"a clone made inside a loop whose entity died first, left empty",
@@ -222,9 +222,9 @@ type drHarness struct {
 	// order, in each world: the order of every despawn and cascade.
 	removedT []ecs.Entity
 	removedM []refmodel.EntityID
-	// unordered says a DespawnAll ran in the step: Tessera despawns in its
-	// iteration order, the model in id order, so the hooks are compared as
-	// sets.
+	// unordered says a DespawnMatching ran in the step: Tessera despawns in
+	// its iteration order, the model in id order, so the hooks are compared
+	// as sets.
 	unordered bool
 
 	snapT    ecs.Snapshot
@@ -518,9 +518,9 @@ func (h *drHarness) clone(x drPair) {
 		h.cov[drCovClonePairs]++
 	}
 	var c drPair
-	h.both("Clone", x, drPair{}, 0, nil, func() { c.e = h.w.Clone(x.e) }, func() { c.id = h.m.Clone(x.id) })
+	h.both("CopyEntity", x, drPair{}, 0, nil, func() { c.e = h.w.CopyEntity(x.e) }, func() { c.id = h.m.CopyEntity(x.id) })
 	h.enlist(c)
-	h.record("Clone made", c, x, 0)
+	h.record("CopyEntity made", c, x, 0)
 	if h.depth > 0 {
 		h.clones = append(h.clones, c)
 	}
@@ -711,7 +711,7 @@ func (h *drHarness) despawnAll() {
 	if h.depth == 0 && h.mguard.Len() > 0 {
 		h.cov[drCovDespawnAll]++
 	}
-	h.both("DespawnAll", drPair{}, drPair{}, 0, nil, func() { h.w.DespawnAll(h.all) }, func() { h.m.DespawnAll(h.mAll) })
+	h.both("DespawnMatching", drPair{}, drPair{}, 0, nil, func() { h.w.DespawnMatching(h.all) }, func() { h.m.DespawnMatching(h.mAll) })
 }
 
 // setParent makes p the parent of c, refused for a cycle.
@@ -905,7 +905,7 @@ func (h *drHarness) loop() {
 			h.cov[drCovCloneFilled]++
 		case h.usable(c):
 			// Every entity outside a loop has a tag and a hook, so
-			// that a DespawnAll takes every source of a guard.
+			// that a DespawnMatching takes every source of a guard.
 			h.cov[drCovCloneEmpty]++
 			h.record("tag empty clone", c, drPair{}, 0)
 			h.tags.Add(c.e, drTag{-1})

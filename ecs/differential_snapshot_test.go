@@ -17,7 +17,7 @@ import (
 // Clone makes diffTags an ecs.Cloner, so snapshots copy its slice. The
 // harness never writes into a Tags slice (each value gets a fresh one), so
 // ecs.Shallow would be as correct; Clone exercises the cloning path, Ref
-// (registered Shallow in chooseStorage) the shared one.
+// (declared with ecs.Shallow in chooseStorage) the shared one.
 func (t diffTags) Clone() diffTags { return diffTags{slices.Clone(t.L)} }
 
 // diffSaves is how many snapshot slots the harness keeps: with two, a

@@ -66,8 +66,8 @@
 // verbs: Spawn with values, SpawnFunc with an init function (or none, for
 // zero values), SpawnBatch and SpawnBatchFunc for many entities,
 // Get, TryGet and Has, Add, Set and Remove that move the entity once rather
-// than once per type, and the batches AddAll and RemoveAll (see Batch
-// operations).
+// than once per type, and the batches AddMatching and RemoveMatching (see
+// Batch operations).
 //
 //	pv := ecs.NewMap2[Position, Velocity](w)
 //	pv.Set(e, Position{}, Velocity{X: 1}) // adds the types e lacks, overwrites the others
@@ -99,13 +99,13 @@
 // (swap-and-pop).
 //
 // Rows past a table's length are kept zero where that is cheap (the zero
-// tail, as in Ark): a batch despawn ([World.DespawnAll]) zeroes the rows it
-// empties in bulk, and a single despawn or move leaves its vacated row stale
-// and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil init, a
-// SpawnBatch of zero values) then writes nothing into zero rows and clears
-// only the marked ones, so creating entities costs their bookkeeping, not
-// their bytes. The trade-off: a DespawnAll pays the zeroing (a memclr of the
-// rows' bytes) instead of the spawns that follow it.
+// tail, as in Ark): a batch despawn ([World.DespawnMatching]) zeroes the
+// rows it empties in bulk, and a single despawn or move leaves its vacated
+// row stale and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil
+// init, a SpawnBatch of zero values) then writes nothing into zero rows and
+// clears only the marked ones, so creating entities costs their bookkeeping,
+// not their bytes. The trade-off: a DespawnMatching pays the zeroing (a
+// memclr of the rows' bytes) instead of the spawns that follow it.
 //
 // # Sparse storage
 //
@@ -186,22 +186,30 @@
 // Tools that do not know a world's types at compile time (the browser
 // inspector of package inspect, a debug console, an editor) read and
 // change it without type parameters, as flecs' reflection and Bevy's
-// reflect-based remote protocol do:
+// reflect-based remote protocol do. Their calls sit behind [World.Reflect],
+// which keeps them apart from the game code's:
 //
-//	for _, c := range w.Components() { ... }         // c.Name, c.GoType, c.Storage, c.Count
-//	ct, ok := w.ComponentNamed("game.Health")         // by stable name (Name)
-//	page, total := w.Entities(nil, with, without, 0, 100) // paged, in table order
-//	for _, c := range w.ComponentsOf(e, nil) {
-//		v, _ := w.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//	r := w.Reflect()
+//	for _, c := range r.Components() { ... }  // c.Name, c.GoType, c.Storage, c.Count
+//	ct, ok := r.ComponentNamed("game.Health")  // by stable name (Name)
+//	for e := range r.Entities(with, without) { // in table order
+//		for _, c := range r.ComponentsOf(e, nil) {
+//			v, _ := r.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//		}
 //	}
-//	v, err := w.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
+//	v, err := r.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
 //	cmds := w.NewCommands()
 //	cmds.SetValue(e, v) // add or overwrite, hooks fire at Apply
 //	w.Apply(cmds)
 //
-// [World.EntityAt] turns an index a person typed into a handle, and
-// [World.Resources] lists the resources. These calls allocate and walk
-// the world's type list: they are for tools, not for systems.
+// [Reflection.EntityAt] turns an index a person typed into a handle, and
+// [Reflection.Resources] lists the resources. These calls allocate and
+// walk the world's type list: they are for tools, not for systems.
+//
+// A scheduler's plumbing sits behind [World.Parallel] the same way: the
+// parallel section ([ParallelControl.Begin], [ParallelControl.End]), the
+// access checker of a debug mode and the test a batch writer makes before
+// storing values without Set ([ParallelControl.SetIsPlainWrite]).
 //
 // # Pointer stability
 //
@@ -277,19 +285,20 @@
 //   - The entity stays as it is until then: Get, Has, TryGet, Alive and
 //     queries see the current state, not the queued one.
 //   - Writing through a pointer is immediate.
-//   - Batch operations ([Map.AddAll], [Map.RemoveAll], [World.DespawnAll],
-//     and [Map2.AddAll], [Map2.RemoveAll] and the like, for all their types
-//     at once) are recorded as one change and select their entities when
-//     applied.
+//   - Batch operations ([Map.AddMatching], [Map.RemoveMatching],
+//     [World.DespawnMatching], and [Map2.AddMatching], [Map2.RemoveMatching]
+//     and the like, for all their types at once) are recorded as one change
+//     and select their entities when applied.
 //   - Add, Set, Remove and Despawn of one entity are judged against the
 //     state the changes queued before them leave, never against a state the
 //     queue will undo. For one component T of one entity, that queued state
 //     is: "despawned" if a Despawn of the entity is queued (or its despawn
 //     is running its OnRemove hooks); otherwise the newest queued change
 //     among the entity's Add, Set and Remove of T and the batches over T
-//     (an AddAll or RemoveAll of a handle of T, any DespawnAll) decides:
-//     "gains T", "loses T", or "unknown" after a batch, whose entities are
-//     only known when it is applied; "none" if nothing is queued.
+//     (an AddMatching or RemoveMatching of a handle of T, any
+//     DespawnMatching) decides: "gains T", "loses T", or "unknown" after a
+//     batch, whose entities are only known when it is applied; "none" if
+//     nothing is queued.
 //
 // Inside a loop, one rule: reads answer for the current state, changes are
 // judged against the queued one. The effect of each operation on one
@@ -339,17 +348,17 @@
 //
 // # Batch operations
 //
-// [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] act on every entity a
-// query matches, a table at a time: each matched table's rows move as one
-// run into the target table, one column copy per component type instead of
-// one per entity. [Map2.AddAll] and [Map2.RemoveAll] (up to Map12) do it
-// for all their types at once, in one move per table, for the entities the
-// query matches before any of them changes: calling Map.AddAll once per
-// type is not the same when the query excludes one of the types, since the
-// entities stop matching once they have it. A query with sparse terms, or
-// a sparse or hooked type, makes a batch go entity by entity. Inside an
-// iteration they are deferred like single changes, as one change each, and
-// select their entities when applied.
+// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] act on
+// every entity a query matches, a table at a time: each matched table's rows
+// move as one run into the target table, one column copy per component type
+// instead of one per entity. [Map2.AddMatching] and [Map2.RemoveMatching]
+// (up to Map12) do it for all their types at once, in one move per table,
+// for the entities the query matches before any of them changes: calling
+// Map.AddMatching once per type is not the same when the query excludes one
+// of the types, since the entities stop matching once they have it. A query
+// with sparse terms, or a sparse or hooked type, makes a batch go entity by
+// entity. Inside an iteration they are deferred like single changes, as one
+// change each, and select their entities when applied.
 //
 // [Map.AddEntities] and [Map.RemoveEntities] act on a list of entities
 // instead (EnTT's registry.insert and remove over a range): the same changes,
@@ -392,17 +401,17 @@
 //
 // What is a change of a tracked T, seen by [Changed]:
 //   - an add by any path: [Map.Add], Set of a missing value, spawns (single,
-//     batch, SpawnFunc), [Map.AddAll], MapN handles, command buffers,
-//     deferred changes when they are applied, [World.Clone], prefab
+//     batch, SpawnFunc), [Map.AddMatching], MapN handles, command buffers,
+//     deferred changes when they are applied, [World.CopyEntity], prefab
 //     instances, [World.Load], [World.LoadJSON], [World.Merge] and
 //     [World.Restore] (a restore counts as an add of every value it puts
 //     back, since passes may have seen other values in between). [Added]
 //     sees these only;
-//   - an overwrite: [Map.Set], MapN Set, AddAll over a present value, a
+//   - an overwrite: [Map.Set], MapN Set, AddMatching over a present value, a
 //     command buffer's or a deferred add over a present value, a sched
 //     Output's merge;
 //   - [Map.MarkChanged] (and MapN's), after a write through a pointer;
-//   - a pass of a query that declares [Writes][T] (flecs' inout terms):
+//   - a pass of a query that declares [MarksChanged][T] (flecs' inout terms):
 //     the table forms mark every row of each table, or run, they enter.
 //
 // What is not: a write through a pointer from [Map.Get], [Map.TryGet] or
@@ -413,19 +422,19 @@
 // When: a pass's last run is the tick at which it ended, and the tick moves
 // on at the end of every change-filtered pass and of every parallel
 // section. So a query does not see the changes made while its own pass was
-// open (its Writes, its loop body's Sets), as a Bevy system does not see
-// its own, and a query that filters on Changed[T] and writes T does not
-// feed itself; the structural changes its loop deferred are applied after
-// it ends and are seen next time. Under package sched every system of a
-// stage works at the stage's tick, so the result does not depend on the
-// number of workers. A pass that breaks out of its loop early still ends
-// a pass: the changed rows it did not reach are not reported again. A pass
+// open (its MarksChanged marks, its loop body's Sets), as a Bevy system does
+// not see its own, and a query that filters on Changed[T] and writes T does
+// not feed itself; the structural changes its loop deferred are applied
+// after it ends and are seen next time. Under package sched every system of
+// a stage works at the stage's tick, so the result does not depend on the
+// number of workers. A pass that breaks out of its loop early still ends a
+// pass: the changed rows it did not reach are not reported again. A pass
 // left by a panic (then [World.Recover]) keeps its previous last run: it
-// sees those changes again. [Query1.Count] and
-// batch operations over a change-filtered query select the same entities
-// without ending a pass. [Query1.AppendChunks] is a pass (sched's ForEach
-// splits one). Observers ([Query1.OnEnter]) on a change-filtered query
-// panic: membership would depend on when the query last ran.
+// sees those changes again. [Query1.Count] and batch operations over a
+// change-filtered query select the same entities without ending a pass.
+// [Query1.AppendChunks] is a pass (sched's ForEach splits one). Observers
+// ([Query1.OnEnter]) on a change-filtered query panic: membership would
+// depend on when the query last ran.
 //
 // Ticks are 32-bit and wrap: ticks are compared modulo 2^32, and every
 // 2^29 ticks the world moves every tick older than 2^30 up to that age
@@ -460,7 +469,7 @@
 // dropped outside parallel sections, once they are half of what the queue
 // holds: O(1) amortised per event. Inside a parallel section any number of
 // readers may read at once, each on its own goroutine. Sending there panics:
-// systems of package sched send through sched.Events, whose per-system
+// systems of package sched send through sched.EventSender, whose per-system
 // buffers are merged at the end of the stage in the order of record.
 // Snapshots, restores and checksums carry the unread events and every
 // reader's cursor; save files do not carry events. Sending 1,000 events and
@@ -490,9 +499,9 @@
 // (Bevy's Commands, flecs' deferred mode): [Commands.Spawn] (a pending
 // entity, made real when applied), [Commands.Despawn], [Map.SpawnCmd] (a
 // pending entity with its component, made directly in its table),
-// [Map.AddCmd] and [Map.RemoveCmd], and for several types at once
+// [Map.SetCmd] and [Map.RemoveCmd], and for several types at once
 // [Map2.SpawnCmd] (the same with all the types),
-// [Map2.AddCmd] and [Map2.RemoveCmd] (one table move for all the types),
+// [Map2.SetCmd] and [Map2.RemoveCmd] (one table move for all the types),
 // up to Map12. [World.Apply] carries them out in order, firing hooks, and
 // settles observers once at the end; afterwards [Commands.Resolve] turns a
 // pending entity into the entity it became, until the buffer records again.
@@ -602,7 +611,7 @@
 //
 // # Cloning and prefabs
 //
-// [World.Clone] copies an entity with every component, by the copy rules
+// [World.CopyEntity] copies an entity with every component, by the copy rules
 // of snapshots ([Cloner] types through their Clone method, [Shallow] ones
 // plainly, others refused with a panic naming the type), and with its
 // relation pairs as a source: a clone of a child is its sibling.
@@ -632,7 +641,7 @@
 // [Prefab.SpawnCmd], which returns the pending root, or
 // [Prefab.SpawnCmdNodes], which hands out every node's pending entity; the
 // instance is filled when the buffer is applied, and changes recorded on
-// those entities afterwards (a child's override through [Map.AddCmd])
+// those entities afterwards (a child's override through [Map.SetCmd])
 // apply on top.
 //
 // # Checksums
@@ -666,10 +675,11 @@
 //
 // Values are copied as memory; strings are shared, since Go never mutates
 // them. A type that holds pointers, slices, maps or interfaces needs a
-// Clone method ([Cloner]) or a declaration that sharing is safe ([Shallow],
-// [ShallowResource]); otherwise Snapshot panics naming the type, and
-// [World.CanSnapshot] says so beforehand. Keep the simulation's random
-// source in a resource, so a restore rewinds it too.
+// Clone method ([Cloner]) or a declaration that sharing is safe
+// ([Shallow], one call per type, wherever its values live: components,
+// relation pairs, events, resources); otherwise Snapshot panics naming the
+// type, and [World.CanSnapshot] says so beforehand. Keep the simulation's
+// random source in a resource, so a restore rewinds it too.
 //
 // # Save files
 //
@@ -714,7 +724,8 @@
 // A World is not safe for concurrent use outside a parallel section: every
 // call must come from one goroutine at a time, iterations included
 // (starting and ending a loop updates the world's count of running
-// iterations). [World.BeginParallel] opens a parallel section, in which any
+// iterations). w.Parallel().Begin ([ParallelControl.Begin]) opens a
+// parallel section, in which any
 // number of goroutines may iterate queries, read components and resources,
 // and overwrite components in place, as long as no two write one component
 // type and none reads a type another writes; structural changes go to

@@ -91,7 +91,7 @@ func TestRoomAtTheLimit(t *testing.T) {
 	testhelp.MustPanic(t, func() { w.Reserve(4) }, "Reserve", "room for 3 more")
 	c := w.NewCommands()
 	for range 4 {
-		NewMap[limitA](w).AddCmd(c, c.Spawn(), limitA{9})
+		NewMap[limitA](w).SetCmd(c, c.Spawn(), limitA{9})
 	}
 	testhelp.MustPanic(t, func() { w.Apply(c) }, "Apply of the spawns recorded", "4 entities do not fit")
 	if c.Len() != 8 {

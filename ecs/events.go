@@ -38,9 +38,9 @@ import (
 // changes) rather than lose events or read them out of order. Inside a
 // parallel section, Read may be called by several goroutines at once for
 // different readers; sending there panics: a system of package sched sends through
-// sched.Events, whose per-system buffers are sent in the order of record at
-// the end of the stage, so the events and their order do not depend on
-// which goroutine ran first.
+// sched.EventSender, whose per-system buffers are sent in the order of
+// record at the end of the stage, so the events and their order do not
+// depend on which goroutine ran first.
 //
 // (Bevy's Events<T> with its EventReader, which keeps a cursor per reader;
 // Bevy drops an event after two updates whether it was read or not, where
@@ -55,7 +55,7 @@ type Events[E any] struct {
 	base     uint64 // the sequence number of buf[0]
 	readers  []*EventReader[E]
 	pointers bool // E holds pointers: dropped slots are cleared for the collector
-	// policy says how snapshots copy events (snapshotPolicyOf, ShallowEvents).
+	// policy says how snapshots copy events (snapshotPolicyOf, Shallow).
 	policy snapshotPolicy
 	plan   *hashPlan // E's hash plan for World.Checksum, built on first use
 	// busy is set while Send, SendAll, Read (outside a parallel section),
@@ -95,6 +95,7 @@ func EventsOf[E any](w *World) *Events[E] {
 	}
 	q := &Events[E]{w: w, typ: t, pointers: hasPointers(t)}
 	q.policy, _ = snapshotPolicyOf[E]()
+	q.policy = w.reg.lift(t, q.policy)
 	w.events = append(w.events, q)
 	return q
 }
@@ -102,7 +103,7 @@ func EventsOf[E any](w *World) *Events[E] {
 // Send appends e to the queue, for the readers open now. It is not a
 // structural change: it is allowed inside iterations, hooks and observers.
 // Panics inside a parallel section, where systems send through
-// sched.Events.Send with their Context. Complexity: O(1) amortised (the
+// sched.EventSender.Send with their Context. Complexity: O(1) amortised (the
 // readers' cursors are checked only when the buffer is full).
 func (q *Events[E]) Send(e E) {
 	q.mustNotShare("Send")
@@ -303,13 +304,13 @@ func (q *Events[E]) enter(op string) {
 //
 //go:noinline
 func (q *Events[E]) concurrentUse(op string) {
-	panic(fmt.Sprintf("ecs: Events[%v].%s: concurrent use: another goroutine is sending to or reading this queue at the same time; an event queue is not safe for concurrent use outside a parallel section, where systems send through sched.Events", q.typ, op))
+	panic(fmt.Sprintf("ecs: Events[%v].%s: concurrent use: another goroutine is sending to or reading this queue at the same time; an event queue is not safe for concurrent use outside a parallel section, where systems send through sched.EventSender", q.typ, op))
 }
 
 // mustNotShare panics, naming op, inside a parallel section.
 func (q *Events[E]) mustNotShare(op string) {
 	if q.w.shared {
-		panic(fmt.Sprintf("ecs: Events[%v].%s: called inside a parallel section (a running system); systems send through sched.Events.Send with their Context, whose buffers are sent in the order of record at the end of the stage", q.typ, op))
+		panic(fmt.Sprintf("ecs: Events[%v].%s: called inside a parallel section (a running system); systems send through sched.EventSender.Send with their Context, whose buffers are sent in the order of record at the end of the stage", q.typ, op))
 	}
 }
 

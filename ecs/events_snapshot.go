@@ -32,21 +32,6 @@ type eventsState[E any] struct {
 	cursors []uint64 // parallel to readers
 }
 
-// ShallowEvents declares event type E safe to snapshot by a plain copy
-// although it holds references (pointers, slices, maps, interfaces): the
-// snapshot and the world then share what they reference, and the caller
-// promises not to mutate it while a snapshot may be restored. Without it,
-// and without a [Cloner] method, [World.Snapshot] panics once w has a queue
-// of E, and [World.CanSnapshot] says so. It makes the queue if w has none.
-// Panics inside a parallel section.
-func ShallowEvents[E any](w *World) {
-	w.mustNotShare("ShallowEvents", nil)
-	q := EventsOf[E](w)
-	if q.policy == refuseValues {
-		q.policy = copyValues
-	}
-}
-
 func (q *Events[E]) refused() bool { return q.policy == refuseValues }
 
 func (q *Events[E]) saveTo(st *any) {
@@ -166,9 +151,7 @@ func (w *World) restoreEvents(s *Snapshot) {
 func (w *World) refusedEvents() error {
 	for _, q := range w.events {
 		if q.refused() {
-			t := q.eventType()
-			return fmt.Errorf("ecs: Snapshot: event type %v holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
-				"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare it with ecs.ShallowEvents[%v](w)", t, t, t)
+			return fmt.Errorf("%s", refusedMessage("Snapshot", "event", q.eventType()))
 		}
 	}
 	return nil

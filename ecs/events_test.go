@@ -234,8 +234,8 @@ func TestEventsMisusePanics(t *testing.T) {
 	closed.Close()
 	testhelp.MustPanic(t, func() { closed.Read() }, "EventReader[ecs_test.Hit].Read", "closed")
 
-	w.BeginParallel()
-	testhelp.MustPanic(t, func() { q.Send(Hit{}) }, "Events[ecs_test.Hit].Send", "parallel section", "sched.Events.Send")
+	w.Parallel().Begin()
+	testhelp.MustPanic(t, func() { q.Send(Hit{}) }, "Events[ecs_test.Hit].Send", "parallel section", "sched.EventSender.Send")
 	testhelp.MustPanic(t, func() { q.SendAll([]Hit{{}}) }, "SendAll", "parallel section")
 	testhelp.MustPanic(t, func() { q.NewReader() }, "NewReader", "parallel section", "before the first Run")
 	testhelp.MustPanic(t, func() { r.Close() }, "Close", "parallel section")
@@ -247,7 +247,7 @@ func TestEventsMisusePanics(t *testing.T) {
 	if got := r.Read(); got != nil {
 		t.Errorf("read %v from an empty queue", got)
 	}
-	w.EndParallel()
+	w.Parallel().End()
 	q.Send(Hit{Amount: 1})
 	if got := r.Read(); len(got) != 1 || got[0].Amount != 1 {
 		t.Errorf("after the panics the reader read %v", got)
@@ -268,7 +268,7 @@ func TestEventsConcurrentReadersInParallelSection(t *testing.T) {
 		for i := range 20 {
 			q.Send(Hit{Amount: tick*20 + i})
 		}
-		w.BeginParallel()
+		w.Parallel().Begin()
 		heldBefore, _ := ecs.EventsHeld(q)
 		var wg sync.WaitGroup
 		for i, r := range readers {
@@ -281,7 +281,7 @@ func TestEventsConcurrentReadersInParallelSection(t *testing.T) {
 		if held, _ := ecs.EventsHeld(q); held != heldBefore {
 			t.Fatalf("tick %d: a read in a parallel section changed the buffer (%d to %d held)", tick, heldBefore, held)
 		}
-		w.EndParallel()
+		w.Parallel().End()
 	}
 	for i, r := range readers {
 		got[i] = append(got[i], seqs(r.Read())...)
@@ -397,19 +397,19 @@ func TestEventsRestoreGivesBackTheChecksum(t *testing.T) {
 }
 
 // Event types a snapshot cannot copy make CanSnapshot fail, naming them;
-// ShallowEvents allows them.
+// Shallow allows them.
 func TestEventsSnapshotRefusesReferenceTypes(t *testing.T) {
 	w := ecs.NewWorld()
 	ecs.EventsOf[Wire](w)
 	err := w.CanSnapshot()
-	if err == nil || !strings.Contains(err.Error(), "event type ecs_test.Wire") || !strings.Contains(err.Error(), "ShallowEvents") {
+	if err == nil || !strings.Contains(err.Error(), "event type ecs_test.Wire") || !strings.Contains(err.Error(), "ecs.Shallow[ecs_test.Wire](w)") {
 		t.Fatalf("CanSnapshot = %v, want an error naming event type ecs_test.Wire", err)
 	}
 	var s ecs.Snapshot
 	testhelp.MustPanic(t, func() { w.Snapshot(&s) }, "ecs_test.Wire")
-	ecs.ShallowEvents[Wire](w)
+	ecs.Shallow[Wire](w)
 	if err := w.CanSnapshot(); err != nil {
-		t.Fatalf("after ShallowEvents: %v", err)
+		t.Fatalf("after Shallow: %v", err)
 	}
 	q := ecs.EventsOf[Wire](w)
 	r := q.NewReader()

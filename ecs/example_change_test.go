@@ -49,15 +49,15 @@ func ExampleChanged() {
 	// log:
 }
 
-// A query that declares Writes marks what it visits, so a pass that
+// A query that declares MarksChanged marks what it visits, so a pass that
 // changes values in place is seen by the Changed queries of other systems.
-func ExampleWrites() {
+func ExampleMarksChanged() {
 	w := ecs.NewWorld()
 	ecs.Register[HitPoints](w, ecs.TrackChanges())
 	hp := ecs.NewMap[HitPoints](w)
 	hp.SpawnBatch(3, HitPoints{10})
 	changed := ecs.NewQuery1[HitPoints](w, ecs.Changed[HitPoints]())
-	regen := ecs.NewQuery1[HitPoints](w, ecs.Writes[HitPoints]())
+	regen := ecs.NewQuery1[HitPoints](w, ecs.MarksChanged[HitPoints]())
 	fmt.Println("changed at first:", changed.Count())
 	for range changed.All() {
 	}

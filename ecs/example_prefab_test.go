@@ -65,7 +65,7 @@ func ExamplePrefab_SpawnCmdNodes() {
 
 	c := w.NewCommands()
 	inst := ship.SpawnCmdNodes(c, nil)                // pending: root, left, right
-	arcs.AddCmd(c, inst[rightNode], Turret{Arc: 180}) // overrides the right turret
+	arcs.SetCmd(c, inst[rightNode], Turret{Arc: 180}) // overrides the right turret
 	w.Apply(c)
 
 	root, _ := c.Resolve(inst[0])
@@ -77,9 +77,9 @@ func ExamplePrefab_SpawnCmdNodes() {
 	// 90 180 100
 }
 
-// Clone copies an entity with all its components; a clone of a child is
+// CopyEntity copies an entity with all its components; a clone of a child is
 // a sibling.
-func ExampleWorld_Clone() {
+func ExampleWorld_CopyEntity() {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
 	hulls := ecs.NewMap[Hull](w)
@@ -87,7 +87,7 @@ func ExampleWorld_Clone() {
 	fleet := w.Spawn()
 	h.SetParent(ship, fleet)
 
-	twin := w.Clone(ship)
+	twin := w.CopyEntity(ship)
 	hulls.Get(twin).HP = 80
 	fmt.Println(hulls.Get(ship).HP, hulls.Get(twin).HP, h.Children(fleet))
 	// Output:

@@ -244,7 +244,7 @@ func ExampleWorld_Despawn_whileIterating() {
 	// left: 2 entities: 2
 }
 
-func ExampleMap_AddAll() {
+func ExampleMap_AddMatching() {
 	type Position struct{ X, Y float64 }
 	type Velocity struct{ X, Y float64 }
 	type Frozen struct{}
@@ -255,13 +255,13 @@ func ExampleMap_AddAll() {
 	// Freeze everything that moves, then thaw it: one table move each.
 	moving := ecs.NewQuery1[Velocity](w)
 	frozen := ecs.NewMap[Frozen](w)
-	frozen.AddAll(moving, Frozen{})
+	frozen.AddMatching(moving, Frozen{})
 	fmt.Println("frozen:", ecs.NewQuery1[Frozen](w).Count())
 
-	frozen.RemoveAll(moving)
+	frozen.RemoveMatching(moving)
 	fmt.Println("frozen:", ecs.NewQuery1[Frozen](w).Count())
 
-	w.DespawnAll(moving)
+	w.DespawnMatching(moving)
 	fmt.Println("entities:", w.Len())
 	// Output:
 	// frozen: 4

@@ -8,10 +8,10 @@ const (
 	filterWithout
 	filterAnyOf
 	filterOptional
-	filterRelTo   // a relation's sources of one target (Relation.To, Relation.ToVar)
-	filterAdded   // Added[T]
-	filterChanged // Changed[T]
-	filterWrites  // Writes[T]
+	filterRelTo        // a relation's sources of one target (Relation.To, Relation.ToVar)
+	filterAdded        // Added[T]
+	filterChanged      // Changed[T]
+	filterMarksChanged // MarksChanged[T]
 )
 
 // Filter narrows a query beyond the component types it reads (the all, none

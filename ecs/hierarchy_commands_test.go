@@ -115,7 +115,7 @@ func TestHierarchySetParentCmdCycles(t *testing.T) {
 		c := w.NewCommands()
 		want := tc.record(c)
 		after := c.Spawn()
-		pos.AddCmd(c, after, Position{1, 1})
+		pos.SetCmd(c, after, Position{1, 1})
 		testhelp.MustPanic(t, func() { w.Apply(c) }, want...)
 		if c.Len() != 0 {
 			t.Fatalf("%s: %d changes left in the buffer", tc.name, c.Len())

@@ -43,7 +43,7 @@ func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
 	h.onAdd = append(h.onAdd, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
 
-// OnSet registers fn to run whenever Set (or a deferred add, or AddAll)
+// OnSet registers fn to run whenever Set (or a deferred add, or AddMatching)
 // overwrites the T an entity already has. Writes through pointers are not
 // seen. Rules as for [OnAdd].
 func OnSet[T any](w *World, fn func(e Entity, v *T)) {

@@ -136,7 +136,7 @@ func TestParallelOnSetHooksOnManyGoroutines(t *testing.T) {
 		inside.Done()
 		inside.Wait() // every goroutine is inside its hook at once
 	})
-	w.BeginParallel()
+	w.Parallel().Begin()
 	var done sync.WaitGroup
 	var mu sync.Mutex
 	var msgs []string
@@ -153,7 +153,7 @@ func TestParallelOnSetHooksOnManyGoroutines(t *testing.T) {
 		}()
 	}
 	done.Wait()
-	w.EndParallel()
+	w.Parallel().End()
 	if len(msgs) > 0 {
 		t.Fatalf("%d Sets refused, first: %s", len(msgs), msgs[0])
 	}

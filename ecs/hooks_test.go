@@ -71,14 +71,14 @@ func TestHooksFireOnEveryPath(t *testing.T) {
 			}
 			check("deferred add", "add:9")
 			pos := ecs.NewQuery1[Position](w)
-			vel.AddAll(pos, Velocity{10, 0})
-			check("AddAll overwrite", "set:10", "set:10", "set:10", "set:10")
-			vel.RemoveAll(pos)
-			check("RemoveAll", "remove:10", "remove:10", "remove:10", "remove:10")
-			vel.AddAll(pos, Velocity{11, 0})
-			check("AddAll add", "add:11", "add:11", "add:11", "add:11")
-			w.DespawnAll(pos)
-			check("DespawnAll", "remove:11", "remove:11", "remove:11", "remove:11")
+			vel.AddMatching(pos, Velocity{10, 0})
+			check("AddMatching overwrite", "set:10", "set:10", "set:10", "set:10")
+			vel.RemoveMatching(pos)
+			check("RemoveMatching", "remove:10", "remove:10", "remove:10", "remove:10")
+			vel.AddMatching(pos, Velocity{11, 0})
+			check("AddMatching add", "add:11", "add:11", "add:11", "add:11")
+			w.DespawnMatching(pos)
+			check("DespawnMatching", "remove:11", "remove:11", "remove:11", "remove:11")
 		})
 	}
 }

@@ -2,11 +2,28 @@ package ecs
 
 import (
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
 	"unsafe"
 )
+
+// Reflection is the type-erased view of a world, for tools such as the
+// inspector (package inspect), debug consoles and editors: what they need
+// to list types, find entities and read or decode values without the type
+// parameters that game code uses. Get one with [World.Reflect]; it is a
+// small value holding the world, free to make and copy, and valid as long
+// as the world. Its calls box values and allocate; game code uses Map and
+// queries instead. Writes go through a [Commands] buffer
+// ([Commands.SetValue], [Commands.RemoveValue]).
+type Reflection struct{ w *World }
+
+// Reflect returns w's type-erased view for tools (see [Reflection]).
+// Keeping those calls behind it leaves World's own methods to game code
+// and persistence. Complexity: O(1), no allocation. (Ark puts its id-level
+// API behind World.Unsafe in the same way.)
+func (w *World) Reflect() Reflection { return Reflection{w} }
 
 // ComponentInfo describes one component type a world knows, for tools such
 // as the inspector (package inspect), debug consoles and editors: the
@@ -20,11 +37,13 @@ type ComponentInfo struct {
 	Count   int           // entities that have it
 }
 
-// Components describes every component type w knows (used or registered),
-// in id order: the order w first met them. The types relations keep their
-// pairs in are left out (use the Relation's own calls). Meant for tools,
-// not hot loops: it allocates the slice. Complexity: O(types + tables).
-func (w *World) Components() []ComponentInfo {
+// Components describes every component type the world knows (used or
+// registered), in id order: the order the world first met them. The types
+// relations keep their pairs in are left out (use the Relation's own
+// calls). Meant for tools, not hot loops: it allocates the slice.
+// Complexity: O(types + tables).
+func (r Reflection) Components() []ComponentInfo {
+	w := r.w
 	counts := make([]int, len(w.reg.infos))
 	for _, t := range w.tables {
 		for _, id := range t.ids {
@@ -46,10 +65,10 @@ func (w *World) Components() []ComponentInfo {
 	return out
 }
 
-// ComponentNamed returns the component type w knows by the stable name
-// name (see [Name]), or false. Complexity: O(types).
-func (w *World) ComponentNamed(name string) (ComponentType, bool) {
-	if info := w.reg.named(name); info != nil && !info.relation {
+// ComponentNamed returns the component type the world knows by the stable
+// name name (see [Name]), or false. Complexity: O(types).
+func (r Reflection) ComponentNamed(name string) (ComponentType, bool) {
+	if info := r.w.reg.named(name); info != nil && !info.relation {
 		return info.ct, true
 	}
 	return ComponentType{}, false
@@ -69,8 +88,8 @@ func (w *World) known(c ComponentType) *componentInfo {
 // EntityAt returns the living entity with index index and its current
 // generation, or false when no living entity has that index: how a tool
 // turns a number a user typed into a handle. Complexity: O(1).
-func (w *World) EntityAt(index uint32) (Entity, bool) {
-	x := &w.entities
+func (r Reflection) EntityAt(index uint32) (Entity, bool) {
+	x := &r.w.entities
 	if index == 0 || uint64(index) >= uint64(len(x.recs)) || x.recs[index].slot == deadSlot {
 		return Entity{}, false
 	}
@@ -82,10 +101,11 @@ func (w *World) EntityAt(index uint32) (Entity, bool) {
 // relations keep their pairs in. Panics if e is not
 // alive (check with [World.Alive]). Complexity: O(its table's types +
 // sparse types).
-func (w *World) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
+func (x Reflection) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
+	w := x.w
 	r := w.entities.lookup(e)
 	if r == nil {
-		panic(w.deadMessage("ComponentsOf", e, nil))
+		panic(w.deadMessage("Reflection.ComponentsOf", e, nil))
 	}
 	for _, col := range w.tableOf(r).columns {
 		if !col.info.relation {
@@ -102,9 +122,10 @@ func (w *World) ComponentsOf(e Entity, dst []ComponentType) []ComponentType {
 
 // Value returns a copy of e's component of type c, boxed in an any whose
 // dynamic type is the component type, or false when e is not alive or has
-// none (or w has never met the type). Boxing allocates; use [Map.Get] in
-// systems. Complexity: O(1) plus the copy.
-func (w *World) Value(e Entity, c ComponentType) (any, bool) {
+// none (or the world has never met the type). Boxing allocates; use
+// [Map.Get] in systems. Complexity: O(1) plus the copy.
+func (x Reflection) Value(e Entity, c ComponentType) (any, bool) {
+	w := x.w
 	info := w.known(c)
 	r := w.entities.lookup(e)
 	if info == nil || r == nil {
@@ -122,22 +143,23 @@ func (w *World) Value(e Entity, c ComponentType) (any, bool) {
 	return reflect.NewAt(info.typ, p).Elem().Interface(), true
 }
 
-// Entities appends to dst the living entities that have every type of with
-// and none of without, in table order (tables in creation order, rows in
-// table order: the order of a query whose types are all table-stored),
-// skipping the first offset matches and keeping at most limit (a negative
-// limit keeps all). It returns dst and the number of matches in all, so
-// a tool can page through a large world. Types w has never met match no
-// entity in with and every entity in without. Complexity: O(tables) plus
-// O(rows of the matching tables) when a type of with or without is sparse,
-// or to copy the page.
-func (w *World) Entities(dst []Entity, with, without []ComponentType, offset, limit int) ([]Entity, int) {
+// Entities returns the living entities that have every type of with and
+// none of without, in table order (tables in creation order, rows in table
+// order: the order of a query whose types are all table-stored). Types the
+// world has never met match no entity in with and every entity in without.
+// Structural changes made in the loop body wait until the loop ends, as in
+// a query loop. A tool that pages through a large world skips and takes
+// from the sequence (package inspect does). Complexity: O(tables) to find
+// the matching ones, plus O(1) per entity yielded, plus a sparse lookup per
+// row of the matching tables for each sparse type of with and without.
+func (r Reflection) Entities(with, without []ComponentType) iter.Seq[Entity] {
+	w := r.w
 	var all, none bitset
 	var sparseAll, sparseNone []*sparseSet
 	for _, c := range with {
 		info := w.known(c)
 		if info == nil {
-			return dst, 0
+			return func(func(Entity) bool) {}
 		}
 		if info.sparse != nil {
 			sparseAll = append(sparseAll, info.sparse)
@@ -152,38 +174,23 @@ func (w *World) Entities(dst []Entity, with, without []ComponentType, offset, li
 			none.set(info.id)
 		}
 	}
-	offset = max(offset, 0)
-	total, kept := 0, 0
-	room := func() int { // how many more the page takes
-		if limit < 0 {
-			return int(^uint(0) >> 1)
-		}
-		return limit - kept
-	}
-	for _, t := range w.tables {
-		if len(t.entities) == 0 || !t.mask.containsAll(all) || t.mask.intersects(none) {
-			continue
-		}
-		if len(sparseAll) == 0 && len(sparseNone) == 0 {
-			skip := min(max(offset-total, 0), len(t.entities))
-			take := min(len(t.entities)-skip, room())
-			dst = append(dst, t.entities[skip:skip+take]...)
-			kept += take
-			total += len(t.entities)
-			continue
-		}
-		for _, e := range t.entities {
-			if !slices.ContainsFunc(sparseAll, func(s *sparseSet) bool { return !s.has(e) }) &&
-				!slices.ContainsFunc(sparseNone, func(s *sparseSet) bool { return s.has(e) }) {
-				if total >= offset && room() > 0 {
-					dst = append(dst, e)
-					kept++
+	return func(yield func(Entity) bool) {
+		defer w.unlockPass(w.lockPass(nil))
+		for _, t := range w.tables {
+			if len(t.entities) == 0 || !t.mask.containsAll(all) || t.mask.intersects(none) {
+				continue
+			}
+			for _, e := range t.entities {
+				if slices.ContainsFunc(sparseAll, func(s *sparseSet) bool { return !s.has(e) }) ||
+					slices.ContainsFunc(sparseNone, func(s *sparseSet) bool { return s.has(e) }) {
+					continue
 				}
-				total++
+				if !yield(e) {
+					return
+				}
 			}
 		}
 	}
-	return dst, total
 }
 
 // ResourceInfo describes one resource of a world, for tools.
@@ -193,11 +200,11 @@ type ResourceInfo struct {
 	Value  any          // a *T pointing at the world's value: read or write it between ticks only
 }
 
-// Resources describes every resource w holds, sorted by name. Meant for
-// tools: it allocates. Complexity: O(resources log resources).
-func (w *World) Resources() []ResourceInfo {
+// Resources describes every resource the world holds, sorted by name.
+// Meant for tools: it allocates. Complexity: O(resources log resources).
+func (r Reflection) Resources() []ResourceInfo {
 	var out []ResourceInfo
-	for t, slot := range w.resources {
+	for t, slot := range r.w.resources {
 		if p := slot.(resourceHolder).pointer(); p != nil {
 			out = append(out, ResourceInfo{typeName(t), t, reflect.NewAt(t, p).Interface()})
 		}
@@ -207,12 +214,12 @@ func (w *World) Resources() []ResourceInfo {
 }
 
 // SetValue records giving e the component v, whose dynamic type is the
-// component type (as [World.Value] returns it or [World.DecodeValue]
-// makes it): the type-erased twin of [Map.AddCmd] for tools, with the same
-// effect when the buffer is applied (an add, or an overwrite that fires
-// OnSet). Panics if v's type is not a component type of the buffer's world
-// (one it has met, and not one a relation keeps its pairs in), or as
-// AddCmd does. Complexity: as AddCmd, plus boxing.
+// component type (as [Reflection.Value] returns it or
+// [Reflection.DecodeValue] makes it): the type-erased twin of [Map.SetCmd]
+// for tools, with the same effect when the buffer is applied (an add, or an
+// overwrite that fires OnSet). Panics if v's type is not a component type of
+// the buffer's world (one it has met, and not one a relation keeps its pairs
+// in), or as SetCmd does. Complexity: as SetCmd, plus boxing.
 func (c *Commands) SetValue(e Entity, v any) {
 	info := c.w.known(ComponentType{typ: reflect.TypeOf(v)})
 	if v == nil || info == nil {

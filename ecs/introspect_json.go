@@ -15,14 +15,15 @@ import (
 // Decoding is encoding/json's (fields by name or tag, matched without
 // regard to case; a type's own UnmarshalJSON; a JSON array into a Go array
 // fills what it has, zeroing the rest), with entities read as {"index": i,
-// "generation": g} and given w's tag wherever the value holds them, behind
-// pointers and in maps included. It is stricter than LoadJSON, as an
-// editor's input should be: null, a field the type does not have, a
-// second JSON value after the first, or a value of the wrong kind is an
-// error naming the problem; missing fields are zero. It returns an error,
-// never panics, whatever the bytes, and an error too when w has never met
+// "generation": g} and given the world's tag wherever the value holds them,
+// behind pointers and in maps included. It is stricter than LoadJSON, as an
+// editor's input should be: null, a field the type does not have, a second
+// JSON value after the first, or a value of the wrong kind is an error
+// naming the problem; missing fields are zero. It returns an error, never
+// panics, whatever the bytes, and an error too when the world has never met
 // c. Complexity: O(len(data)).
-func (w *World) DecodeValue(c ComponentType, data []byte) (any, error) {
+func (r Reflection) DecodeValue(c ComponentType, data []byte) (any, error) {
+	w := r.w
 	info := w.known(c)
 	if info == nil {
 		return nil, fmt.Errorf("ecs: DecodeValue: %v is not a component type of this world", c)

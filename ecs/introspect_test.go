@@ -43,7 +43,7 @@ func inspWorld() (*ecs.World, []ecs.Entity) {
 func TestComponentsAndNames(t *testing.T) {
 	w, _ := inspWorld()
 	got := map[string]ecs.ComponentInfo{}
-	for _, c := range w.Components() {
+	for _, c := range w.Reflect().Components() {
 		got[c.GoType.Name()] = c
 	}
 	if c := got["Position"]; c.Count != 20 || c.Storage != ecs.TableStorage || !strings.HasSuffix(c.Name, "/ecs_test.Position") {
@@ -52,65 +52,67 @@ func TestComponentsAndNames(t *testing.T) {
 	if c := got["Burning"]; c.Count != 10 || c.Storage != ecs.SparseStorage {
 		t.Errorf("Burning: %+v", c)
 	}
-	ct, ok := w.ComponentNamed(got["Velocity"].Name)
+	ct, ok := w.Reflect().ComponentNamed(got["Velocity"].Name)
 	if !ok || ct.String() != ecs.C[Velocity]().String() {
 		t.Errorf("ComponentNamed(Velocity) = %v, %v", ct, ok)
 	}
-	if _, ok := w.ComponentNamed("no.Such"); ok {
+	if _, ok := w.Reflect().ComponentNamed("no.Such"); ok {
 		t.Error("ComponentNamed found an unknown name")
 	}
 }
 
 func TestEntityAtComponentsOfValue(t *testing.T) {
 	w, es := inspWorld()
-	e, ok := w.EntityAt(es[3].Index())
+	e, ok := w.Reflect().EntityAt(es[3].Index())
 	if !ok || e != es[3] {
 		t.Fatalf("EntityAt(%d) = %v, %v; want %v", es[3].Index(), e, ok, es[3])
 	}
 	w.Despawn(es[4])
-	if _, ok := w.EntityAt(es[4].Index()); ok {
+	if _, ok := w.Reflect().EntityAt(es[4].Index()); ok {
 		t.Error("EntityAt found a despawned index")
 	}
-	if _, ok := w.EntityAt(0); ok {
+	if _, ok := w.Reflect().EntityAt(0); ok {
 		t.Error("EntityAt(0) found an entity")
 	}
-	if _, ok := w.EntityAt(1 << 30); ok {
+	if _, ok := w.Reflect().EntityAt(1 << 30); ok {
 		t.Error("EntityAt past the index found an entity")
 	}
 	var names []string
-	for _, c := range w.ComponentsOf(es[3], nil) {
+	for _, c := range w.Reflect().ComponentsOf(es[3], nil) {
 		names = append(names, c.String())
 	}
 	if want := []string{"ecs_test.Position", "ecs_test.Burning"}; !slices.Equal(names, want) {
 		t.Errorf("ComponentsOf = %v, want %v", names, want)
 	}
-	v, ok := w.Value(es[3], ecs.C[Position]())
+	v, ok := w.Reflect().Value(es[3], ecs.C[Position]())
 	if p, isPos := v.(Position); !ok || !isPos || p.X != 3 {
 		t.Errorf("Value(Position) = %#v, %v", v, ok)
 	}
-	if v, ok := w.Value(es[3], ecs.C[Burning]()); !ok || reflect.TypeOf(v) != reflect.TypeFor[Burning]() {
+	if v, ok := w.Reflect().Value(es[3], ecs.C[Burning]()); !ok || reflect.TypeOf(v) != reflect.TypeFor[Burning]() {
 		t.Errorf("Value(Burning) = %#v, %v", v, ok)
 	}
-	if _, ok := w.Value(es[3], ecs.C[Velocity]()); ok {
+	if _, ok := w.Reflect().Value(es[3], ecs.C[Velocity]()); ok {
 		t.Error("Value of a missing component")
 	}
-	if _, ok := w.Value(es[3], ecs.C[inspFollow]()); ok {
+	if _, ok := w.Reflect().Value(es[3], ecs.C[inspFollow]()); ok {
 		t.Error("Value of a type the world never met")
 	}
-	if _, ok := w.Value(es[4], ecs.C[Position]()); ok {
+	if _, ok := w.Reflect().Value(es[4], ecs.C[Position]()); ok {
 		t.Error("Value of a dead entity")
 	}
-	mustPanic(t, "ComponentsOf: entity", func() { w.ComponentsOf(es[4], nil) })
+	mustPanic(t, "ComponentsOf: entity", func() { w.Reflect().ComponentsOf(es[4], nil) })
 }
 
-// TestEntitiesPaging checks every page of every filter against the
-// entities a brute-force walk in table order selects.
-func TestEntitiesPaging(t *testing.T) {
+// TestReflectionEntities checks the entities of every filter against
+// those a brute-force walk in table order selects, and that a loop may
+// stop early.
+func TestReflectionEntities(t *testing.T) {
 	w, _ := inspWorld()
+	r := w.Reflect()
 	cts := []ecs.ComponentType{ecs.C[Position](), ecs.C[Velocity](), ecs.C[Burning]()}
-	full, total := w.Entities(nil, nil, nil, 0, -1)
-	if total != 30 || len(full) != 30 {
-		t.Fatalf("unfiltered: %d of %d", len(full), total)
+	full := slices.Collect(r.Entities(nil, nil))
+	if len(full) != 30 {
+		t.Fatalf("unfiltered: %d entities, want 30", len(full))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
@@ -125,25 +127,51 @@ func TestEntitiesPaging(t *testing.T) {
 		}
 		var want []ecs.Entity
 		for _, e := range full {
-			has := func(c ecs.ComponentType) bool { _, ok := w.Value(e, c); return ok }
+			has := func(c ecs.ComponentType) bool { _, ok := r.Value(e, c); return ok }
 			if !slices.ContainsFunc(with, func(c ecs.ComponentType) bool { return !has(c) }) &&
 				!slices.ContainsFunc(without, has) {
 				want = append(want, e)
 			}
 		}
-		offset, limit := rng.IntN(35)-2, rng.IntN(12)-1
-		got, n := w.Entities(nil, with, without, offset, limit)
-		lo := min(max(offset, 0), len(want))
-		hi := len(want)
-		if limit >= 0 {
-			hi = min(hi, lo+limit)
+		if got := slices.Collect(r.Entities(with, without)); !slices.Equal(got, want) {
+			t.Fatalf("with %v without %v: got %v, want %v", with, without, got, want)
 		}
-		if n != len(want) || !slices.Equal(got, want[lo:hi]) {
-			t.Fatalf("with %v without %v offset %d limit %d: got %v (total %d), want %v (total %d)", with, without, offset, limit, got, n, want[lo:hi], len(want))
+		stop := rng.IntN(len(want) + 1)
+		var got []ecs.Entity
+		for e := range r.Entities(with, without) {
+			if len(got) == stop {
+				break
+			}
+			got = append(got, e)
+		}
+		if !slices.Equal(got, want[:stop]) {
+			t.Fatalf("with %v without %v, stopped after %d: got %v, want %v", with, without, stop, got, want[:stop])
 		}
 	}
-	if got, n := w.Entities(nil, []ecs.ComponentType{ecs.C[inspFollow]()}, nil, 0, 10); n != 0 || len(got) != 0 {
-		t.Errorf("a type never met matched %d", n)
+	if got := slices.Collect(r.Entities([]ecs.ComponentType{ecs.C[inspFollow]()}, nil)); len(got) != 0 {
+		t.Errorf("a type never met matched %d", len(got))
+	}
+	if w.IsIterating() {
+		t.Error("a loop that stopped early left the world iterating")
+	}
+}
+
+// TestReflectionEntitiesDefersChanges: structural changes made in the
+// loop body wait until the loop ends, as in a query loop, so the loop
+// sees every entity that matched when it began.
+func TestReflectionEntitiesDefersChanges(t *testing.T) {
+	w, _ := inspWorld()
+	pos := []ecs.ComponentType{ecs.C[Position]()}
+	seen := 0
+	for e := range w.Reflect().Entities(pos, nil) {
+		w.Despawn(e)
+		if !w.Alive(e) {
+			t.Fatal("a despawn in the loop body was not deferred")
+		}
+		seen++
+	}
+	if seen != 20 || w.Len() != 10 {
+		t.Fatalf("saw %d entities, %d left after the loop; want 20 and 10", seen, w.Len())
 	}
 }
 
@@ -153,7 +181,7 @@ func TestEntitiesTableOrderIsQueryOrder(t *testing.T) {
 	for r := range ecs.NewQuery1[Position](w).All() {
 		want = append(want, r.Entity)
 	}
-	got, _ := w.Entities(nil, []ecs.ComponentType{ecs.C[Position]()}, nil, 0, -1)
+	got := slices.Collect(w.Reflect().Entities([]ecs.ComponentType{ecs.C[Position]()}, nil))
 	if !slices.Equal(got, want) {
 		t.Errorf("Entities = %v, query order %v", got, want)
 	}
@@ -161,7 +189,7 @@ func TestEntitiesTableOrderIsQueryOrder(t *testing.T) {
 
 func TestResourcesListing(t *testing.T) {
 	w, _ := inspWorld()
-	rs := w.Resources()
+	rs := w.Reflect().Resources()
 	if len(rs) != 1 || !strings.HasSuffix(rs[0].Name, "ecs_test.inspScore") || rs[0].GoType != reflect.TypeFor[inspScore]() {
 		t.Fatalf("Resources = %+v", rs)
 	}
@@ -178,7 +206,7 @@ func TestSetValueRemoveValue(t *testing.T) {
 	ecs.OnAdd(w, func(ecs.Entity, *Velocity) { adds++ })
 	ecs.OnRemove(w, func(ecs.Entity, *Burning) { removes++ })
 	cmds := w.NewCommands()
-	v, err := w.DecodeValue(ecs.C[Position](), []byte(`{"X": 5, "Y": -1}`))
+	v, err := w.Reflect().DecodeValue(ecs.C[Position](), []byte(`{"X": 5, "Y": -1}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +237,7 @@ func TestDecodeValue(t *testing.T) {
 	w, es := inspWorld()
 	follow := ecs.NewMap[inspFollow](w)
 	follow.Add(es[0], inspFollow{es[3]})
-	v, err := w.DecodeValue(ecs.C[inspFollow](), []byte(`{"Target": {"index": 4, "generation": 0}}`))
+	v, err := w.Reflect().DecodeValue(ecs.C[inspFollow](), []byte(`{"Target": {"index": 4, "generation": 0}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,12 +252,12 @@ func TestDecodeValue(t *testing.T) {
 		{``, "EOF"},
 		{`[1]`, "cannot unmarshal array"},
 	} {
-		_, err := w.DecodeValue(ecs.C[Position](), []byte(c.in))
+		_, err := w.Reflect().DecodeValue(ecs.C[Position](), []byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("DecodeValue(%q) = %v, want an error with %q", c.in, err, c.want)
 		}
 	}
-	if _, err := w.DecodeValue(ecs.C[inspScore](), []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "not a component type") {
+	if _, err := w.Reflect().DecodeValue(ecs.C[inspScore](), []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "not a component type") {
 		t.Errorf("DecodeValue of a resource type: %v", err)
 	}
 }
@@ -242,7 +270,7 @@ func FuzzDecodeValue(f *testing.F) {
 	ecs.NewMap[inspFollow](w)
 	before := w.Checksum()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := w.DecodeValue(ecs.C[inspFollow](), data)
+		v, err := w.Reflect().DecodeValue(ecs.C[inspFollow](), data)
 		if err == nil {
 			if _, ok := v.(inspFollow); !ok {
 				t.Fatalf("decoded a %T", v)
@@ -258,7 +286,7 @@ func FuzzDecodeValue(f *testing.F) {
 // table order (2v0's table was made first: 1v0 moved to a new one when it
 // gained a Position), show their components, and change one from JSON
 // through a command buffer.
-func ExampleWorld_Entities() {
+func ExampleReflection_Entities() {
 	w := ecs.NewWorld()
 	hp := ecs.NewMap[inspScore](w)
 	pos := ecs.NewMap[Position](w)
@@ -267,16 +295,17 @@ func ExampleWorld_Entities() {
 	hp.Spawn(inspScore{Points: 5})
 	pos.Spawn(Position{})
 
-	ct, _ := w.ComponentNamed("github.com/tessera-ecs/tessera/ecs_test.inspScore")
-	page, total := w.Entities(nil, []ecs.ComponentType{ct}, nil, 0, 10)
-	fmt.Println(total, "entities have", ct)
+	r := w.Reflect()
+	ct, _ := r.ComponentNamed("github.com/tessera-ecs/tessera/ecs_test.inspScore")
+	page := slices.Collect(r.Entities([]ecs.ComponentType{ct}, nil))
+	fmt.Println(len(page), "entities have", ct)
 	for _, e := range page {
-		for _, c := range w.ComponentsOf(e, nil) {
-			v, _ := w.Value(e, c)
+		for _, c := range r.ComponentsOf(e, nil) {
+			v, _ := r.Value(e, c)
 			fmt.Printf("  %v %v %+v\n", e, c, v)
 		}
 	}
-	v, err := w.DecodeValue(ct, []byte(`{"Points": 99}`))
+	v, err := r.DecodeValue(ct, []byte(`{"Points": 99}`))
 	if err != nil {
 		panic(err)
 	}
@@ -292,27 +321,6 @@ func ExampleWorld_Entities() {
 	// 99
 }
 
-// TestEntitiesHugeLimits pages with limits and offsets near the largest
-// int, where offset+limit would overflow.
-func TestEntitiesHugeLimits(t *testing.T) {
-	w, _ := inspWorld()
-	const maxInt = int(^uint(0) >> 1)
-	for _, c := range []struct{ offset, limit, want int }{
-		{1, maxInt, 29}, {5, maxInt, 25}, {maxInt, maxInt, 0}, {maxInt, -1, 0}, {29, maxInt - 1, 1},
-	} {
-		for _, with := range [][]ecs.ComponentType{nil, {ecs.C[Burning]()}} {
-			got, total := w.Entities(nil, with, nil, c.offset, c.limit)
-			want := c.want
-			if with != nil {
-				want = max(min(10-c.offset, c.limit), 0)
-			}
-			if len(got) != want || (with == nil && total != 30) {
-				t.Errorf("offset %d limit %d with %v: %d of %d, want %d", c.offset, c.limit, with, len(got), total, want)
-			}
-		}
-	}
-}
-
 // TestHiddenRelationTypes checks that the types a relation keeps its
 // pairs in are not offered to tools, and cannot be written through them.
 func TestHiddenRelationTypes(t *testing.T) {
@@ -320,17 +328,17 @@ func TestHiddenRelationTypes(t *testing.T) {
 	h := ecs.NewHierarchy(w)
 	parent, child := w.Spawn(), w.Spawn()
 	h.SetParent(child, parent)
-	for _, c := range w.Components() {
+	for _, c := range w.Reflect().Components() {
 		if strings.Contains(c.Name, "rel") {
 			t.Errorf("Components lists %s", c.Name)
 		}
 	}
 	for _, e := range []ecs.Entity{parent, child} {
-		if cs := w.ComponentsOf(e, nil); len(cs) != 0 {
+		if cs := w.Reflect().ComponentsOf(e, nil); len(cs) != 0 {
 			t.Errorf("ComponentsOf(%v) = %v", e, cs)
 		}
 	}
-	if _, ok := w.ComponentNamed("github.com/tessera-ecs/tessera/ecs.relOne[github.com/tessera-ecs/tessera/ecs.ChildOf]"); ok {
+	if _, ok := w.Reflect().ComponentNamed("github.com/tessera-ecs/tessera/ecs.relOne[github.com/tessera-ecs/tessera/ecs.ChildOf]"); ok {
 		t.Error("ComponentNamed found a relation's pair type")
 	}
 	w.Despawn(parent)
@@ -357,10 +365,11 @@ func TestDecodeValueDeepEntities(t *testing.T) {
 	ecs.NewWorld() // a second world, so w's tag is not 0
 	w := ecs.NewWorld()
 	e := w.Spawn()
-	ecs.Register[walkNode](w, ecs.Shallow())
+	ecs.Register[walkNode](w)
+	ecs.Shallow[walkNode](w)
 	ecs.NewMap[walkLinks](w)
 	ref := `{"index": 1, "generation": 0}`
-	v, err := w.DecodeValue(ecs.C[walkNode](), []byte(`{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`}]}]}`))
+	v, err := w.Reflect().DecodeValue(ecs.C[walkNode](), []byte(`{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`, "Kids": [{"Ref": `+ref+`}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +377,7 @@ func TestDecodeValueDeepEntities(t *testing.T) {
 	if n.Ref != e || n.Kids[0].Ref != e || n.Kids[0].Kids[0].Ref != e {
 		t.Errorf("node %+v: want %v at every depth", n, e)
 	}
-	v, err = w.DecodeValue(ecs.C[walkLinks](), []byte(`{"P": `+ref+`, "M": {"a": `+ref+`}, "S": [{"Ref": `+ref+`}]}`))
+	v, err = w.Reflect().DecodeValue(ecs.C[walkLinks](), []byte(`{"P": `+ref+`, "M": {"a": `+ref+`}, "S": [{"Ref": `+ref+`}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +385,7 @@ func TestDecodeValueDeepEntities(t *testing.T) {
 	if *l.P != e || l.M["a"] != e || l.S[0].Ref != e {
 		t.Errorf("links %v %v %v: want %v", *l.P, l.M, l.S[0].Ref, e)
 	}
-	if _, err := w.DecodeValue(ecs.C[walkNode](), []byte(" null ")); err == nil || !strings.Contains(err.Error(), "null is not a value") {
+	if _, err := w.Reflect().DecodeValue(ecs.C[walkNode](), []byte(" null ")); err == nil || !strings.Contains(err.Error(), "null is not a value") {
 		t.Errorf("null: %v", err)
 	}
 	// A prefab of the self-holding type: its walk is built too.

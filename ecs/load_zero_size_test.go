@@ -62,7 +62,7 @@ func TestLoadSkipsZeroSizeFieldsInTime(t *testing.T) {
 					t.Errorf("Load of a field %s (sparse %v): %v", c.name, sparse, err)
 					return
 				}
-				if e, ok := w.EntityAt(1); !ok || m.Get(e).V != 7 {
+				if e, ok := w.Reflect().EntityAt(1); !ok || m.Get(e).V != 7 {
 					t.Errorf("Load of a field %s (sparse %v): entity 1 alive %v", c.name, sparse, ok)
 				}
 			})
@@ -118,7 +118,7 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 			t.Error(err) // f runs on another goroutine: no Fatal
 			return
 		}
-		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGrid](w).Get(e).N != 5 {
+		if e, _ := w.Reflect().EntityAt(1); ecs.NewMap[zeroGrid](w).Get(e).N != 5 {
 			t.Error("N did not load")
 		}
 	})
@@ -129,7 +129,7 @@ func TestSaveLoadZeroSizeArraysInTime(t *testing.T) {
 			t.Error(err) // f runs on another goroutine: no Fatal
 			return
 		}
-		if e, _ := w.EntityAt(1); ecs.NewMap[zeroGridV2](w).Get(e).N != 5 {
+		if e, _ := w.Reflect().EntityAt(1); ecs.NewMap[zeroGridV2](w).Get(e).N != 5 {
 			t.Error("N did not load")
 		}
 	})
@@ -181,7 +181,7 @@ func TestLoadManyZeroSizeFieldsInLinearTime(t *testing.T) {
 			t.Error(err) // f runs on another goroutine: no Fatal
 			return
 		}
-		if e, _ := w.EntityAt(n); ecs.NewMap[zeroWide](w).Get(e).S != string(rune('a'+(n-1)%26)) {
+		if e, _ := w.Reflect().EntityAt(n); ecs.NewMap[zeroWide](w).Get(e).S != string(rune('a'+(n-1)%26)) {
 			t.Error("the last row's S did not load")
 		}
 	})
@@ -304,7 +304,7 @@ func TestLoadZeroSizeSliceElementsBounded(t *testing.T) {
 		if err := w.Load(bytes.NewReader(data)); err != nil {
 			return 0, err
 		}
-		e, _ := w.EntityAt(1)
+		e, _ := w.Reflect().EntityAt(1)
 		if codec {
 			return len(ecs.NewMap[zeroTagged](w).Get(e).Tags), nil
 		}
@@ -372,7 +372,7 @@ func TestLoadManyTargetsOfAnEmptyPairType(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: Load of a source with 70,000 targets of an empty pair type: %v", format, err)
 		}
-		e, _ := back.EntityAt(hub.Index())
+		e, _ := back.Reflect().EntityAt(hub.Index())
 		if n := len(backRel.Targets(e)); n != 70_000 {
 			t.Fatalf("%s: %d targets loaded, want 70,000", format, n)
 		}

@@ -10,7 +10,7 @@ import "fmt"
 // no type, for a sparse T), with no table move, and fires OnAdd hooks and
 // enter observers as [Map.Spawn] does: the one-type form of
 // [Map2.SpawnCmd], one change in [Commands.Len] where a Commands.Spawn and
-// a [Map.AddCmd] are two. Panics if c belongs to another world.
+// a [Map.SetCmd] are two. Panics if c belongs to another world.
 // Complexity: O(1) amortised to record, no allocation once c has grown.
 // (Command buffers: Bevy's Commands and flecs' deferred mode; the pending
 // entity: Bevy's Commands::spawn, which reserves the id ahead of the

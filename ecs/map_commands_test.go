@@ -26,7 +26,7 @@ func TestMapSpawnCmd(t *testing.T) {
 	p1 := pos.SpawnCmd(c, Position{1, 2})
 	p2 := c.Spawn()
 	p3 := pos.SpawnCmd(c, Position{3, 4})
-	pos.AddCmd(c, p3, Position{5, 6}) // overrides the spawned value
+	pos.SetCmd(c, p3, Position{5, 6}) // overrides the spawned value
 	if p1.String() != "pending1" || p2.String() != "pending2" || p3.String() != "pending3" {
 		t.Fatalf("pending entities %v %v %v", p1, p2, p3)
 	}
@@ -69,7 +69,7 @@ func TestMapSpawnCmdSparse(t *testing.T) {
 	q.OnEnter(func(e ecs.Entity) { entered = append(entered, e) })
 	c := w.NewCommands()
 	p := burn.SpawnCmd(c, Burning{7})
-	pos.AddCmd(c, p, Position{1, 0})
+	pos.SetCmd(c, p, Position{1, 0})
 	gone := burn.SpawnCmd(c, Burning{8})
 	c.Despawn(gone)
 	w.Apply(c)
@@ -99,9 +99,9 @@ func TestMapSpawnCmdChecks(t *testing.T) {
 		t.Fatalf("the refused spawn was recorded: %d", c.Len())
 	}
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	pos.SpawnCmd(c, Position{})
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	if want := []string{"SpawnCmd write spawn", "SpawnCmd Position write add"}; !slices.Equal(l.got, want) {
 		t.Fatalf("checker saw %q\nwant %q", l.got, want)
 	}

@@ -8,8 +8,8 @@ import "unsafe"
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 2, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -100,7 +100,7 @@ func (m *Map2[A, B]) SpawnBatch(n int, vA A, vB B) {
 // changes it makes are deferred until it returns (or until the enclosing
 // iteration ends). With a nil init the components stay zero and, for table
 // storage outside an iteration, nothing is written: a table's rows past its
-// last despawn or batch are zero already (see [World.DespawnAll]), so the
+// last despawn or batch are zero already (see [World.DespawnMatching]), so the
 // spawn costs the entity's bookkeeping only.
 // Complexity: O(1) amortised, no allocation once the table has grown.
 func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
@@ -333,7 +333,7 @@ func (m *Map2[A, B]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches: each
+// AddMatching gives all the components at once to every entity q matches: each
 // gains the types it lacks in a single table move and has the ones it has
 // overwritten, as by [Map2.Set] (hooks and observers included). The
 // entities are those q matches before any of them changes, so all of them
@@ -343,25 +343,25 @@ func (m *Map2[A, B]) RemoveEntities(es []Entity) {
 // filled in one pass; otherwise it goes entity by entity. Changes hooks
 // make wait for the whole batch. Panics if q belongs to another world.
 // Inside an iteration it is queued as one change that selects its
-// entities when applied (as [Map.AddAll] does). Complexity: O(matched
+// entities when applied (as [Map.AddMatching] does). Complexity: O(matched
 // tables + moved rows x components), or O(matched entities x their
 // components) entity by entity. (Bulk add over a filter: flecs'
 // ecs_add_remove_w_filter, in its early releases.)
-func (m *Map2[A, B]) AddAll(q Matcher, vA A, vB B) {
+func (m *Map2[A, B]) AddMatching(q Matcher, vA A, vB B) {
 	var p [2]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, in a
-// single table move per entity (or per matched table, as AddAll), after
+// RemoveMatching takes all of the types away from every entity q matches, in a
+// single table move per entity (or per matched table, as AddMatching), after
 // their OnRemove hooks ran, as [Map2.Remove] does; it does nothing for
 // the types an entity lacks. The entities are those q matches before any
 // of them changes. Panics if q belongs to another world. Inside an
-// iteration it is queued as one change, like AddAll. Complexity: as
-// AddAll's.
-func (m *Map2[A, B]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+// iteration it is queued as one change, like AddMatching. Complexity: as
+// AddMatching's.
+func (m *Map2[A, B]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given
 // components and returns it as a pending entity (see [Commands.Spawn]):
@@ -380,16 +380,16 @@ func (m *Map2[A, B]) SpawnCmd(c *Commands, vA A, vB B) Entity {
 	return e
 }
 
-// AddCmd records in c giving e all the components at once: when c is
+// SetCmd records in c giving e all the components at once: when c is
 // applied, e gains the types it lacks by then, in a single table move,
-// and has the ones it has overwritten, as [Map.AddCmd] does for each type;
+// and has the ones it has overwritten, as [Map.SetCmd] does for each type;
 // the OnAdd (or, for an overwrite, OnSet) hooks then fire in the handle's
 // order. Nothing happens if e is dead by then. Panics, naming the handle's
 // types and e, if e is neither alive nor a pending entity of c, or if c
 // belongs to another world. It counts as one change in [Commands.Len].
 // Complexity: O(1) amortised to record; applied in O(number of e's
 // components). (Bevy's Commands, whose insert takes a bundle.)
-func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
+func (m *Map2[A, B]) SetCmd(c *Commands, e Entity, vA A, vB B) {
 	var p [2]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB)
@@ -398,7 +398,7 @@ func (m *Map2[A, B]) AddCmd(c *Commands, e Entity, vA A, vB B) {
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map2.Remove], and nothing happens for a type e
-// lacks or if e is dead by then. Panics like AddCmd. It counts as one
+// lacks or if e is dead by then. Panics like SetCmd. It counts as one
 // change in [Commands.Len]. Complexity: O(1) amortised to record.
 func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 
@@ -406,8 +406,8 @@ func (m *Map2[A, B]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 3, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -704,20 +704,20 @@ func (m *Map3[A, B, C]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map3[A, B, C]) AddAll(q Matcher, vA A, vB B, vC C) {
+func (m *Map3[A, B, C]) AddMatching(q Matcher, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map3[A, B, C]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map3[A, B, C]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -730,11 +730,11 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map3[A, B, C]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C) {
+func (m *Map3[A, B, C]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC)
@@ -749,8 +749,8 @@ func (m *Map3[A, B, C]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e) }
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 4, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1052,20 +1052,20 @@ func (m *Map4[A, B, C, D]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map4[A, B, C, D]) AddAll(q Matcher, vA A, vB B, vC C, vD D) {
+func (m *Map4[A, B, C, D]) AddMatching(q Matcher, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map4[A, B, C, D]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map4[A, B, C, D]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -1078,11 +1078,11 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map4[A, B, C, D]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
+func (m *Map4[A, B, C, D]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD)
@@ -1097,8 +1097,8 @@ func (m *Map4[A, B, C, D]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c, e
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 5, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1405,20 +1405,20 @@ func (m *Map5[A, B, C, D, E]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map5[A, B, C, D, E]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E) {
+func (m *Map5[A, B, C, D, E]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map5[A, B, C, D, E]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map5[A, B, C, D, E]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -1431,11 +1431,11 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map5[A, B, C, D, E]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
+func (m *Map5[A, B, C, D, E]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
@@ -1450,8 +1450,8 @@ func (m *Map5[A, B, C, D, E]) RemoveCmd(c *Commands, e Entity) { m.b.removeCmd(c
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 6, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -1763,20 +1763,20 @@ func (m *Map6[A, B, C, D, E, F]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map6[A, B, C, D, E, F]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
+func (m *Map6[A, B, C, D, E, F]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map6[A, B, C, D, E, F]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map6[A, B, C, D, E, F]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -1789,11 +1789,11 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map6[A, B, C, D, E, F]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
+func (m *Map6[A, B, C, D, E, F]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
@@ -1808,8 +1808,8 @@ func (m *Map6[A, B, C, D, E, F]) RemoveCmd(c *Commands, e Entity) { m.b.removeCm
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 7, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -2126,20 +2126,20 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map7[A, B, C, D, E, F, G]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+func (m *Map7[A, B, C, D, E, F, G]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map7[A, B, C, D, E, F, G]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map7[A, B, C, D, E, F, G]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -2152,11 +2152,11 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map7[A, B, C, D, E, F, G]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+func (m *Map7[A, B, C, D, E, F, G]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
@@ -2171,8 +2171,8 @@ func (m *Map7[A, B, C, D, E, F, G]) RemoveCmd(c *Commands, e Entity) { m.b.remov
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 8, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -2494,20 +2494,20 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map8[A, B, C, D, E, F, G, H]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+func (m *Map8[A, B, C, D, E, F, G, H]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map8[A, B, C, D, E, F, G, H]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map8[A, B, C, D, E, F, G, H]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -2520,11 +2520,11 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map8[A, B, C, D, E, F, G, H]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+func (m *Map8[A, B, C, D, E, F, G, H]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
@@ -2539,8 +2539,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) RemoveCmd(c *Commands, e Entity) { m.b.re
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 9, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -2867,20 +2867,20 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+func (m *Map9[A, B, C, D, E, F, G, H, I]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -2893,11 +2893,11 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map9[A, B, C, D, E, F, G, H, I]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+func (m *Map9[A, B, C, D, E, F, G, H, I]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
@@ -2912,8 +2912,8 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) RemoveCmd(c *Commands, e Entity) { m.b
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 10, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -3245,20 +3245,20 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -3271,11 +3271,11 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map10[A, B, C, D, E, F, G, H, I, J]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
@@ -3290,8 +3290,8 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) RemoveCmd(c *Commands, e Entity) {
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 11, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -3628,20 +3628,20 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveEntities(es []Entity) {
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -3654,11 +3654,11 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
@@ -3675,8 +3675,8 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) RemoveCmd(c *Commands, e Entity
 // verbs of [Map] taking all of them together: it spawns entities with all
 // of them (Spawn, SpawnBatch, SpawnFunc, SpawnBatchFunc), reads them (Get,
 // TryGet, Has), adds, sets or removes them on one entity (Add, Set,
-// Remove) or on every entity a query matches (AddAll, RemoveAll), or
-// records those changes in a [Commands] buffer (SpawnCmd, AddCmd,
+// Remove) or on every entity a query matches (AddMatching, RemoveMatching), or
+// records those changes in a [Commands] buffer (SpawnCmd, SetCmd,
 // RemoveCmd). Every change of several types is one table move instead of
 // 12, also when it waits for an iteration to end: it is queued as one
 // change, applied as one move, and its hooks see the entity with every
@@ -4018,20 +4018,20 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveEntities(es []Entity) 
 	}
 }
 
-// AddAll gives all the components at once to every entity q matches, each in
-// one table move; see [Map2.AddAll] for the rules (hooks, panics, deferral,
+// AddMatching gives all the components at once to every entity q matches, each in
+// one table move; see [Map2.AddMatching] for the rules (hooks, panics, deferral,
 // complexity), which hold for any number of types.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddAll(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddMatching(q Matcher, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	c, off := m.b.addAll(q, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 	m.b.endAddAll(c, off)
 }
 
-// RemoveAll takes all of the types away from every entity q matches, each in
-// one table move; see [Map2.RemoveAll] for the rules (hooks, panics,
+// RemoveMatching takes all of the types away from every entity q matches, each in
+// one table move; see [Map2.RemoveMatching] for the rules (hooks, panics,
 // deferral, complexity), which hold for any number of types.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveAll(q Matcher) { m.b.removeAll(q) }
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) RemoveMatching(q Matcher) { m.b.removeAll(q) }
 
 // SpawnCmd records in c the creation of an entity with the given components,
 // made in their table when c is applied, and returns it as a pending entity;
@@ -4044,11 +4044,11 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 	return e
 }
 
-// AddCmd records in c giving e all the components at once (adding or
-// overwriting, in one move, when c is applied); see [Map2.AddCmd] for the
+// SetCmd records in c giving e all the components at once (adding or
+// overwriting, in one move, when c is applied); see [Map2.SetCmd] for the
 // rules (hooks, panics, deferral, complexity), which hold for any number of
 // types.
-func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) AddCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)

@@ -142,10 +142,10 @@ func TestMap2Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*2 {
 				t.Fatalf("the checker saw %q, want 2 reads for Get and 2 for Has", log.got)
 			}
@@ -233,9 +233,9 @@ func TestMap2Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -253,15 +253,15 @@ func TestMap2Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap2SetAndBatches runs Set, AddAll and RemoveAll of Map2 with
-// the storages of TestMap2Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap2SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map2 with the storages of TestMap2Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap2SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map2[gA, gB]) {
@@ -317,9 +317,9 @@ func TestMap2SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -327,10 +327,10 @@ func TestMap2SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -366,7 +366,7 @@ func TestMap2SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -385,18 +385,18 @@ func TestMap2SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1})
+			m.AddMatching(noA, gA{0}, gB{1})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -408,12 +408,12 @@ func TestMap2SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -424,10 +424,10 @@ func TestMap2SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -441,14 +441,14 @@ func TestMap2SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1})
@@ -459,11 +459,11 @@ func TestMap2SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -471,7 +471,7 @@ func TestMap2SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 2-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 2-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 2-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -479,9 +479,10 @@ func TestMap2SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap2Hooks checks that Set, AddAll and RemoveAll of Map2 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap2Hooks checks that Set, AddMatching and RemoveMatching of
+// Map2 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap2Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -532,14 +533,14 @@ func TestMap2Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11")
 			m.Set(e, gA{0 + 20}, gB{1 + 20})
 			expect("Set", "set gA 20", "set gB 21")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30})
-			expect("AddAll", "set gA 30", "set gB 31")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40})
-			expect("AddAll", "add gA 40", "set gB 41")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -713,10 +714,10 @@ func TestMap3Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*3 {
 				t.Fatalf("the checker saw %q, want 3 reads for Get and 3 for Has", log.got)
 			}
@@ -806,9 +807,9 @@ func TestMap3Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -826,15 +827,15 @@ func TestMap3Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap3SetAndBatches runs Set, AddAll and RemoveAll of Map3 with
-// the storages of TestMap3Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap3SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map3 with the storages of TestMap3Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap3SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map3[gA, gB, gC]) {
@@ -897,9 +898,9 @@ func TestMap3SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -907,10 +908,10 @@ func TestMap3SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -946,7 +947,7 @@ func TestMap3SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -965,18 +966,18 @@ func TestMap3SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -988,12 +989,12 @@ func TestMap3SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -1004,10 +1005,10 @@ func TestMap3SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -1021,14 +1022,14 @@ func TestMap3SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2})
@@ -1039,11 +1040,11 @@ func TestMap3SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -1051,7 +1052,7 @@ func TestMap3SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 3-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 3-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 3-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -1059,9 +1060,10 @@ func TestMap3SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap3Hooks checks that Set, AddAll and RemoveAll of Map3 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap3Hooks checks that Set, AddMatching and RemoveMatching of
+// Map3 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap3Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -1121,14 +1123,14 @@ func TestMap3Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -1318,10 +1320,10 @@ func TestMap4Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*4 {
 				t.Fatalf("the checker saw %q, want 4 reads for Get and 4 for Has", log.got)
 			}
@@ -1413,9 +1415,9 @@ func TestMap4Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -1433,15 +1435,15 @@ func TestMap4Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap4SetAndBatches runs Set, AddAll and RemoveAll of Map4 with
-// the storages of TestMap4Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap4SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map4 with the storages of TestMap4Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap4SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map4[gA, gB, gC, gD]) {
@@ -1511,9 +1513,9 @@ func TestMap4SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -1521,10 +1523,10 @@ func TestMap4SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -1560,7 +1562,7 @@ func TestMap4SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -1579,18 +1581,18 @@ func TestMap4SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -1602,12 +1604,12 @@ func TestMap4SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -1618,10 +1620,10 @@ func TestMap4SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -1635,14 +1637,14 @@ func TestMap4SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3})
@@ -1653,11 +1655,11 @@ func TestMap4SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -1665,7 +1667,7 @@ func TestMap4SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 4-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 4-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 4-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -1673,9 +1675,10 @@ func TestMap4SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap4Hooks checks that Set, AddAll and RemoveAll of Map4 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap4Hooks checks that Set, AddMatching and RemoveMatching of
+// Map4 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap4Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -1744,14 +1747,14 @@ func TestMap4Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -1957,10 +1960,10 @@ func TestMap5Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*5 {
 				t.Fatalf("the checker saw %q, want 5 reads for Get and 5 for Has", log.got)
 			}
@@ -2054,9 +2057,9 @@ func TestMap5Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -2074,15 +2077,15 @@ func TestMap5Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap5SetAndBatches runs Set, AddAll and RemoveAll of Map5 with
-// the storages of TestMap5Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap5SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map5 with the storages of TestMap5Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap5SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map5[gA, gB, gC, gD, gE]) {
@@ -2159,9 +2162,9 @@ func TestMap5SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -2169,10 +2172,10 @@ func TestMap5SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -2208,7 +2211,7 @@ func TestMap5SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -2227,18 +2230,18 @@ func TestMap5SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -2250,12 +2253,12 @@ func TestMap5SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -2266,10 +2269,10 @@ func TestMap5SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -2283,14 +2286,14 @@ func TestMap5SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4})
@@ -2301,11 +2304,11 @@ func TestMap5SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -2313,7 +2316,7 @@ func TestMap5SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 5-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 5-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 5-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -2321,9 +2324,10 @@ func TestMap5SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap5Hooks checks that Set, AddAll and RemoveAll of Map5 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap5Hooks checks that Set, AddMatching and RemoveMatching of
+// Map5 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap5Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -2401,14 +2405,14 @@ func TestMap5Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -2630,10 +2634,10 @@ func TestMap6Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*6 {
 				t.Fatalf("the checker saw %q, want 6 reads for Get and 6 for Has", log.got)
 			}
@@ -2729,9 +2733,9 @@ func TestMap6Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -2749,15 +2753,15 @@ func TestMap6Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap6SetAndBatches runs Set, AddAll and RemoveAll of Map6 with
-// the storages of TestMap6Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap6SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map6 with the storages of TestMap6Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap6SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map6[gA, gB, gC, gD, gE, gF]) {
@@ -2841,9 +2845,9 @@ func TestMap6SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -2851,10 +2855,10 @@ func TestMap6SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -2890,7 +2894,7 @@ func TestMap6SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -2909,18 +2913,18 @@ func TestMap6SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -2932,12 +2936,12 @@ func TestMap6SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -2948,10 +2952,10 @@ func TestMap6SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -2965,14 +2969,14 @@ func TestMap6SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5})
@@ -2983,11 +2987,11 @@ func TestMap6SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -2995,7 +2999,7 @@ func TestMap6SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 6-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 6-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 6-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -3003,9 +3007,10 @@ func TestMap6SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap6Hooks checks that Set, AddAll and RemoveAll of Map6 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap6Hooks checks that Set, AddMatching and RemoveMatching of
+// Map6 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap6Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -3092,14 +3097,14 @@ func TestMap6Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -3337,10 +3342,10 @@ func TestMap7Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*7 {
 				t.Fatalf("the checker saw %q, want 7 reads for Get and 7 for Has", log.got)
 			}
@@ -3438,9 +3443,9 @@ func TestMap7Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -3458,15 +3463,15 @@ func TestMap7Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap7SetAndBatches runs Set, AddAll and RemoveAll of Map7 with
-// the storages of TestMap7Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap7SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map7 with the storages of TestMap7Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap7SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map7[gA, gB, gC, gD, gE, gF, gG]) {
@@ -3557,9 +3562,9 @@ func TestMap7SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -3567,10 +3572,10 @@ func TestMap7SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -3606,7 +3611,7 @@ func TestMap7SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -3625,18 +3630,18 @@ func TestMap7SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() { m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -3648,12 +3653,12 @@ func TestMap7SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -3664,10 +3669,10 @@ func TestMap7SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -3681,14 +3686,14 @@ func TestMap7SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6})
@@ -3699,11 +3704,11 @@ func TestMap7SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -3711,7 +3716,7 @@ func TestMap7SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 7-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 7-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 7-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -3719,9 +3724,10 @@ func TestMap7SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap7Hooks checks that Set, AddAll and RemoveAll of Map7 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap7Hooks checks that Set, AddMatching and RemoveMatching of
+// Map7 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap7Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -3817,14 +3823,14 @@ func TestMap7Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -4078,10 +4084,10 @@ func TestMap8Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*8 {
 				t.Fatalf("the checker saw %q, want 8 reads for Get and 8 for Has", log.got)
 			}
@@ -4181,9 +4187,9 @@ func TestMap8Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -4201,15 +4207,15 @@ func TestMap8Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap8SetAndBatches runs Set, AddAll and RemoveAll of Map8 with
-// the storages of TestMap8Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap8SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map8 with the storages of TestMap8Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap8SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map8[gA, gB, gC, gD, gE, gF, gG, gH]) {
@@ -4307,9 +4313,9 @@ func TestMap8SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -4317,10 +4323,10 @@ func TestMap8SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -4356,7 +4362,7 @@ func TestMap8SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -4375,18 +4381,20 @@ func TestMap8SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
-			testhelp.MustPanic(t, func() { m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "AddAll", "another world")
+			testhelp.MustPanic(t, func() {
+				m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{})
+			}, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -4398,12 +4406,12 @@ func TestMap8SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -4414,10 +4422,10 @@ func TestMap8SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -4431,14 +4439,14 @@ func TestMap8SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7})
@@ -4449,11 +4457,11 @@ func TestMap8SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -4461,7 +4469,7 @@ func TestMap8SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 8-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 8-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 8-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -4469,9 +4477,10 @@ func TestMap8SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap8Hooks checks that Set, AddAll and RemoveAll of Map8 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap8Hooks checks that Set, AddMatching and RemoveMatching of
+// Map8 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap8Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -4576,14 +4585,14 @@ func TestMap8Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -4853,10 +4862,10 @@ func TestMap9Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*9 {
 				t.Fatalf("the checker saw %q, want 9 reads for Get and 9 for Has", log.got)
 			}
@@ -4960,9 +4969,9 @@ func TestMap9Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -4980,15 +4989,15 @@ func TestMap9Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap9SetAndBatches runs Set, AddAll and RemoveAll of Map9 with
-// the storages of TestMap9Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap9SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map9 with the storages of TestMap9Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap9SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map9[gA, gB, gC, gD, gE, gF, gG, gH, gI]) {
@@ -5093,9 +5102,9 @@ func TestMap9SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -5103,10 +5112,10 @@ func TestMap9SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -5142,7 +5151,7 @@ func TestMap9SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -5161,20 +5170,20 @@ func TestMap9SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
 			testhelp.MustPanic(t, func() {
-				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
-			}, "AddAll", "another world")
+				m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{})
+			}, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -5186,12 +5195,12 @@ func TestMap9SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -5202,10 +5211,10 @@ func TestMap9SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -5219,14 +5228,14 @@ func TestMap9SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8})
@@ -5237,11 +5246,11 @@ func TestMap9SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -5249,7 +5258,7 @@ func TestMap9SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 9-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 9-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 9-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -5257,9 +5266,10 @@ func TestMap9SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap9Hooks checks that Set, AddAll and RemoveAll of Map9 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap9Hooks checks that Set, AddMatching and RemoveMatching of
+// Map9 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap9Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -5373,14 +5383,14 @@ func TestMap9Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -5668,10 +5678,10 @@ func TestMap10Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*10 {
 				t.Fatalf("the checker saw %q, want 10 reads for Get and 10 for Has", log.got)
 			}
@@ -5777,9 +5787,9 @@ func TestMap10Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -5797,15 +5807,15 @@ func TestMap10Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Add(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
-			testhelp.MustPanic(t, func() { m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
+			testhelp.MustPanic(t, func() { m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, dead.String())
 		})
 	}
 }
 
-// TestMap10SetAndBatches runs Set, AddAll and RemoveAll of Map10 with
-// the storages of TestMap10Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap10SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map10 with the storages of TestMap10Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap10SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ]) {
@@ -5917,9 +5927,9 @@ func TestMap10SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -5927,10 +5937,10 @@ func TestMap10SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -5966,7 +5976,7 @@ func TestMap10SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -5985,20 +5995,20 @@ func TestMap10SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
 			testhelp.MustPanic(t, func() {
-				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
-			}, "AddAll", "another world")
+				m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{})
+			}, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -6010,12 +6020,12 @@ func TestMap10SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -6026,10 +6036,10 @@ func TestMap10SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -6043,14 +6053,14 @@ func TestMap10SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9})
@@ -6061,11 +6071,11 @@ func TestMap10SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -6073,7 +6083,7 @@ func TestMap10SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 10-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 10-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 10-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -6081,9 +6091,10 @@ func TestMap10SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap10Hooks checks that Set, AddAll and RemoveAll of Map10 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap10Hooks checks that Set, AddMatching and RemoveMatching of
+// Map10 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap10Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -6206,14 +6217,14 @@ func TestMap10Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -6517,10 +6528,10 @@ func TestMap11Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*11 {
 				t.Fatalf("the checker saw %q, want 11 reads for Get and 11 for Has", log.got)
 			}
@@ -6630,9 +6641,9 @@ func TestMap11Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -6651,16 +6662,16 @@ func TestMap11Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() {
-				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+				m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
 			}, dead.String())
 		})
 	}
 }
 
-// TestMap11SetAndBatches runs Set, AddAll and RemoveAll of Map11 with
-// the storages of TestMap11Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap11SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map11 with the storages of TestMap11Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap11SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK]) {
@@ -6779,9 +6790,9 @@ func TestMap11SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -6789,10 +6800,10 @@ func TestMap11SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -6828,7 +6839,7 @@ func TestMap11SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -6847,20 +6858,20 @@ func TestMap11SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
 			testhelp.MustPanic(t, func() {
-				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
-			}, "AddAll", "another world")
+				m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{})
+			}, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -6872,12 +6883,12 @@ func TestMap11SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -6888,10 +6899,10 @@ func TestMap11SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -6905,14 +6916,14 @@ func TestMap11SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10})
@@ -6923,11 +6934,11 @@ func TestMap11SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -6935,7 +6946,7 @@ func TestMap11SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 11-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 11-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 11-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -6943,9 +6954,10 @@ func TestMap11SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap11Hooks checks that Set, AddAll and RemoveAll of Map11 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap11Hooks checks that Set, AddMatching and RemoveMatching of
+// Map11 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap11Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -7077,14 +7089,14 @@ func TestMap11Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19", "add gK 20")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29", "set gK 30")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every
@@ -7404,10 +7416,10 @@ func TestMap12Generated(t *testing.T) {
 				t.Fatal("TryGet of an entity that lacks some of the types")
 			}
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Get(e)
 			m.Has(e)
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if len(log.got) != 2*12 {
 				t.Fatalf("the checker saw %q, want 12 reads for Get and 12 for Has", log.got)
 			}
@@ -7519,9 +7531,9 @@ func TestMap12Generated(t *testing.T) {
 			// A Commands buffer: spawn, add and remove, applied in order.
 			c := w.NewCommands()
 			p := m.SpawnCmd(c, gA{0 + 60}, gB{1 + 60}, gC{2 + 60}, gD{3 + 60}, gE{4 + 60}, gF{5 + 60}, gG{6 + 60}, gH{7 + 60}, gI{8 + 60}, gJ{9 + 60}, gK{10 + 60}, gL{11 + 60})
-			m.AddCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70}, gL{11 + 70})
+			m.SetCmd(c, x, gA{0 + 70}, gB{1 + 70}, gC{2 + 70}, gD{3 + 70}, gE{4 + 70}, gF{5 + 70}, gG{6 + 70}, gH{7 + 70}, gI{8 + 70}, gJ{9 + 70}, gK{10 + 70}, gL{11 + 70})
 			m.RemoveCmd(c, y)
-			m.AddCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}, gL{11 + 80}) // overwrites the pending entity's values
+			m.SetCmd(c, p, gA{0 + 80}, gB{1 + 80}, gC{2 + 80}, gD{3 + 80}, gE{4 + 80}, gF{5 + 80}, gG{6 + 80}, gH{7 + 80}, gI{8 + 80}, gJ{9 + 80}, gK{10 + 80}, gL{11 + 80}) // overwrites the pending entity's values
 			w.Apply(c)
 			spawned, ok := c.Resolve(p)
 			if !ok {
@@ -7540,16 +7552,16 @@ func TestMap12Generated(t *testing.T) {
 			testhelp.MustPanic(t, func() { m.Remove(dead) }, dead.String())
 			testhelp.MustPanic(t, func() { m.Get(w.Spawn()) }, "not")
 			testhelp.MustPanic(t, func() {
-				m.AddCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+				m.SetCmd(w.NewCommands(), dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
 			}, dead.String())
 		})
 	}
 }
 
-// TestMap12SetAndBatches runs Set, AddAll and RemoveAll of Map12 with
-// the storages of TestMap12Generated: on entities with none, some and
-// all of the types, inside loops, and over queries that batches of one type
-// at a time would stop matching halfway.
+// TestMap12SetAndBatches runs Set, AddMatching and RemoveMatching of
+// Map12 with the storages of TestMap12Generated: on entities with
+// none, some and all of the types, inside loops, and over queries that
+// batches of one type at a time would stop matching halfway.
 func TestMap12SetAndBatches(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		newWorld := func() (*ecs.World, *ecs.Map12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL]) {
@@ -7675,9 +7687,9 @@ func TestMap12SetAndBatches(t *testing.T) {
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
 			check(t, m, some, 20)
 			var log accessLog
-			w.SetAccessChecker(&log)
+			w.Parallel().SetAccessChecker(&log)
 			m.Set(some, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 			if want := []string{"Set gA write", "Set gB write", "Set gC write", "Set gD write", "Set gE write", "Set gF write", "Set gG write", "Set gH write", "Set gI write", "Set gJ write", "Set gK write", "Set gL write"}; !slices.Equal(log.got, want) {
 				t.Fatalf("the checker saw %q, want %q", log.got, want)
 			}
@@ -7685,10 +7697,10 @@ func TestMap12SetAndBatches(t *testing.T) {
 			// rest before writing anything.
 			half := w.Spawn()
 			second.Add(half, gB{V: -1})
-			w.BeginParallel()
+			w.Parallel().Begin()
 			m.Set(some, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
 			testhelp.MustPanic(t, func() { m.Set(half, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) }, "Set[ecs_test.gA]", "not allowed in a parallel section")
-			w.EndParallel()
+			w.Parallel().End()
 			check(t, m, some, 25)
 			if second.Get(half).V != -1 || types(w, half) != 1 {
 				t.Fatal("a Set refused in a parallel section wrote a value")
@@ -7724,7 +7736,7 @@ func TestMap12SetAndBatches(t *testing.T) {
 			check(t, m, some, 40)
 			check(t, m, none, 50)
 		})
-		t.Run(storage+"/AddAll", func(t *testing.T) {
+		t.Run(storage+"/AddMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -7743,20 +7755,20 @@ func TestMap12SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it has gA: every
 			// type must still be given to the entities it matched.
 			noA := ecs.NewQuery1[gExtra](w, ecs.Without(ecs.C[gA]()))
-			m.AddAll(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
+			m.AddMatching(noA, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
 			check(t, m, none, 0)
 			check(t, m, some, 0)
 			if first.Get(excluded).V != -1 || types(w, excluded) != 1 || types(w, outside) != 0 || extra.Get(none).V != 5 {
-				t.Fatal("AddAll changed an entity its query does not match, or a component outside the handle")
+				t.Fatal("AddMatching changed an entity its query does not match, or a component outside the handle")
 			}
 			// Overwrites, and adds to an entity that has only gA.
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
 			for _, e := range []ecs.Entity{none, some, excluded} {
 				check(t, m, e, 10)
 			}
 			testhelp.MustPanic(t, func() {
-				m.AddAll(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
-			}, "AddAll", "another world")
+				m.AddMatching(ecs.NewQuery1[gA](ecs.NewWorld()), gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			}, "AddMatching", "another world")
 
 			// Inside a loop: one change, whose entities are those the query
 			// matches when it is applied.
@@ -7768,12 +7780,12 @@ func TestMap12SetAndBatches(t *testing.T) {
 			for range all.All() {
 				ran = true
 				extra.Remove(unmarked)
-				m.AddAll(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
-				m.AddAll(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
+				m.AddMatching(all, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+				m.AddMatching(noA, gA{0 + 25}, gB{1 + 25}, gC{2 + 25}, gD{3 + 25}, gE{4 + 25}, gF{5 + 25}, gG{6 + 25}, gH{7 + 25}, gI{8 + 25}, gJ{9 + 25}, gK{10 + 25}, gL{11 + 25})
 				extra.Add(joins, gExtra{})
 				m.Set(some, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30}) // queued: after the batches
 				if m.Has(fresh) {
-					t.Fatal("AddAll applied inside the loop")
+					t.Fatal("AddMatching applied inside the loop")
 				}
 				break
 			}
@@ -7784,10 +7796,10 @@ func TestMap12SetAndBatches(t *testing.T) {
 			check(t, m, none, 20)
 			check(t, m, some, 30)
 			if types(w, unmarked) != 0 || types(w, joins) != 0 {
-				t.Fatal("a deferred AddAll must select its entities when applied")
+				t.Fatal("a deferred AddMatching must select its entities when applied")
 			}
 		})
-		t.Run(storage+"/RemoveAll", func(t *testing.T) {
+		t.Run(storage+"/RemoveMatching", func(t *testing.T) {
 			w, m := newWorld()
 			first := ecs.NewMap[gA](w)
 			second := ecs.NewMap[gB](w)
@@ -7801,14 +7813,14 @@ func TestMap12SetAndBatches(t *testing.T) {
 			// The query stops matching an entity once it loses gA: it must
 			// still lose every type.
 			withA := ecs.NewQuery1[gA](w)
-			m.RemoveAll(withA)
+			m.RemoveMatching(withA)
 			if types(w, full) != 0 || types(w, partial) != 0 || !w.Alive(full) || extra.Get(full).V != 5 {
-				t.Fatal("RemoveAll must take every type away, and only them")
+				t.Fatal("RemoveMatching must take every type away, and only them")
 			}
 			if second.Get(noA).V != 3 {
-				t.Fatal("RemoveAll changed an entity its query does not match")
+				t.Fatal("RemoveMatching changed an entity its query does not match")
 			}
-			testhelp.MustPanic(t, func() { m.RemoveAll(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveAll", "another world")
+			testhelp.MustPanic(t, func() { m.RemoveMatching(ecs.NewQuery1[gA](ecs.NewWorld())) }, "RemoveMatching", "another world")
 
 			// Inside a loop: selected when applied.
 			x := m.Spawn(gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11})
@@ -7819,11 +7831,11 @@ func TestMap12SetAndBatches(t *testing.T) {
 			for range withA.All() {
 				ran = true
 				first.Remove(y)
-				m.RemoveAll(withA)
+				m.RemoveMatching(withA)
 				m.Add(z, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10})
 				m.Set(v, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20}) // queued: after the batch
 				if !m.Has(x) {
-					t.Fatal("RemoveAll applied inside the loop")
+					t.Fatal("RemoveMatching applied inside the loop")
 				}
 				break
 			}
@@ -7831,7 +7843,7 @@ func TestMap12SetAndBatches(t *testing.T) {
 				t.Fatal("the loop did not run")
 			}
 			if types(w, x) != 0 || types(w, y) != 12-1 {
-				t.Fatalf("after a deferred RemoveAll: %d and %d types, want 0 and 12-1", types(w, x), types(w, y))
+				t.Fatalf("after a deferred RemoveMatching: %d and %d types, want 0 and 12-1", types(w, x), types(w, y))
 			}
 			check(t, m, z, 10)
 			check(t, m, v, 20)
@@ -7839,9 +7851,10 @@ func TestMap12SetAndBatches(t *testing.T) {
 	}
 }
 
-// TestMap12Hooks checks that Set, AddAll and RemoveAll of Map12 fire
-// OnSet for the types an entity had, OnAdd for those it gains (once it has
-// them all) and OnRemove for those it loses, in the handle's order.
+// TestMap12Hooks checks that Set, AddMatching and RemoveMatching of
+// Map12 fire OnSet for the types an entity had, OnAdd for those it gains
+// (once it has them all) and OnRemove for those it loses, in the handle's
+// order.
 func TestMap12Hooks(t *testing.T) {
 	for _, storage := range []string{"table", "one sparse", "all sparse"} {
 		t.Run(storage, func(t *testing.T) {
@@ -7982,14 +7995,14 @@ func TestMap12Hooks(t *testing.T) {
 			expect("Set", "add gA 10", "set gB 11", "add gC 12", "add gD 13", "add gE 14", "add gF 15", "add gG 16", "add gH 17", "add gI 18", "add gJ 19", "add gK 20", "add gL 21")
 			m.Set(e, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
 			expect("Set", "set gA 20", "set gB 21", "set gC 22", "set gD 23", "set gE 24", "set gF 25", "set gG 26", "set gH 27", "set gI 28", "set gJ 29", "set gK 30", "set gL 31")
-			m.AddAll(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
-			expect("AddAll", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40", "set gL 41")
-			m.RemoveAll(ecs.NewQuery1[gA](w))
-			expect("RemoveAll", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40", "remove gL 41")
+			m.AddMatching(ecs.NewQuery1[gA](w), gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
+			expect("AddMatching", "set gA 30", "set gB 31", "set gC 32", "set gD 33", "set gE 34", "set gF 35", "set gG 36", "set gH 37", "set gI 38", "set gJ 39", "set gK 40", "set gL 41")
+			m.RemoveMatching(ecs.NewQuery1[gA](w))
+			expect("RemoveMatching", "remove gA 30", "remove gB 31", "remove gC 32", "remove gD 33", "remove gE 34", "remove gF 35", "remove gG 36", "remove gH 37", "remove gI 38", "remove gJ 39", "remove gK 40", "remove gL 41")
 			addSecond(e)
 			log = nil
-			m.AddAll(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
-			expect("AddAll", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50", "add gL 51")
+			m.AddMatching(ecs.NewQuery1[gB](w), gA{0 + 40}, gB{1 + 40}, gC{2 + 40}, gD{3 + 40}, gE{4 + 40}, gF{5 + 40}, gG{6 + 40}, gH{7 + 40}, gI{8 + 40}, gJ{9 + 40}, gK{10 + 40}, gL{11 + 40})
+			expect("AddMatching", "add gA 40", "set gB 41", "add gC 42", "add gD 43", "add gE 44", "add gF 45", "add gG 46", "add gH 47", "add gI 48", "add gJ 49", "add gK 50", "add gL 51")
 
 			// Inside a loop, a Set of types e lacks is queued whole and
 			// applied as one move when the loop ends: its hooks see every

@@ -57,7 +57,7 @@ func TestGetFastPathRejectsWhatItMust(t *testing.T) {
 	}
 
 	var log accessLog
-	w.SetAccessChecker(&log)
+	w.Parallel().SetAccessChecker(&log)
 	pos.Get(a)
 	pos.TryGet(a)
 	pos.Has(a)
@@ -68,7 +68,7 @@ func TestGetFastPathRejectsWhatItMust(t *testing.T) {
 		t.Errorf("Get(b) under a checker = %+v", *p)
 	}
 	vel.Has(b)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	if want := []string{"Get Position", "Has Velocity"}; !slices.Equal(log.got, want) {
 		t.Errorf("the checker saw %q, want %q", log.got, want)
 	}
@@ -108,10 +108,10 @@ func TestMapNGettersFastAndSlow(t *testing.T) {
 	testhelp.MustPanic(t, func() { pv.Get(gone) }, "not alive")
 
 	var log accessLog
-	w.SetAccessChecker(&log)
+	w.Parallel().SetAccessChecker(&log)
 	pv.Get(e)
 	pv.Has(e)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	want := []string{"Get Position", "Get Velocity", "Has Position", "Has Velocity"}
 	if !slices.Equal(log.got, want) {
 		t.Errorf("the checker saw %q, want %q", log.got, want)

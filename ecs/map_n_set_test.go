@@ -38,12 +38,12 @@ func TestMapNSetInParallelSection(t *testing.T) {
 	e := pv.Spawn(Position{}, Velocity{})
 	lone := ecs.NewMap[Position](w).Spawn(Position{X: 1})
 	q := ecs.NewQuery1[Position](w)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	pv.Set(e, Position{X: 1, Y: 2}, Velocity{X: 3, Y: 4})
 	testhelp.MustPanic(t, func() { pv.Set(lone, Position{X: 5}, Velocity{}) }, "Set[ecs_test.Velocity]", "parallel section")
-	testhelp.MustPanic(t, func() { pv.AddAll(q, Position{}, Velocity{}) }, "AddAll", "parallel section")
-	testhelp.MustPanic(t, func() { pv.RemoveAll(q) }, "RemoveAll", "parallel section")
-	w.EndParallel()
+	testhelp.MustPanic(t, func() { pv.AddMatching(q, Position{}, Velocity{}) }, "AddMatching", "parallel section")
+	testhelp.MustPanic(t, func() { pv.RemoveMatching(q) }, "RemoveMatching", "parallel section")
+	w.Parallel().End()
 	if p, v := pv.Get(e); *p != (Position{1, 2}) || *v != (Velocity{3, 4}) {
 		t.Fatalf("after the section: %v %v", *p, *v)
 	}
@@ -52,8 +52,9 @@ func TestMapNSetInParallelSection(t *testing.T) {
 	}
 }
 
-// Structural changes that hooks make during Map2.AddAll and RemoveAll wait
-// for the whole batch, then apply; the batches work again afterwards.
+// Structural changes that hooks make during Map2.AddMatching and
+// RemoveMatching wait for the whole batch, then apply; the batches work
+// again afterwards.
 func TestMapNBatchHooksChangesWaitForTheBatch(t *testing.T) {
 	w := ecs.NewWorld()
 	pv := ecs.NewMap2[Position, Velocity](w)
@@ -73,19 +74,19 @@ func TestMapNBatchHooksChangesWaitForTheBatch(t *testing.T) {
 		es = append(es, tagged.Spawn(Tag{}))
 	}
 	for round := range 2 {
-		pv.AddAll(q, Position{X: 1}, Velocity{X: 2})
+		pv.AddMatching(q, Position{X: 1}, Velocity{X: 2})
 		if withMass.Count() != 3 || w.Pending() != 0 {
-			t.Fatalf("round %d: %d entities with Mass after AddAll, want 3", round, withMass.Count())
+			t.Fatalf("round %d: %d entities with Mass after AddMatching, want 3", round, withMass.Count())
 		}
-		pv.AddAll(q, Position{X: 3}, Velocity{X: 4}) // overwrites: no OnAdd
+		pv.AddMatching(q, Position{X: 3}, Velocity{X: 4}) // overwrites: no OnAdd
 		for _, e := range es {
 			if p, v := pv.Get(e); p.X != 3 || v.X != 4 || mass.Get(e).V != 2 {
 				t.Fatalf("round %d, entity %v: %v %v %v", round, e, *p, *v, *mass.Get(e))
 			}
 		}
-		pv.RemoveAll(q)
+		pv.RemoveMatching(q)
 		if withMass.Count() != 0 || pv.Has(es[0]) || !tagged.Has(es[0]) {
-			t.Fatalf("round %d: %d entities with Mass after RemoveAll, want 0", round, withMass.Count())
+			t.Fatalf("round %d: %d entities with Mass after RemoveMatching, want 0", round, withMass.Count())
 		}
 	}
 }
@@ -96,11 +97,11 @@ func TestBatchesOfSeveralTypesUndoingEachOtherStop(t *testing.T) {
 	w := ecs.NewWorld()
 	ab := ecs.NewMap2[runA, runB](w)
 	q := ecs.NewQuery1[runT](w)
-	ecs.OnAdd(w, func(ecs.Entity, *runA) { ab.RemoveAll(q) })
-	ecs.OnRemove(w, func(ecs.Entity, *runA) { ab.AddAll(q, runA{}, runB{}) })
+	ecs.OnAdd(w, func(ecs.Entity, *runA) { ab.RemoveMatching(q) })
+	ecs.OnRemove(w, func(ecs.Entity, *runA) { ab.AddMatching(q, runA{}, runB{}) })
 	ecs.NewMap[runT](w).Spawn(runT{})
-	msg := recovered(func() { ab.AddAll(q, runA{}, runB{}) })
-	for _, want := range []string{"did not settle", "AddAll[ecs_test.runA,ecs_test.runB] over Query1[ecs_test.runT]", "RemoveAll[ecs_test.runA,ecs_test.runB] over Query1[ecs_test.runT]"} {
+	msg := recovered(func() { ab.AddMatching(q, runA{}, runB{}) })
+	for _, want := range []string{"did not settle", "AddMatching[ecs_test.runA,ecs_test.runB] over Query1[ecs_test.runT]", "RemoveMatching[ecs_test.runA,ecs_test.runB] over Query1[ecs_test.runT]"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("panic %q does not mention %q", msg, want)
 		}
@@ -108,8 +109,8 @@ func TestBatchesOfSeveralTypesUndoingEachOtherStop(t *testing.T) {
 	mustStayUsable(t, w)
 }
 
-// Set, AddAll and RemoveAll of Map2, directly and deferred in a loop,
-// allocate nothing once the world's tables and buffers have grown.
+// Set, AddMatching and RemoveMatching of Map2, directly and deferred in a
+// loop, allocate nothing once the world's tables and buffers have grown.
 func TestMapNSetAndBatchesDoNotAllocate(t *testing.T) {
 	w := ecs.NewWorld()
 	pv := ecs.NewMap2[Position, Velocity](w)
@@ -121,15 +122,15 @@ func TestMapNSetAndBatchesDoNotAllocate(t *testing.T) {
 	q := ecs.NewQuery1[Tag](w)
 	e := pos.Spawn(Position{})
 	round := func() {
-		pv.AddAll(q, Position{X: 1}, Velocity{X: 2})
-		pv.AddAll(q, Position{X: 3}, Velocity{X: 4})
-		pv.RemoveAll(q)
+		pv.AddMatching(q, Position{X: 1}, Velocity{X: 2})
+		pv.AddMatching(q, Position{X: 3}, Velocity{X: 4})
+		pv.RemoveMatching(q)
 		pv.Set(e, Position{X: 5}, Velocity{X: 6})
 		pv.Set(e, Position{X: 7}, Velocity{X: 8})
 		pv.Remove(e)
 		for range q.All() {
-			pv.AddAll(q, Position{X: 1}, Velocity{X: 2})
-			pv.RemoveAll(q)
+			pv.AddMatching(q, Position{X: 1}, Velocity{X: 2})
+			pv.RemoveMatching(q)
 			pv.Set(e, Position{X: 5}, Velocity{X: 6})
 			break
 		}

@@ -236,7 +236,7 @@ func TestNewPrefabGuardsCloneMethods(t *testing.T) {
 }
 
 // TestCloneMethodsInsideStructuralChanges: a Clone method that spawns while
-// World.Clone or Prefab.Spawn copies values panics naming the operation
+// World.CopyEntity or Prefab.Spawn copies values panics naming the operation
 // (not "another goroutine"), and Recover makes the world usable again.
 func TestCloneMethodsInsideStructuralChanges(t *testing.T) {
 	defer func() { meddle = nil }()
@@ -246,7 +246,7 @@ func TestCloneMethodsInsideStructuralChanges(t *testing.T) {
 		// (NewPrefab's own copies) runs with meddle still off.
 		prepare func(w *ecs.World, e ecs.Entity) func()
 	}{
-		{"World.Clone", func(w *ecs.World, e ecs.Entity) func() { return func() { w.Clone(e) } }},
+		{"World.CopyEntity", func(w *ecs.World, e ecs.Entity) func() { return func() { w.CopyEntity(e) } }},
 		{"Prefab.Spawn", func(w *ecs.World, e ecs.Entity) func() { p := ecs.NewPrefab(w, e); return func() { p.Spawn() } }},
 	} {
 		t.Run(op.name, func(t *testing.T) {

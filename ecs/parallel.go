@@ -5,9 +5,23 @@ import (
 	"reflect"
 )
 
-// BeginParallel opens a parallel section, which lets several goroutines work
+// ParallelControl is a world's plumbing for schedulers (package sched):
+// the parallel section in which several goroutines work on the world at
+// once, the access checker of a debug mode, and the test a batch writer
+// makes before storing values without Set. Get one with [World.Parallel];
+// it is a small value holding the world, free to make and copy. Game code
+// does not need it: the scheduler calls it around each stage.
+type ParallelControl struct{ w *World }
+
+// Parallel returns w's scheduler plumbing (see [ParallelControl]). Keeping
+// those calls behind it leaves World's own methods to game code and
+// persistence. Complexity: O(1), no allocation. (Ark puts its id-level API
+// behind World.Unsafe in the same way.)
+func (w *World) Parallel() ParallelControl { return ParallelControl{w} }
+
+// Begin opens a parallel section, which lets several goroutines work
 // on one world at once, the way a scheduler runs the systems of a stage
-// (package sched). Between BeginParallel and EndParallel, any goroutine may
+// (package sched). Between Begin and End, any goroutine may
 // iterate queries (every form), read components and resources, and overwrite
 // components in place (Map.Set on a component the entity has, or a write
 // through a pointer from Get or a query), provided no two goroutines write
@@ -21,26 +35,30 @@ import (
 // and reuse them) or registering a type, hook or resource (Register, OnAdd,
 // AddResource, RemoveResource): each goroutine records its structural changes
 // in a [Commands] buffer of its own, applied with [World.Apply] after
-// EndParallel, which keeps the outcome independent of which goroutine ran
+// End, which keeps the outcome independent of which goroutine ran
 // first (the Run phase of the Run/Sync design of a student game engine's
 // parallel lock-free ECS). Hooks fired by a Set run on the goroutine that
 // called Set.
 //
-// The section counts as one open iteration until EndParallel. Panics inside
-// an iteration or another parallel section.
-func (w *World) BeginParallel() {
+// The section counts as one open iteration until End. Panics inside
+// an iteration or another parallel section. Complexity: O(1).
+func (p ParallelControl) Begin() {
+	w := p.w
 	if w.lock > 0 {
-		panic("ecs: BeginParallel: called inside an iteration or a parallel section" + w.openLoopNote())
+		panic("ecs: Parallel().Begin: called inside an iteration or a parallel section" + w.openLoopNote())
 	}
 	w.lock++
 	w.shared = true
 }
 
-// EndParallel closes the parallel section BeginParallel opened; every
-// goroutine that worked in it must be done. Panics if no section is open.
-func (w *World) EndParallel() {
+// End closes the parallel section Begin opened; every goroutine that
+// worked in it must be done. Then the changes deferred in the section are
+// applied. Panics if no section is open. Complexity: O(1) plus the
+// deferred changes.
+func (p ParallelControl) End() {
+	w := p.w
 	if !w.shared {
-		panic("ecs: EndParallel: no parallel section is open")
+		panic("ecs: Parallel().End: no parallel section is open")
 	}
 	w.shared = false
 	w.epoch++ // passes opened in the section must not unlock when they end
@@ -52,8 +70,8 @@ func (w *World) EndParallel() {
 	w.unlock()
 }
 
-// InParallel reports whether a parallel section is open.
-func (w *World) InParallel() bool { return w.shared }
+// Active reports whether a parallel section is open. Complexity: O(1).
+func (p ParallelControl) Active() bool { return p.w.shared }
 
 // mustNotMakeShared panics, naming op, when a handle of the given kind
 // ("query" or "handle") is made in a parallel section: that is where a
@@ -91,7 +109,7 @@ const (
 	ResourceAccess                    // a resource type
 	SpawnAccess                       // Commands.Spawn recorded (type nil)
 	DespawnAccess                     // Commands.Despawn recorded: once with type nil, then once per component type the entity has
-	AddAccess                         // an AddCmd of the type recorded
+	AddAccess                         // a SetCmd of the type recorded (Map, Map2..Map12), or a relation AddCmd or SetCmd
 	RemoveAccess                      // a RemoveCmd of the type recorded
 )
 
@@ -100,35 +118,38 @@ const (
 func (k AccessKind) Structural() bool { return k >= SpawnAccess }
 
 // AccessChecker is told of the accesses made to a world while it is set
-// with [World.SetAccessChecker]: a scheduler's debug mode uses it to fail a
-// system that touches a type it did not declare. Reported: query passes
-// (each term, as a read), Get, TryGet and Has of Map and Map2..Map12 (reads),
-// Set of Map and Map2..Map12 (a write of each type), GetResource (a read),
-// Get, TryGet and Has of a [Resource] handle (reads) and its Set and Remove
-// (writes), the types a query pass's filters (With, Without, AnyOf,
+// with [ParallelControl.SetAccessChecker]: a scheduler's debug mode uses it
+// to fail a system that touches a type it did not declare. Reported: query
+// passes (each term, as a read), Get, TryGet and Has of Map and Map2..Map12
+// (reads), Set of Map and Map2..Map12 (a write of each type), GetResource (a
+// read), Get, TryGet and Has of a [Resource] handle (reads) and its Set and
+// Remove (writes), the types a query pass's filters (With, Without, AnyOf,
 // Optional) select on (reads), and every change recorded in a Commands
-// buffer, as a write of the kind it is: [SpawnAccess], [DespawnAccess]
-// (with every component type of the despawned entity and of the entities
-// its despawn takes away with it through relations whose policy is
-// [DespawnSources], as the world holds them when the despawn is recorded,
-// so a checker can tell which types a despawn takes away), [AddAccess]
-// and [RemoveAccess] (once per type for Map2..Map12). A relation's pairs
-// are seen as accesses to the two component types [Relation.RelationTypes]
+// buffer, as a write of the kind it is: [SpawnAccess], [DespawnAccess] (with
+// every component type of the despawned entity and of the entities its
+// despawn takes away with it through relations whose policy is
+// [DespawnSources], as the world holds them when the despawn is recorded, so
+// a checker can tell which types a despawn takes away), [AddAccess] and
+// [RemoveAccess] (once per type for Map2..Map12). A relation's pairs are
+// seen as accesses to the two component types [Relation.RelationTypes]
 // returns ([RelationSide] tells them from others): its reads as reads,
 // TryValue and Value as writes, its AddCmd and SetCmd as adds of both, its
 // RemoveCmd and RemoveTargetsCmd as removes of the sources' type, and the
-// pairs a despawn takes away as those types of the despawned entities.
-// Not seen: writes through the pointers that passes, Get and GetResource
-// hand out, HasResource and Alive. CheckAccess panics to reject an access.
+// pairs a despawn takes away as those types of the despawned entities. Not
+// seen: writes through the pointers that passes, Get and GetResource hand
+// out, HasResource and Alive. CheckAccess panics to reject an access.
 type AccessChecker interface {
 	CheckAccess(kind AccessKind, t reflect.Type, write bool, op string)
 }
 
 // SetAccessChecker makes c see every access that [AccessChecker] lists,
-// until it is set to nil. Checking costs a call per access; without a checker it costs
-// one test of a flag of w's own, so a checker set on one world never slows
-// another. Call it outside parallel sections.
-func (w *World) SetAccessChecker(c AccessChecker) {
+// until it is set to nil. Checking costs a call per access; without a
+// checker it costs one test of a flag of the world's own, so a checker set
+// on one world never slows another. Call it outside parallel sections.
+// Complexity: O(component types x tables) to switch the checked paths on
+// or off, nothing when the state does not change.
+func (p ParallelControl) SetAccessChecker(c AccessChecker) {
+	w := p.w
 	w.checker = c
 	if w.checked != (c != nil) {
 		w.fillColumnSlots(c != nil)
@@ -146,8 +167,8 @@ func (w *World) checkPass(c *queryCache) {
 	}
 	for _, f := range c.filters {
 		for _, ct := range f.types {
-			// A Writes filter writes its type (and marks it changed).
-			w.checker.CheckAccess(ComponentAccess, ct.typ, f.kind == filterWrites, "query filter")
+			// A MarksChanged filter writes its type (and marks it changed).
+			w.checker.CheckAccess(ComponentAccess, ct.typ, f.kind == filterMarksChanged, "query filter")
 		}
 		if f.rel != nil { // To, ToVar: the target's list of sources and the sources' targets
 			w.checker.CheckAccess(ComponentAccess, f.rel.out.info.typ, false, "query filter")
@@ -159,4 +180,30 @@ func (w *World) checkPass(c *queryCache) {
 // checkComponent reports an access to the type info describes.
 func (w *World) checkComponent(info *componentInfo, write bool, op string) {
 	w.checker.CheckAccess(ComponentAccess, info.typ, write, op)
+}
+
+// SetIsPlainWrite reports whether, at this moment, a Set of component type
+// c (Map.Set, or a MapN's Set for that type) on a live entity that already
+// has one would do nothing but store the value: no OnSet hook is
+// registered for c, c does not track changes (TrackChanges: a Set marks
+// it changed), no access checker is installed, and the world is neither
+// inside an iteration nor in a parallel section (where a Set may be judged
+// against, or queued behind, deferred changes). It reports false for a
+// type the world has never met.
+//
+// It exists for batch writers, such as sched.Output's merge, that update
+// many components at once: when it reports true, writing through the
+// pointer [Map.TryGet] returns is equivalent to Set, without Set's
+// per-call checks. The answer holds until a hook or an access checker is
+// registered or an iteration or parallel section begins, so a caller must
+// not run code that may do either (a hook, a Set of another type) between
+// asking and writing. Complexity: one map lookup.
+func (p ParallelControl) SetIsPlainWrite(c ComponentType) bool {
+	w := p.w
+	info := w.known(c)
+	if info == nil {
+		return false
+	}
+	h := info.hooks
+	return w.lock == 0 && w.checker == nil && (h == nil || len(h.onSet) == 0) && !info.track
 }

@@ -22,9 +22,9 @@ func TestParallelSectionConcurrentPasses(t *testing.T) {
 	mass := ecs.NewMap[Mass](w)
 	moved := ecs.NewQuery1[Position](w)
 	vels := ecs.NewQuery1[Velocity](w)
-	w.BeginParallel()
-	if !w.InParallel() || !w.IsIterating() {
-		t.Fatal("a parallel section must report InParallel and IsIterating")
+	w.Parallel().Begin()
+	if !w.Parallel().Active() || !w.IsIterating() {
+		t.Fatal("a parallel section must report Parallel().Active and IsIterating")
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -38,9 +38,9 @@ func TestParallelSectionConcurrentPasses(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	w.EndParallel()
-	if w.InParallel() || w.IsIterating() {
-		t.Fatal("EndParallel left the world in a parallel section")
+	w.Parallel().End()
+	if w.Parallel().Active() || w.IsIterating() {
+		t.Fatal("Parallel().End left the world in a parallel section")
 	}
 	for r := range ecs.NewQuery3[Position, Velocity, Mass](w).All() {
 		if r.A.X != 2 || r.C.V != r.B.X {
@@ -53,17 +53,17 @@ func TestParallelSectionRefusesStructuralChanges(t *testing.T) {
 	w := ecs.NewWorld()
 	pos := ecs.NewMap[Position](w)
 	e := pos.Spawn(Position{})
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { w.Spawn() }, "Spawn", "parallel section", "Commands")
 	testhelp.MustPanic(t, func() { w.Despawn(e) }, "Despawn", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewMap[Velocity](w).Add(e, Velocity{}) }, "NewMap", "parallel section")
 	testhelp.MustPanic(t, func() { pos.Remove(e) }, "Remove[ecs_test.Position]", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w) }, "NewMap", "parallel section")
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w) }, "NewQuery1", "parallel section")
-	testhelp.MustPanic(t, func() { w.BeginParallel() }, "BeginParallel")
+	testhelp.MustPanic(t, func() { w.Parallel().Begin() }, "Parallel().Begin")
 	pos.Set(e, Position{1, 2}) // an overwrite in place is allowed
-	w.EndParallel()
-	testhelp.MustPanic(t, func() { w.EndParallel() }, "EndParallel", "no parallel section")
+	w.Parallel().End()
+	testhelp.MustPanic(t, func() { w.Parallel().End() }, "Parallel().End", "no parallel section")
 	if got := *pos.Get(e); got != (Position{1, 2}) || !w.Alive(e) {
 		t.Fatalf("after the section: alive %v, position %v", w.Alive(e), got)
 	}
@@ -79,13 +79,13 @@ func TestCommandsApplyInOrderWithPendingEntities(t *testing.T) {
 	if p.String() != "pending1" || w.Alive(p) {
 		t.Fatalf("pending entity %v: alive %v", p, w.Alive(p))
 	}
-	pos.AddCmd(c, p, Position{9, 9})
-	vel.AddCmd(c, p, Velocity{1, 0})
-	vel.AddCmd(c, a, Velocity{3, 3})
-	vel.AddCmd(c, a, Velocity{4, 4}) // overwrites the one before
+	pos.SetCmd(c, p, Position{9, 9})
+	vel.SetCmd(c, p, Velocity{1, 0})
+	vel.SetCmd(c, a, Velocity{3, 3})
+	vel.SetCmd(c, a, Velocity{4, 4}) // overwrites the one before
 	pos.RemoveCmd(c, b)
 	c.Despawn(b)
-	pos.AddCmd(c, b, Position{}) // b is dead by then: dropped
+	pos.SetCmd(c, b, Position{}) // b is dead by then: dropped
 	if c.Len() != 8 || !pos.Has(b) || vel.Has(a) {
 		t.Fatal("recording changed the world")
 	}
@@ -122,12 +122,12 @@ func TestCommandsChecks(t *testing.T) {
 	e := pos.Spawn(Position{})
 	c := w.NewCommands()
 	w.Despawn(e)
-	testhelp.MustPanic(t, func() { pos.AddCmd(c, e, Position{}) }, "AddCmd[ecs_test.Position]", e.String(), "not alive")
+	testhelp.MustPanic(t, func() { pos.SetCmd(c, e, Position{}) }, "SetCmd[ecs_test.Position]", e.String(), "not alive")
 	testhelp.MustPanic(t, func() { c.Despawn(e) }, "Despawn", "not alive")
 	other := w.NewCommands()
 	p := other.Spawn()
 	testhelp.MustPanic(t, func() { pos.RemoveCmd(c, p) }, "RemoveCmd[ecs_test.Position]", "pending1", "not a pending entity of this Commands buffer")
-	testhelp.MustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).AddCmd(c, p, Position{}) }, "another world")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Position](ecs.NewWorld()).SetCmd(c, p, Position{}) }, "another world")
 	testhelp.MustPanic(t, func() { ecs.NewWorld().Apply(c) }, "Apply", "another world")
 	q := ecs.NewQuery1[Position](w)
 	pos.Spawn(Position{})
@@ -151,20 +151,20 @@ func TestCommandsRecordedConcurrently(t *testing.T) {
 		}
 		q := ecs.NewQuery1[Position](w)
 		bufs := []*ecs.Commands{w.NewCommands(), w.NewCommands()}
-		w.BeginParallel()
+		w.Parallel().Begin()
 		var wg sync.WaitGroup
 		for k, c := range bufs {
 			wg.Go(func() {
 				for r := range q.All() {
 					if int(r.A.X)%2 == k {
-						pos.AddCmd(c, c.Spawn(), Position{r.A.X + 1000, 0})
+						pos.SetCmd(c, c.Spawn(), Position{r.A.X + 1000, 0})
 						c.Despawn(r.Entity)
 					}
 				}
 			})
 		}
 		wg.Wait()
-		w.EndParallel()
+		w.Parallel().End()
 		for _, c := range bufs {
 			w.Apply(c)
 		}
@@ -199,11 +199,11 @@ func TestCommandsApplySettlesObserversOnce(t *testing.T) {
 	var added []ecs.Entity
 	ecs.OnAdd(w, func(x ecs.Entity, _ *Velocity) { added = append(added, x) })
 	c := w.NewCommands()
-	vel.AddCmd(c, e, Velocity{}) // gained and lost within the buffer
+	vel.SetCmd(c, e, Velocity{}) // gained and lost within the buffer
 	vel.RemoveCmd(c, e)
 	p := c.Spawn()
-	pos.AddCmd(c, p, Position{})
-	vel.AddCmd(c, p, Velocity{})
+	pos.SetCmd(c, p, Position{})
+	vel.SetCmd(c, p, Velocity{})
 	w.Apply(c)
 	spawned := added[1]
 	want := []string{"enter " + spawned.String()}
@@ -249,27 +249,27 @@ func TestAccessCheckerSeesAccesses(t *testing.T) {
 	ecs.AddResource(w, &Gravity{})
 	c := w.NewCommands()
 	var l accessLog
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	for range q.All() {
 	}
 	pos.Get(e)
 	pos.TryGet(e)
 	vel.Has(e)
 	pos.Set(e, Position{})
-	vel.AddCmd(c, e, Velocity{})
+	vel.SetCmd(c, e, Velocity{})
 	vel.RemoveCmd(c, e)
 	c.Despawn(c.Spawn())
 	c.Despawn(e)
 	pv := ecs.NewMap2[Position, Velocity](w)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	pv.Has(e) // before the checker: not seen
-	w.SetAccessChecker(&l)
+	w.Parallel().SetAccessChecker(&l)
 	pv.Has(e)
 	ecs.GetResource[Gravity](w)
-	w.SetAccessChecker(nil)
+	w.Parallel().SetAccessChecker(nil)
 	pos.Get(e)
 	want := []string{"query Position", "query filter Position", "Get Position", "TryGet Position", "Has Velocity", "Set Position write",
-		"AddCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
+		"SetCmd Velocity write add", "RemoveCmd Velocity write remove", "Spawn write spawn", "Despawn write despawn",
 		"Despawn write despawn", "Despawn Position write despawn",
 		"Has Position", "Has Velocity", "GetResource Gravity resource"}
 	if !slices.Equal(l.got, want) {
@@ -326,19 +326,19 @@ func TestParallelSectionEdgeCases(t *testing.T) {
 		pos.Spawn(Position{})
 	}
 	q := ecs.NewQuery1[Position](w)
-	w.BeginParallel()
+	w.Parallel().Begin()
 	testhelp.MustPanic(t, func() { ecs.OnSet(w, func(ecs.Entity, *Position) {}) }, "OnSet", "parallel section")
 	testhelp.MustPanic(t, func() { w.Reserve(10) }, "Reserve", "parallel section")
 	w.Recover() // passes hold no count in a section: nothing to end
-	if !w.InParallel() {
+	if !w.Parallel().Active() {
 		t.Fatal("Recover ended the parallel section")
 	}
 	it := q.Iter() // opened in the section, closed after it
 	it.Next()
-	w.EndParallel()
+	w.Parallel().End()
 	it.Close()
 	if w.IsIterating() {
-		t.Fatal("a cursor closed after EndParallel left the world iterating")
+		t.Fatal("a cursor closed after Parallel().End left the world iterating")
 	}
 	// The count is balanced: a change inside a later loop is still deferred.
 	for r := range q.All() {
@@ -357,8 +357,8 @@ func TestApplyHookEdgeCases(t *testing.T) {
 	pos, vel := ecs.NewMap[Position](w), ecs.NewMap[Velocity](w)
 	c := w.NewCommands()
 	// A hook that records into the buffer being applied: applied in turn.
-	ecs.OnAdd(w, func(e ecs.Entity, _ *Position) { vel.AddCmd(c, e, Velocity{1, 1}) })
-	pos.AddCmd(c, c.Spawn(), Position{})
+	ecs.OnAdd(w, func(e ecs.Entity, _ *Position) { vel.SetCmd(c, e, Velocity{1, 1}) })
+	pos.SetCmd(c, c.Spawn(), Position{})
 	w.Apply(c)
 	if ecs.NewQuery2[Position, Velocity](w).Count() != 1 || c.Len() != 0 {
 		t.Fatalf("the hook's change was not applied (buffer holds %d)", c.Len())
@@ -374,7 +374,7 @@ func TestApplyHookEdgeCases(t *testing.T) {
 	})
 	mass := ecs.NewMap[Mass](w)
 	c.Spawn()
-	mass.AddCmd(c, c.Spawn(), Mass{1})
+	mass.SetCmd(c, c.Spawn(), Mass{1})
 	testhelp.MustPanic(t, func() { w.Apply(c) }, "hook")
 	w.Recover() // the hook's panic left its iteration count raised
 	if c.Len() != 0 {

@@ -41,9 +41,9 @@ const pendingPageBits = 12
 // T" without scanning the queue: the head gives the position of the newest
 // queued change of e's index, and each queued change links to the previous
 // one of the same entity index, so a walk visits only e's own changes.
-// Batch operations (AddAll, RemoveAll, DespawnAll) select their entities
-// when applied, so what they will do to e is not known until then; their
-// positions are kept in a short list of their own.
+// Batch operations (AddMatching, RemoveMatching, DespawnMatching) select
+// their entities when applied, so what they will do to e is not known until
+// then; their positions are kept in a short list of their own.
 type pendingHead struct {
 	pos     uint32
 	summary uint32
@@ -65,8 +65,8 @@ type pendingHeads struct {
 type pendingIndex struct {
 	heads        pendingHeads // per entity index, its newest queued change (see queue)
 	queueEpoch   uint32       // the epoch of valid heads; starts at 1, bumped by every flush
-	batchAt      []uint32     // per component id, position+1 of its newest queued AddAll or RemoveAll
-	despawnAllAt uint32       // position+1 of the newest queued DespawnAll
+	batchAt      []uint32     // per component id, position+1 of its newest queued AddMatching or RemoveMatching
+	despawnAllAt uint32       // position+1 of the newest queued DespawnMatching
 }
 
 // slot returns the head of index i, making its page if needed.
@@ -338,7 +338,7 @@ func (w *World) openLoopNote() string {
 		return ""
 	}
 	if w.shared {
-		return "; a parallel section is open (EndParallel ends it)"
+		return "; a parallel section is open (World.Parallel().End ends it)"
 	}
 	loop := "an iteration (a loop, a SpawnBatchFunc init or a batch)"
 	if c := w.openedBy; c != nil {

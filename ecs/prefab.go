@@ -19,7 +19,7 @@ import (
 //
 // Each instance gets new entities, one per node of the tree, in the same
 // tables as the template's, with copies of the values (by the rules of
-// [World.Clone]: a Cloner's Clone method per instance). Entity values
+// [World.CopyEntity]: a Cloner's Clone method per instance). Entity values
 // inside the copies that name a node of the tree, in fields, arrays and
 // the slices of Cloner types, are rewritten to the instance's entity for
 // that node, so a turret that aims at its own ship's radar aims at its
@@ -77,7 +77,7 @@ type prefabValue struct {
 // relation is not copied: a node's sources outside the tree stay with
 // the template. Panics if root is not alive or belongs to another world,
 // inside a parallel section, and, naming the type, when a component
-// cannot be copied by the rules of [World.Snapshot] (see [World.Clone]).
+// cannot be copied by the rules of [World.Snapshot] (see [World.CopyEntity]).
 // Complexity: O(components and pairs of the tree).
 func NewPrefab(w *World, root Entity) *Prefab {
 	w.mustNotShare("NewPrefab", nil)

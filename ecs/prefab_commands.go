@@ -2,7 +2,7 @@ package ecs
 
 // SpawnCmd records the spawn of one instance of the prefab in c, for
 // [World.Apply], and returns the instance's root as a pending entity of c:
-// further changes recorded on it (a Map.AddCmd that overrides a value)
+// further changes recorded on it (a Map.SetCmd that overrides a value)
 // apply after the instance is filled. The instance's entities are spawned
 // empty where the spawn is recorded in the buffer's order and receive
 // their components and pairs from the prefab as it is when the buffer is
@@ -22,10 +22,10 @@ func (p *Prefab) SpawnCmd(c *Commands) Entity { return p.spawnCmd(c, "Prefab.Spa
 // entity), returning the extended slice: [Prefab.Len] entities, the same
 // shape as the slice [Prefab.SpawnBatchFunc]'s init receives. Changes
 // recorded in c on those entities afterwards, with the usual Cmd verbs
-// ([Map.AddCmd] to override a node's value, [Relation.SetCmd], a
+// ([Map.SetCmd] to override a node's value, [Relation.SetCmd], a
 // despawn), apply after the instance is filled: the OnAdd hooks of the
 // instance see the prefab's values, an override of a type the node has
-// fires OnSet with the new value as any Map.AddCmd does, and enter
+// fires OnSet with the new value as any Map.SetCmd does, and enter
 // observers and pair hooks, settled once at the end of the Apply, see the
 // final values. Panics if c belongs to another world. Complexity:
 // O(nodes) to record, allocating a closure, and dst's growth when it has

@@ -19,7 +19,7 @@ func TestPrefabSpawnCmd(t *testing.T) {
 	c := s.w.NewCommands()
 	a := p.SpawnCmd(c)
 	b := p.SpawnCmd(c)
-	s.pos.AddCmd(c, b, cpPos{X: 7}) // overrides b's hull position
+	s.pos.SetCmd(c, b, cpPos{X: 7}) // overrides b's hull position
 	gone := p.SpawnCmd(c)
 	c.Despawn(gone) // the whole instance goes: the cascade takes the tree
 	if s.w.Alive(a) {
@@ -77,9 +77,9 @@ func TestPrefabSpawnCmdNodes(t *testing.T) {
 			t.Fatalf("node %d is %v, want pending%d (node order)", i, e, i+1)
 		}
 	}
-	s.pos.AddCmd(c, inst[t1], cpPos{X: 42})            // overrides a child's value
-	s.rare.AddCmd(c, inst[radar], cpRare{9})           // and a sparse one
-	s.aim.AddCmd(c, inst[radar], cpAim{At: s.outside}) // a type the radar lacks
+	s.pos.SetCmd(c, inst[t1], cpPos{X: 42})            // overrides a child's value
+	s.rare.SetCmd(c, inst[radar], cpRare{9})           // and a sparse one
+	s.aim.SetCmd(c, inst[radar], cpAim{At: s.outside}) // a type the radar lacks
 	s.h.SetParentCmd(c, inst[0], s.folder)             // the pending root as a child
 	second := p.SpawnCmdNodes(c, nil)
 	if second[0].String() != fmt.Sprintf("pending%d", p.Len()+1) {

@@ -10,7 +10,7 @@ import (
 // the OnAdd hooks and observers a spawn of the same entities would.
 // Inside an iteration, a hook or an observer, the instance's entities are
 // spawned at once, empty, and receive their components and pairs when the
-// outermost iteration ends, as [World.Clone]'s do. Panics inside a
+// outermost iteration ends, as [World.CopyEntity]'s do. Panics inside a
 // parallel section. Complexity: O(components and pairs of the prefab).
 func (p *Prefab) Spawn() Entity { return p.spawn("Spawn", 1, nil) }
 

@@ -242,9 +242,9 @@ func TestPrefabMisuse(t *testing.T) {
 	if ecs.PrefabValue[cpBag](p, 0) != nil {
 		t.Fatal("PrefabValue of a type the node lacks is not nil")
 	}
-	w.BeginParallel()
+	w.Parallel().Begin()
 	if msg := panics(func() { p.Spawn() }); !strings.Contains(msg, "parallel") {
 		t.Fatalf("Spawn in a parallel section: %q", msg)
 	}
-	w.EndParallel()
+	w.Parallel().End()
 }

@@ -46,8 +46,8 @@ type queryCache struct {
 
 	// changes are the Added and Changed filters, checked per table (the
 	// column's newest tick) and per row; writes are the tracked types of
-	// the Writes filters, marked as the pass visits them. lastRun is the
-	// change tick at the end of the previous pass (see passed).
+	// the MarksChanged filters, marked as the pass visits them. lastRun is
+	// the change tick at the end of the previous pass (see passed).
 	changes []changeTerm
 	writes  []*componentInfo
 	lastRun uint32
@@ -130,7 +130,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 				q.require(id)
 				q.changes = append(q.changes, changeTerm{info: info, added: f.kind == filterAdded})
 			}
-		case filterWrites:
+		case filterMarksChanged:
 			for _, id := range ids {
 				if info := w.reg.infos[id]; info.track && !slices.Contains(q.writes, info) {
 					q.writes = append(q.writes, info)
@@ -284,8 +284,8 @@ func (q *queryCache) count() int {
 }
 
 // Matcher is implemented by every query type. Batch operations such as
-// [Map.AddAll], [Map.RemoveAll] and [World.DespawnAll] take a Matcher to
-// select the entities they act on.
+// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] take a
+// Matcher to select the entities they act on.
 type Matcher interface {
 	cache() *queryCache
 }

@@ -194,7 +194,7 @@ func TestQueryConstructorPanics(t *testing.T) {
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.AnyOf()) }, "AnyOf")
 	testhelp.MustPanic(t, func() { ecs.NewQuery1[Position](w, ecs.With(ecs.ComponentType{})) }, "zero ComponentType")
 	other := ecs.NewWorld()
-	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w).AddAll(ecs.NewQuery1[Position](other), Mass{}) }, "another world")
+	testhelp.MustPanic(t, func() { ecs.NewMap[Mass](w).AddMatching(ecs.NewQuery1[Position](other), Mass{}) }, "another world")
 }
 
 func TestQueryCacheFollowsNewTables(t *testing.T) {
@@ -252,12 +252,12 @@ func testBatchOperations(t *testing.T, w *ecs.World) {
 	mass := ecs.NewMap[Mass](w)
 	red := ecs.NewMap[Red](w)
 	redQ := ecs.NewQuery1[Red](w)
-	mass.Add(es[4], Mass{1}) // already has Mass: AddAll overwrites
-	mass.AddAll(redQ, Mass{9})
+	mass.Add(es[4], Mass{1}) // already has Mass: AddMatching overwrites
+	mass.AddMatching(redQ, Mass{9})
 	for m, e := range es {
 		v, ok := mass.TryGet(e)
 		if (m&4 != 0) != ok || (ok && v.V != 9) {
-			t.Fatalf("mask %d: Mass %v %v after AddAll", m, v, ok)
+			t.Fatalf("mask %d: Mass %v %v after AddMatching", m, v, ok)
 		}
 	}
 	// Positions moved with their rows.
@@ -267,16 +267,16 @@ func testBatchOperations(t *testing.T, w *ecs.World) {
 			t.Fatalf("mask %d: Position %v after the batch move", m, *p)
 		}
 	}
-	red.RemoveAll(ecs.NewQuery1[Mass](w, ecs.With(ecs.C[Blue]())))
+	red.RemoveMatching(ecs.NewQuery1[Mass](w, ecs.With(ecs.C[Blue]())))
 	for m, e := range es {
 		if want := m&4 != 0 && m&8 == 0; red.Has(e) != want {
-			t.Fatalf("mask %d: Red %v after RemoveAll, want %v", m, red.Has(e), want)
+			t.Fatalf("mask %d: Red %v after RemoveMatching, want %v", m, red.Has(e), want)
 		}
 	}
-	w.DespawnAll(ecs.NewQuery1[Mass](w))
+	w.DespawnMatching(ecs.NewQuery1[Mass](w))
 	for m, e := range es {
 		if w.Alive(e) != (m&4 == 0) {
-			t.Fatalf("mask %d: Alive %v after DespawnAll", m, w.Alive(e))
+			t.Fatalf("mask %d: Alive %v after DespawnMatching", m, w.Alive(e))
 		}
 	}
 	if w.Len() != 16 {

@@ -45,7 +45,6 @@ type relationOptions struct {
 	acyclic   bool
 	policy    CleanupPolicy
 	policySet bool
-	shallow   bool
 	split     bool
 }
 
@@ -59,11 +58,6 @@ func Multi() RelationOption { return func(o *relationOptions) { o.multi = true }
 // close a cycle (an entity its own ancestor). Exclusive relations only: the
 // check walks the chain of targets, O(depth). [ChildOf] is acyclic.
 func Acyclic() RelationOption { return func(o *relationOptions) { o.acyclic = true } }
-
-// ShallowPairs declares the relation's pair values safe to snapshot by a
-// plain copy although their type holds references, as [Shallow] does for
-// a component type.
-func ShallowPairs() RelationOption { return func(o *relationOptions) { o.shallow = true } }
 
 // OnTargetDespawn sets what despawning a target does to its pairs.
 func OnTargetDespawn(p CleanupPolicy) RelationOption {
@@ -148,7 +142,7 @@ func (r *relation) dropSource(t, e Entity) {
 	if len(*s) > 0 && (*s)[0] == e {
 		// The first source: drop it by reslicing, O(1), so a batch that
 		// despawns a target's sources in the order they were linked
-		// (DespawnAll over them) is linear, not quadratic. The slot
+		// (DespawnMatching over them) is linear, not quadratic. The slot
 		// left before the list holds no pointer and goes at the next
 		// growth.
 		*s = (*s)[1:]

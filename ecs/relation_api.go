@@ -80,7 +80,7 @@ func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 	Register[relIn[T]](w, Sparse())
 	r.in = w.reg.infos[idOf[relIn[T]](&w.reg)].sparse
 	r.out.rel, r.in.rel, r.in.relIn = r, r, true
-	pairSnapshotPolicy[T](r, o.shallow)
+	pairSnapshotPolicy[T](r)
 	if w.relationOf == nil {
 		w.relationOf = map[reflect.Type]*relation{}
 	}

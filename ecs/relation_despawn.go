@@ -106,9 +106,9 @@ type treeFrame struct {
 }
 
 // despawnWalk holds what despawn cascades through relations use (part of
-// World): DespawnAll's entities and despawnTree's reused buffers.
+// World): DespawnMatching's entities and despawnTree's reused buffers.
 type despawnWalk struct {
-	batchDying map[Entity]bool // DespawnAll's entities, for RefuseDespawn
+	batchDying map[Entity]bool // DespawnMatching's entities, for RefuseDespawn
 	treeStack  []treeFrame     // despawnTree's buffers, reused
 	treeOrder  []Entity
 }

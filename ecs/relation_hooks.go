@@ -18,7 +18,7 @@ type pairHookQueue struct {
 // OnAdd registers fn to run once for each pair of the relation made from
 // then on, with its source and target: by Add, by Set to a new target (an
 // exclusive Set that replaces a target reports the old pair to OnRemove
-// first), by a command buffer, by [World.Clone] and by a [Prefab]'s
+// first), by a command buffer, by [World.CopyEntity] and by a [Prefab]'s
 // spawns. Loading a save, merging one and restoring a snapshot fire no
 // hook, as for components.
 //

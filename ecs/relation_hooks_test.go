@@ -58,7 +58,7 @@ func TestPairHooks(t *testing.T) {
 	step("RemoveTargets", func() { likes.Add(a, d); likes.RemoveTargets(a) }, "l+a>d", "l-a>c", "l-a>d")
 	step("despawn a target (RemovePairs)", func() { likes.Add(a, d); likes.Add(b, d); w.Despawn(d) },
 		"l+a>d", "l+b>d", "l-b>d", "l-a>d")
-	b2 := w.Clone(b) // its hook runs inside Clone, before b2 has a name
+	b2 := w.CopyEntity(b) // its hook runs inside CopyEntity, before b2 has a name
 	if got := log.take(); !slices.Equal(got, []string{"c+>c"}) {
 		t.Fatalf("clone: hooks %v", got)
 	}

@@ -159,17 +159,17 @@ func TestSaveNamesRelationOfUnsaveablePairs(t *testing.T) {
 	}
 }
 
-// TestCloneNamesRelationOfUncopyablePairs: Clone refuses pairs whose
-// values a copy would share, naming the relation and its option.
-func TestCloneNamesRelationOfUncopyablePairs(t *testing.T) {
+// TestCopyEntityNamesRelationOfUncopyablePairs: CopyEntity refuses pairs
+// whose values a copy would share, naming the relation and the way out.
+func TestCopyEntityNamesRelationOfUncopyablePairs(t *testing.T) {
 	w := ecs.NewWorld()
 	r := ecs.NewRelation[namePtr](w)
 	a := w.Spawn()
 	r.Add(a, w.Spawn())
-	checkMessage(t, "Clone", panicOf(func() { w.Clone(a) }),
-		"ecs: Clone: the pair type ecs_test.namePtr of Relation[ecs_test.namePtr] holds pointers", "ecs.ShallowPairs()")
+	checkMessage(t, "CopyEntity", panicOf(func() { w.CopyEntity(a) }),
+		"ecs: CopyEntity: the pair type ecs_test.namePtr of Relation[ecs_test.namePtr] holds pointers", "ecs.Shallow[ecs_test.namePtr](w)")
 	checkMessage(t, "CanSnapshot", errText(w.CanSnapshot()),
-		"ecs: Snapshot: the pair type ecs_test.namePtr of Relation[ecs_test.namePtr] holds pointers", "ecs.ShallowPairs()")
+		"ecs: Snapshot: the pair type ecs_test.namePtr of Relation[ecs_test.namePtr] holds pointers", "ecs.Shallow[ecs_test.namePtr](w)")
 }
 
 // TestQueryMessagesNameRelationFilters: a query's messages, and the

@@ -191,11 +191,11 @@ func TestReviewLateSourceHookLeavesDeadSource(t *testing.T) {
 	rvCheckPairs(t, w, h.Relation(), []ecs.Entity{x, y})
 }
 
-// DespawnAll over a target and its RefuseDespawn source, both matched:
+// DespawnMatching over a target and its RefuseDespawn source, both matched:
 // whether it panics depends on which comes first in iteration order.
 // Source first: both go. Target first: a panic, although the source is
 // despawned by the same batch.
-func TestReviewDespawnAllRefuseDependsOnOrder(t *testing.T) {
+func TestReviewDespawnMatchingRefuseDependsOnOrder(t *testing.T) {
 	for _, targetFirst := range []bool{false, true} {
 		t.Run(fmt.Sprint("targetFirst=", targetFirst), func(t *testing.T) {
 			w := ecs.NewWorld()
@@ -208,8 +208,8 @@ func TestReviewDespawnAllRefuseDependsOnOrder(t *testing.T) {
 				src, dst = tags.Spawn(rvTag{1}), tags.Spawn(rvTag{2})
 			}
 			guard.Add(src, dst)
-			if msg := rvPanic(func() { w.DespawnAll(ecs.NewQuery1[rvTag](w)) }); msg != "" {
-				t.Fatalf("DespawnAll of both ends panicked: %q (alive now: %d)", msg, w.Len())
+			if msg := rvPanic(func() { w.DespawnMatching(ecs.NewQuery1[rvTag](w)) }); msg != "" {
+				t.Fatalf("DespawnMatching of both ends panicked: %q (alive now: %d)", msg, w.Len())
 			}
 			if w.Len() != 0 {
 				t.Fatalf("%d left", w.Len())
@@ -587,10 +587,10 @@ func TestReviewRelationChangesInHooksAndObservers(t *testing.T) {
 	rvCheckPairs(t, w, link, []ecs.Entity{x, y, z})
 }
 
-// DespawnAll over entities that are in trees, parents before children and
-// children before parents, and over a hooked world: everything matched
+// DespawnMatching over entities that are in trees, parents before children
+// and children before parents, and over a hooked world: everything matched
 // goes, each cascade once, and no list names a dead entity.
-func TestReviewDespawnAllOverTrees(t *testing.T) {
+func TestReviewDespawnMatchingOverTrees(t *testing.T) {
 	for _, hooked := range []bool{false, true} {
 		for _, deferred := range []bool{false, true} {
 			w := ecs.NewWorld()
@@ -621,11 +621,11 @@ func TestReviewDespawnAllOverTrees(t *testing.T) {
 			h.SetParent(outside, es[3])
 			if deferred {
 				for range ecs.NewQuery1[rvTag](w).All() {
-					w.DespawnAll(ecs.NewQuery1[rvTag](w))
+					w.DespawnMatching(ecs.NewQuery1[rvTag](w))
 					break
 				}
 			} else {
-				w.DespawnAll(ecs.NewQuery1[rvTag](w))
+				w.DespawnMatching(ecs.NewQuery1[rvTag](w))
 			}
 			if w.Len() != 1 || !w.Alive(keep) || w.Alive(outside) {
 				t.Fatalf("hooked %v deferred %v: %d alive, outside alive %v", hooked, deferred, w.Len(), w.Alive(outside))

@@ -176,7 +176,7 @@ func TestSplitByTargetChanges(t *testing.T) {
 	s.member.RemoveCmd(c, s.units[4], s.factions[1])
 	s.w.Apply(c)
 	s.check(t)
-	clone := s.w.Clone(s.units[6])
+	clone := s.w.CopyEntity(s.units[6])
 	if tg, _ := s.member.Target(clone); tg != s.factions[1] {
 		t.Fatalf("the clone's target %v, want %v", tg, s.factions[1])
 	}
@@ -208,16 +208,16 @@ func TestSplitByTargetDespawn(t *testing.T) {
 		}
 	}
 	s.check(t)
-	// A despawn of a target deferred in a loop, then DespawnAll.
+	// A despawn of a target deferred in a loop, then DespawnMatching.
 	for range ecs.NewQuery1[Position](s.w).All() {
 		if s.w.Alive(s.factions[1]) {
 			s.w.Despawn(s.factions[1])
 		}
 	}
 	s.check(t)
-	s.w.DespawnAll(ecs.NewQuery1[Position](s.w, s.member.To(s.factions[0])))
+	s.w.DespawnMatching(ecs.NewQuery1[Position](s.w, s.member.To(s.factions[0])))
 	if s.member.NumSources(s.factions[0]) != 0 {
-		t.Fatal("DespawnAll left sources of faction 0")
+		t.Fatal("DespawnMatching left sources of faction 0")
 	}
 	s.check(t)
 }

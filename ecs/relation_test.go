@@ -629,10 +629,10 @@ func TestRelationQueries(t *testing.T) {
 	// A batch over a To query: despawn target's children (and, by the
 	// cascade, theirs).
 	kids := rw.h.Children(target)
-	rw.w.DespawnAll(q2)
+	rw.w.DespawnMatching(q2)
 	for _, k := range kids {
 		if rw.w.Alive(k) {
-			t.Fatalf("child %v of %v survived DespawnAll", k, target)
+			t.Fatalf("child %v of %v survived DespawnMatching", k, target)
 		}
 	}
 	if rw.h.NumChildren(target) != 0 {

@@ -114,20 +114,24 @@ func relHashPlan[T any]() *hashPlan {
 }
 
 // pairSnapshotPolicy makes snapshots copy the source side of r by the
-// rules of T, the pair type: a plain copy for a T without references (or
-// declared ShallowPairs), through T's Clone when it has one, and refused
-// otherwise, as a component of type T would be.
-func pairSnapshotPolicy[T any](r *relation, shallow bool) {
+// rules of T, the pair type, as for a component of type T: through T's
+// Clone when it has one, a plain copy for a T without references or
+// declared [Shallow] in r's world, and refused otherwise. It is called
+// when r is declared and again by Shallow[T].
+func pairSnapshotPolicy[T any](r *relation) {
 	info := r.out.info
 	pol, _ := snapshotPolicyOf[T]()
+	pol = r.w.reg.lift(reflect.TypeFor[T](), pol)
 	switch {
-	case shallow || pol == copyValues:
-		if r.exclusive {
-			info.snap, info.cloneN = copyValues, nil
-		} // relMany clones its lists (its own Clone), and copies each value
 	case pol == refuseValues:
-		info.snap, info.cloneN = refuseValues, nil
-	case r.exclusive: // T is a Cloner
+		// A Multi relation's cloneN (relMany's own Clone) stays, for a
+		// later Shallow[T] to bring back.
+		info.snap = refuseValues
+	case !r.exclusive:
+		// relMany's own Clone copies the lists, and each value through T's
+		// Clone when it has one, plainly otherwise.
+		info.snap = cloneValues
+	case pol == cloneValues:
 		info.snap = cloneValues
 		info.cloneN = func(dst, src unsafe.Pointer, n int) {
 			// SAFETY: callers pass pointers to at least n values of relOne[T].
@@ -136,6 +140,8 @@ func pairSnapshotPolicy[T any](r *relation, shallow bool) {
 				d[i] = relOne[T]{Target: s[i].Target, Value: any(&s[i].Value).(Cloner[T]).Clone()}
 			}
 		}
+	default:
+		info.snap, info.cloneN = copyValues, nil
 	}
 }
 

@@ -32,6 +32,7 @@ func slotOf[T any](w *World, create bool) *resourceSlot[T] {
 	}
 	s := &resourceSlot[T]{}
 	s.policy, _ = snapshotPolicyOf[T]()
+	s.policy = w.reg.lift(t, s.policy)
 	w.resources[t] = s
 	return s
 }

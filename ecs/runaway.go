@@ -136,11 +136,11 @@ func (w *World) describeCommand(c *command) string {
 	case cmdRemove:
 		return "Remove" + typ() + " " + c.e.String()
 	case cmdAddAll:
-		return "AddAll" + typ() + " over " + c.q.describe()
+		return "AddMatching" + typ() + " over " + c.q.describe()
 	case cmdRemoveAll:
-		return "RemoveAll" + typ() + " over " + c.q.describe()
+		return "RemoveMatching" + typ() + " over " + c.q.describe()
 	case cmdDespawnAll:
-		return "DespawnAll over " + c.q.describe()
+		return "DespawnMatching over " + c.q.describe()
 	case cmdAddN:
 		return "Add" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " " + c.e.String()
 	case cmdRemoveN:
@@ -150,9 +150,9 @@ func (w *World) describeCommand(c *command) string {
 		nrm := 1 + int(entries[0])
 		return "Exchange" + w.typeList(entries[1:nrm], 1) + " for " + w.typeList(entries[nrm:], 2) + " " + c.e.String()
 	case cmdAddAllN:
-		return "AddAll" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
+		return "AddMatching" + w.typeList(w.cmds.multi[c.slot:c.slot+2*uint32(c.id)], 2) + " over " + c.q.describe()
 	case cmdRemoveAllN:
-		return "RemoveAll" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " over " + c.q.describe()
+		return "RemoveMatching" + w.typeList(w.cmds.multi[c.slot:c.slot+uint32(c.id)], 1) + " over " + c.q.describe()
 	case cmdFunc:
 		return "a relation change"
 	}

@@ -117,8 +117,8 @@ func TestBatchQueuedMakesAddAnOverwrite(t *testing.T) {
 		q := ecs.NewQuery1[Health](w)
 		hp.Spawn(Health{})
 		for range q.All() {
-			hp.AddAll(q, Health{7}) // selects its entities when applied
-			hp.Add(e, Health{8})    // not judged a duplicate: the batch may or may not reach e
+			hp.AddMatching(q, Health{7}) // selects its entities when applied
+			hp.Add(e, Health{8})         // not judged a duplicate: the batch may or may not reach e
 		}
 		wantHealth(t, hp, e, 8)
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,8 +221,7 @@ func partOwners(ps []codecPart) []ecs.Entity {
 
 // allEntities lists w's live entities.
 func allEntities(w *ecs.World) []ecs.Entity {
-	out, _ := w.Entities(nil, nil, nil, 0, -1)
-	return out
+	return slices.Collect(w.Reflect().Entities(nil, nil))
 }
 
 // bagV0 is an older codecBag: fewer fields, another order. A file saved
@@ -241,7 +241,7 @@ func TestBinaryCodecFallsBackForAnOlderSchema(t *testing.T) {
 	if err := w.Load(bytes.NewReader(saveOf(t, old))); err != nil {
 		t.Fatal(err)
 	}
-	e, _ = w.EntityAt(e.Index()) // the loading world's handle
+	e, _ = w.Reflect().EntityAt(e.Index()) // the loading world's handle
 	got := *ecs.NewMap[codecBag](w).Get(e)
 	if got.S != "kept" || !got.B || got.I64 != 0 || got.L != nil {
 		t.Fatalf("an older file loaded into %+v", got)
@@ -408,8 +408,8 @@ func TestBinaryCodecThatDisagreesIsNotUsed(t *testing.T) {
 	if err := back.Load(bytes.NewReader(saveOf(t, w))); err != nil {
 		t.Fatal(err)
 	}
-	a, _ = back.EntityAt(a.Index())
-	b, _ = back.EntityAt(b.Index())
+	a, _ = back.Reflect().EntityAt(a.Index())
+	b, _ = back.Reflect().EntityAt(b.Index())
 	if got := ecs.NewMap[labelledBag](back).Get(a); got.Note != "important" || got.S != "bag" {
 		t.Errorf("the embedding type loaded as %+v", got)
 	}

@@ -37,7 +37,7 @@ func TestSaveRefusesArraysLongerThanLoadReads(t *testing.T) {
 	if err := back.Load(&file); err != nil {
 		t.Fatalf("Load of what Save wrote: %v", err)
 	}
-	if e, _ := back.EntityAt(1); m.Get(e).N != 3 {
+	if e, _ := back.Reflect().EntityAt(1); m.Get(e).N != 3 {
 		t.Fatalf("loaded %+v, want N 3", m.Get(e).N)
 	}
 	ecs.NewMap[tooLongToSave](w).Spawn(tooLongToSave{})

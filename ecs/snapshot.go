@@ -91,11 +91,11 @@ func copyForSnapshot(info *componentInfo, dst, src unsafe.Pointer, n int) {
 // Values are copied as memory, except for types that implement [Cloner],
 // which are cloned value by value. Strings are copied as they are (Go never
 // mutates a string's bytes). A component type stored in the world (with a
-// column in a table, even an empty one, or a sparse set) or a resource that
-// holds pointers, slices, maps or interfaces and has no Clone method makes
-// Snapshot panic, naming the type and the two ways out: a Clone method, or
-// a declaration that a plain copy is safe ([Shallow] for components,
-// [ShallowResource] for resources). It panics rather than returning an
+// column in a table, even an empty one, or a sparse set), a relation's pair
+// type, an event type with a queue or a resource that holds pointers,
+// slices, maps or interfaces and has no Clone method makes Snapshot panic,
+// naming the type and the two ways out: a Clone method, or a declaration
+// that a plain copy is safe ([Shallow]). It panics rather than returning an
 // error because the cause is in the program, not in its input, and is the
 // same on every call; [World.CanSnapshot] is the checking twin.
 //
@@ -144,10 +144,11 @@ func (w *World) Snapshot(dst *Snapshot) {
 	dst.complete = true
 }
 
-// CanSnapshot reports whether [World.Snapshot] would accept w's component
-// and resource types: nil, or an error naming the first type it would
-// refuse (by type name) and the two ways to make it acceptable.
-// Complexity: O(component types + resources).
+// CanSnapshot reports whether [World.Snapshot] would accept w's component,
+// relation pair, resource and event types: nil, or an error naming the
+// first type it would refuse (components and pairs by type name, then
+// resources, then event queues in creation order) and the two ways to make
+// it acceptable. Complexity: O(component types + resources + event types).
 func (w *World) CanSnapshot() error {
 	var refused *componentInfo
 	for _, info := range w.reg.infos {

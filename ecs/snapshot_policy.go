@@ -35,15 +35,6 @@ const (
 	refuseValues
 )
 
-// Shallow declares a component type's values safe to snapshot by a plain
-// copy although they hold references (pointers, slices, maps, interfaces):
-// the snapshot and the world then share what those reference, and the
-// caller promises not to mutate it while a snapshot may be restored (for
-// example, read-only assets: a *Mesh, a []Frame shared by every sprite).
-// Without it, and without a [Cloner] method, [World.Snapshot] panics for
-// such a type. For resources, see [ShallowResource].
-func Shallow() ComponentOption { return func(o *componentOptions) { o.shallow = true } }
-
 // snapshotPolicyOf returns how values of T are copied by snapshots, and
 // the clone function when T implements Cloner.
 func snapshotPolicyOf[T any]() (snapshotPolicy, func(dst, src unsafe.Pointer, n int)) {
@@ -85,25 +76,20 @@ func holdsReferences(t reflect.Type) bool {
 
 // refusedComponentMessage is refusedMessage for the component type info
 // describes; for the type a relation keeps its pairs in, it names the
-// relation and its pair type, and the option of the relation that
-// accepts them.
+// relation and its pair type, which is what Shallow declares.
 func refusedComponentMessage(op string, info *componentInfo) string {
 	r := info.pairsOf()
 	if r == nil {
 		return refusedMessage(op, "component", info.typ)
 	}
 	return fmt.Sprintf("ecs: %s: the pair type %v of %s holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
-		"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare the relation with ecs.ShallowPairs()", op, r.typ, r.name(), r.typ)
+		"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare it with ecs.Shallow[%v](w)", op, r.typ, r.name(), r.typ, r.typ)
 }
 
 // refusedMessage is the panic message of a snapshot that meets a type it
-// cannot copy; what is "component" or "resource".
+// cannot copy; what is "component", "resource" or "event".
 func refusedMessage(op, what string, t reflect.Type) string {
-	way := fmt.Sprintf("register it with ecs.Register[%v](w, ecs.Shallow())", t)
-	if what == "resource" {
-		way = fmt.Sprintf("declare it with ecs.ShallowResource[%v](w)", t)
-	}
 	return fmt.Sprintf("ecs: %s: %s type %v holds pointers, slices, maps or interfaces, which a snapshot would share with the world; "+
-		"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, %s",
-		op, what, t, t, way)
+		"give it a method Clone() %v that copies them deeply, or, if nothing they reference is ever mutated, declare it with ecs.Shallow[%v](w)",
+		op, what, t, t, t)
 }

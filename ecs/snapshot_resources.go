@@ -68,21 +68,6 @@ func (s *resourceSlot[T]) copyValue(dst, src *T) {
 	*dst = *src
 }
 
-// ShallowResource declares resource type T safe to snapshot by a plain copy
-// although it holds references (pointers, slices, maps, interfaces): the
-// snapshot and the world then share what they reference, and the caller
-// promises not to mutate it while a snapshot may be restored. Without it,
-// and without a [Cloner] method, [World.Snapshot] panics for a resource of
-// such a type. It may come before or after [AddResource]. The component
-// form is the [Shallow] option of [Register].
-func ShallowResource[T any](w *World) {
-	w.mustNotShare("ShallowResource", nil)
-	s := slotOf[T](w, true)
-	if s.policy == refuseValues {
-		s.policy = copyValues
-	}
-}
-
 // snapshotResources saves every resource of w into s.
 func (w *World) snapshotResources(s *Snapshot) {
 	if s.res == nil {

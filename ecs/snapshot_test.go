@@ -323,9 +323,9 @@ func TestSnapshotPanics(t *testing.T) {
 	ecs.OnAdd(s.w, func(e ecs.Entity, v *snapTag) { s.w.Restore(&snap) })
 	mustPanic("in a hook", "inside a hook", func() { s.tag.Add(s.pos.Spawn(snapPos{}), snapTag{}) })
 	s.w.Recover()
-	s.w.BeginParallel()
+	s.w.Parallel().Begin()
 	mustPanic("parallel", "parallel section", func() { s.w.Snapshot(&snap) })
-	s.w.EndParallel()
+	s.w.Parallel().End()
 	s.w.Snapshot(&snap) // usable again
 
 	refs := ecs.NewMap[snapRefs](s.w)
@@ -333,17 +333,17 @@ func TestSnapshotPanics(t *testing.T) {
 		t.Fatal("CanSnapshot accepts a stored type with a slice and no Clone")
 	}
 	mustPanic("refused component", "snapRefs", func() { s.w.Snapshot(&snap) })
-	mustPanic("refused component, way out", "ecs.Shallow()", func() { s.w.Snapshot(&snap) })
+	mustPanic("refused component, way out", "ecs.Shallow[ecs_test.snapRefs](w)", func() { s.w.Snapshot(&snap) })
 	_ = refs
 
 	w := ecs.NewWorld()
-	ecs.Register[snapRefs](w, ecs.Shallow())
+	ecs.Shallow[snapRefs](w)
 	ecs.NewMap[snapRefs](w).Spawn(snapRefs{P: []int{1}})
 	ecs.AddResource(w, &map[string]int{"a": 1})
-	mustPanic("refused resource", "ecs.ShallowResource[map[string]int]", func() { w.Snapshot(&snap) })
-	ecs.ShallowResource[map[string]int](w)
+	mustPanic("refused resource", "ecs.Shallow[map[string]int](w)", func() { w.Snapshot(&snap) })
+	ecs.Shallow[map[string]int](w)
 	if err := w.CanSnapshot(); err != nil {
-		t.Fatalf("CanSnapshot after Shallow and ShallowResource: %v", err)
+		t.Fatalf("CanSnapshot after Shallow of the component and the resource type: %v", err)
 	}
 	w.Snapshot(&snap)
 }

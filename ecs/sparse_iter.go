@@ -31,8 +31,8 @@ type sparseIter struct {
 	// since is the query's last run, for its change filters; scan, when
 	// not nil, is the tick column of the current table that the walk
 	// scans for rows newer than since (enterTable). mark says the walk
-	// marks what it visits for the query's Writes filters (a pass, not a
-	// Count).
+	// marks what it visits for the query's MarksChanged filters (a pass, not
+	// a Count).
 	since uint32
 	scan  []uint32
 	// blocks, when the walk follows a driving sparse set that a change

@@ -83,7 +83,7 @@ func TestMapNWithSparseTypes(t *testing.T) {
 	pb.SpawnBatch(10, Position{2, 2}, Burning{3})
 	// Despawn some so sparse slots hold removed values before the next batch.
 	q := ecs.NewQuery2[Position, Burning](w)
-	w.DespawnAll(q)
+	w.DespawnMatching(q)
 	var made []ecs.Entity
 	pb.SpawnBatchFunc(5, func(e ecs.Entity, p *Position, b *Burning) {
 		if *b != (Burning{}) || *p != (Position{}) {

@@ -69,11 +69,11 @@ func TestZeroTailAfterBatches(t *testing.T) {
 	if zeros != 8 {
 		t.Fatalf("%d of the 8 entities of a zero-Position batch read zero, want 8", zeros)
 	}
-	w.DespawnAll(all)
+	w.DespawnMatching(all)
 	pv.SpawnBatch(4, Position{}, Velocity{})
 	for r := range all.All() {
 		if *r.A != (Position{}) || *r.B != (Velocity{}) {
-			t.Fatalf("after DespawnAll, a zero batch reads %v %v", *r.A, *r.B)
+			t.Fatalf("after DespawnMatching, a zero batch reads %v %v", *r.A, *r.B)
 		}
 	}
 }

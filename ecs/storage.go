@@ -44,7 +44,6 @@ type ComponentOption func(*componentOptions)
 type componentOptions struct {
 	storage Storage
 	hint    int
-	shallow bool
 	name    string
 	track   bool
 }
@@ -89,9 +88,6 @@ func Register[T any](w *World, opts ...ComponentOption) {
 			panic(fmt.Sprintf("ecs: Register[%v]: the name %q is taken by %v", info.typ, o.name, other.typ))
 		}
 		info.name = o.name
-	}
-	if o.shallow && info.snap == refuseValues {
-		info.snap = copyValues
 	}
 	info.track = o.track
 	if o.track {

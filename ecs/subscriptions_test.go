@@ -62,10 +62,10 @@ func TestEnterLeave(t *testing.T) {
 				red.Remove(f)
 			}
 			check("deferred add+remove and a net removal", "-"+f.String())
-			red.AddAll(ecs.NewQuery1[Position](w), Red{})
-			check("AddAll", "+"+f.String(), "+"+g.String())
-			w.DespawnAll(q)
-			check("DespawnAll", "-"+before.String(), "-"+f.String(), "-"+g.String())
+			red.AddMatching(ecs.NewQuery1[Position](w), Red{})
+			check("AddMatching", "+"+f.String(), "+"+g.String())
+			w.DespawnMatching(q)
+			check("DespawnMatching", "-"+before.String(), "-"+f.String(), "-"+g.String())
 		})
 	}
 }

@@ -24,7 +24,7 @@ func TestTryAddAgreesWithAdd(t *testing.T) {
 		{"Remove of B queued", func(_ *ecs.World, _ *ecs.Map[bundleA], b *ecs.Map[bundleB], e ecs.Entity) { b.Remove(e) }, true},
 		{"Despawn queued", func(w *ecs.World, _ *ecs.Map[bundleA], _ *ecs.Map[bundleB], e ecs.Entity) { w.Despawn(e) }, true},
 		{"batch over B queued", func(w *ecs.World, _ *ecs.Map[bundleA], b *ecs.Map[bundleB], _ ecs.Entity) {
-			b.AddAll(ecs.NewQuery1[bundleT](w), bundleB{8})
+			b.AddMatching(ecs.NewQuery1[bundleT](w), bundleB{8})
 		}, true},
 	}
 	for _, st := range states {

@@ -82,7 +82,7 @@ func TestThousandTwentyFourComponentTypes(t *testing.T) {
 	if n != 1024 {
 		t.Fatalf("made %d types, want 1024", n)
 	}
-	if got := len(w.ComponentsOf(all, nil)); got != 1024 {
+	if got := len(w.Reflect().ComponentsOf(all, nil)); got != 1024 {
 		t.Fatalf("the entity given every type holds %d components, want 1024", got)
 	}
 	// The entity with every type still reads each one, and queries across

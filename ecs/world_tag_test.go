@@ -124,7 +124,7 @@ func TestForeignEntityCommands(t *testing.T) {
 	c := w2.NewCommands()
 	pos, heat, vel := NewMap[tagPos](w2), NewMap[tagHeat](w2), NewMap[tagVel](w2)
 	testhelp.MustPanic(t, func() { c.Despawn(e1) }, "ecs: Despawn: entity 2v0 belongs to another world")
-	testhelp.MustPanic(t, func() { vel.AddCmd(c, e1, tagVel{9}) }, "ecs: AddCmd[ecs.tagVel]: entity 2v0 belongs to another world")
+	testhelp.MustPanic(t, func() { vel.SetCmd(c, e1, tagVel{9}) }, "ecs: SetCmd[ecs.tagVel]: entity 2v0 belongs to another world")
 	testhelp.MustPanic(t, func() { heat.RemoveCmd(c, e1) }, "ecs: RemoveCmd[ecs.tagHeat]: entity 2v0 belongs to another world")
 	if c.Len() != 0 {
 		t.Fatalf("%d commands recorded for another world's entity", c.Len())
@@ -133,8 +133,8 @@ func TestForeignEntityCommands(t *testing.T) {
 	// Pending entities carry no tag and keep working; what they become is
 	// tagged with the world that applies them.
 	p := c.Spawn()
-	vel.AddCmd(c, p, tagVel{5})
-	vel.AddCmd(c, e2, tagVel{6})
+	vel.SetCmd(c, p, tagVel{5})
+	vel.SetCmd(c, e2, tagVel{6})
 	w2.Apply(c)
 	var spawned []Entity
 	for r := range NewQuery1[tagVel](w2).All() {

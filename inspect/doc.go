@@ -4,8 +4,9 @@
 // chart the tick time and each system's time live, and pause, step and
 // resume the loop. Nothing to install: the page is embedded in the binary
 // and enabling it is one line. It is built only on the public API of
-// packages ecs (the introspection calls World.Components, World.Entities,
-// World.Value, World.DecodeValue, Commands.SetValue and the like) and sched.
+// packages ecs (the introspection calls of World.Reflect: Components,
+// Entities, Value, DecodeValue and the like, and Commands.SetValue) and
+// sched.
 //
 // # Enabling it
 //
@@ -84,7 +85,7 @@
 //	GET /api/entities?with=A,B&without=C&offset=0&limit=100
 //	    {"total", "offset", "limit", "entities": [{"id", "components"}]}:
 //	    the living entities that have every with and no without type, in
-//	    table order (ecs.World.Entities), paged: limit from 1 to 10,000,
+//	    table order (ecs.Reflection.Entities), paged: limit from 1 to 10,000,
 //	    100 by default. with and without may repeat. (Bevy: world.query.)
 //	GET /api/entities/{id}
 //	    {"id", "components": [{"name", "goType", "storage", "value",
@@ -111,7 +112,7 @@
 //	    Adds the component or overwrites it (OnAdd or OnSet). Fields are
 //	    matched by name; a missing field is zero; an unknown field, a
 //	    value of the wrong kind or a second value is a 400 that names the
-//	    problem (ecs.World.DecodeValue). Answers the entity as GET does.
+//	    problem (ecs.Reflection.DecodeValue). Answers the entity as GET does.
 //	    (Bevy: world.insert_components.)
 //	DELETE /api/entities/{id}/components/{name}
 //	    Removes it (400 if the entity has none). (Bevy: world.remove_components.)

@@ -17,7 +17,7 @@ func parseEntity(w *ecs.World, id string) (ecs.Entity, *httpError) {
 	if !ok || err1 != nil || err2 != nil {
 		return ecs.Entity{}, badRequest("entity id %q: want INDEXvGENERATION, such as 42v3", id)
 	}
-	e, alive := w.EntityAt(uint32(i))
+	e, alive := w.Reflect().EntityAt(uint32(i))
 	if !alive || uint64(e.Generation()) != g {
 		return ecs.Entity{}, badRequest("entity %s is not alive", id)
 	}
@@ -28,7 +28,7 @@ func parseEntity(w *ecs.World, id string) (ecs.Entity, *httpError) {
 // type has it, the Go type name ("scenario.Position"), among w's types.
 func component(w *ecs.World, name string) (ecs.ComponentInfo, *httpError) {
 	var found []ecs.ComponentInfo
-	for _, c := range w.Components() {
+	for _, c := range w.Reflect().Components() {
 		if c.Name == name {
 			return c, nil
 		}

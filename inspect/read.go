@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -30,7 +31,7 @@ func (in *Inspector) summary() (any, *httpError) {
 	st := in.w.Stats()
 	s := worldSummary{
 		Entities: st.Entities, Tables: len(st.Tables), Components: len(st.Components),
-		Resources: len(in.w.Resources()), MemoryBytes: st.TotalBytes,
+		Resources: len(in.w.Reflect().Resources()), MemoryBytes: st.TotalBytes,
 		Tick: in.tick(), Paused: in.paused, Loop: in.looping.Load(), Writes: in.token != nil,
 	}
 	s.TickTime, s.TicksPerSecond = in.samples.summary(time.Now())
@@ -51,7 +52,7 @@ type componentRow struct {
 func (in *Inspector) componentList() (any, *httpError) {
 	st := in.w.Stats()
 	rows := []componentRow{}
-	for i, c := range in.w.Components() {
+	for i, c := range in.w.Reflect().Components() {
 		rows = append(rows, componentRow{c.Name, c.GoType.String(), c.Storage.String(), c.Count, int(c.GoType.Size()), st.Components[i].Bytes, c.Tracked})
 	}
 	return map[string]any{"components": rows}, nil
@@ -68,7 +69,7 @@ type tableRow struct {
 
 func (in *Inspector) tableList() (any, *httpError) {
 	names := map[reflect.Type]string{}
-	for _, c := range in.w.Components() {
+	for _, c := range in.w.Reflect().Components() {
 		names[c.GoType] = c.Name
 	}
 	rows := []tableRow{}
@@ -97,7 +98,7 @@ type resourceRow struct {
 
 func (in *Inspector) resourceList() (any, *httpError) {
 	rows := []resourceRow{}
-	for _, r := range in.w.Resources() {
+	for _, r := range in.w.Reflect().Resources() {
 		row := resourceRow{Name: r.Name, GoType: r.GoType.String()}
 		row.Value, row.Error = marshalValue(r.Value)
 		rows = append(rows, row)
@@ -171,16 +172,16 @@ func (in *Inspector) entityList(r *http.Request, offset, limit int) (any, *httpE
 	if err != nil {
 		return nil, err
 	}
-	es, total := in.w.Entities(nil, with, without, offset, limit)
+	es, total := pageOf(in.w.Reflect().Entities(with, without), offset, limit)
 	page := entityPage{Total: total, Offset: offset, Limit: limit, Entities: make([]entityRow, 0, len(es))}
 	names := map[reflect.Type]string{}
-	for _, c := range in.w.Components() {
+	for _, c := range in.w.Reflect().Components() {
 		names[c.GoType] = c.Name
 	}
 	var cts []ecs.ComponentType
 	for _, e := range es {
 		row := entityRow{ID: e.String(), Components: []string{}}
-		cts = in.w.ComponentsOf(e, cts[:0])
+		cts = in.w.Reflect().ComponentsOf(e, cts[:0])
 		for _, c := range cts {
 			row.Components = append(row.Components, names[c.Type()])
 		}
@@ -224,12 +225,12 @@ type entityDetail struct {
 func (in *Inspector) entity(e ecs.Entity) entityDetail {
 	out := entityDetail{ID: e.String(), Components: []valueRow{}}
 	infos := map[reflect.Type]ecs.ComponentInfo{}
-	for _, c := range in.w.Components() {
+	for _, c := range in.w.Reflect().Components() {
 		infos[c.GoType] = c
 	}
-	for _, c := range in.w.ComponentsOf(e, nil) {
+	for _, c := range in.w.Reflect().ComponentsOf(e, nil) {
 		info := infos[c.Type()]
-		v, _ := in.w.Value(e, c)
+		v, _ := in.w.Reflect().Value(e, c)
 		row := valueRow{Name: info.Name, GoType: info.GoType.String(), Storage: info.Storage.String()}
 		row.Value, row.Error = marshalValue(v)
 		row.Text = stringOf(v)
@@ -268,4 +269,20 @@ func (in *Inspector) systems() (any, *httpError) {
 			st.Last.Nanoseconds(), st.Mean.Nanoseconds(), st.Max.Nanoseconds(), st.Total.Nanoseconds()})
 	}
 	return out, nil
+}
+
+// pageOf returns the entities seq yields from the offset-th on (counting
+// from 0), at most limit of them, and how many it yields in all, so a
+// client can page through a large world. Complexity: O(entities seq
+// yields).
+func pageOf(seq iter.Seq[ecs.Entity], offset, limit int) ([]ecs.Entity, int) {
+	var page []ecs.Entity
+	total := 0
+	for e := range seq {
+		if total >= offset && len(page) < limit {
+			page = append(page, e)
+		}
+		total++
+	}
+	return page, total
 }

@@ -52,7 +52,7 @@ func (in *Inspector) setComponent(id, name string, body []byte) (any, *httpError
 	if err != nil {
 		return nil, err
 	}
-	v, derr := in.w.DecodeValue(c.Type, body)
+	v, derr := in.w.Reflect().DecodeValue(c.Type, body)
 	if derr != nil {
 		return nil, badRequest("%v", derr)
 	}
@@ -77,7 +77,7 @@ func (in *Inspector) removeComponent(id, name string) (any, *httpError) {
 	if err != nil {
 		return nil, err
 	}
-	if _, has := in.w.Value(e, c.Type); !has {
+	if _, has := in.w.Reflect().Value(e, c.Type); !has {
 		return nil, badRequest("entity %v has no %s", e, c.Name)
 	}
 	cmds := in.w.NewCommands()
@@ -122,7 +122,7 @@ func (in *Inspector) spawn(body []byte) (any, *httpError) {
 		if slices.ContainsFunc(vals, func(n named) bool { return n.name == c.Name }) {
 			return nil, badRequest("component %s given twice", c.Name)
 		}
-		v, derr := in.w.DecodeValue(c.Type, raw)
+		v, derr := in.w.Reflect().DecodeValue(c.Type, raw)
 		if derr != nil {
 			return nil, badRequest("%v", derr)
 		}

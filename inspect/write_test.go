@@ -124,7 +124,7 @@ func TestRemoveDespawnSpawn(t *testing.T) {
 		t.Fatalf("spawn: %d %s", status, body)
 	}
 	idx, gen, _ := strings.Cut(d.ID, "v")
-	spawned, ok := f.w.EntityAt(atoi(idx))
+	spawned, ok := f.w.Reflect().EntityAt(atoi(idx))
 	if !ok || itoa(spawned.Generation()) != gen || ecs.NewMap[Health](f.w).Get(spawned).HP != 7 || ecs.NewMap[Burning](f.w).Get(spawned).Left != 1.5 {
 		t.Errorf("spawned %s: %+v", d.ID, d)
 	}

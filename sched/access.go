@@ -34,7 +34,7 @@ func Reads[T any]() Option {
 
 // Writes declares that the system writes component type T (Set, writes
 // through pointers); it implies Reads[T]. No other system that reads or
-// writes T shares its stage. With [Structural] it also covers AddCmd and
+// writes T shares its stage. With [Structural] it also covers SetCmd and
 // RemoveCmd of T.
 func Writes[T any]() Option {
 	return func(d *decl) { d.writes = appendType(d.writes, reflect.TypeFor[T]()) }
@@ -71,7 +71,7 @@ func Emits[T any]() Option {
 func Spawns() Option { return func(d *decl) { d.spawns = true } }
 
 // Adds declares that the system gives entities component T through its
-// command buffer (AddCmd, or SpawnCmd with T). The changes are applied at
+// command buffer (SetCmd, or SpawnCmd with T). The changes are applied at
 // the end of the system's stage (or of the tick, with [ApplyAtTickEnd]), so
 // every later system in the order of record that reads, writes or emits T,
 // or filters on it, runs in a later stage and sees them; systems that touch
@@ -118,7 +118,7 @@ func ApplyAtTickEnd() Option { return func(d *decl) { d.atTickEnd = true } }
 // record that touches a component type runs in a later stage and sees them,
 // as it would if everything ran in sequence, and the systems before it
 // never run in a later stage than it. Debug mode accepts any Spawn and
-// Despawn of a Structural system, and an AddCmd or RemoveCmd of T when it
+// Despawn of a Structural system, and a SetCmd or RemoveCmd of T when it
 // also declares [Writes][T].
 func Structural() Option { return func(d *decl) { d.structural = true } }
 

@@ -49,7 +49,7 @@ func changeRun(workers, ticks int) []changeTick {
 	s.AddFunc("ignite", func(ctx *sched.Context) {
 		if tick%3 == 0 {
 			c := ctx.Commands()
-			heat.AddCmd(c, c.Spawn(), Heat{1000 + tick})
+			heat.SetCmd(c, c.Spawn(), Heat{1000 + tick})
 		}
 	}, sched.Spawns(), sched.Adds[Heat]())
 	passAll := func(q *ecs.Query1[Heat]) []int {

@@ -19,7 +19,7 @@ type Context struct {
 }
 
 // World returns the scheduler's world. During Update it is in a parallel
-// section (see ecs.World.BeginParallel): read, iterate and overwrite in
+// section (see ecs.ParallelControl.Begin): read, iterate and overwrite in
 // place; record structural changes in [Context.Commands].
 func (c *Context) World() *ecs.World { return c.s.w }
 

@@ -114,9 +114,9 @@ func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, des
 		for i := range n {
 			r := mix(uint64(tick), uint64(100+i))
 			e := c.Spawn()
-			pos.AddCmd(c, e, Pos{float64(r % 100), float64(r >> 8 % 100)})
+			pos.SetCmd(c, e, Pos{float64(r % 100), float64(r >> 8 % 100)})
 			ecs.NewMap[Vel](w) // a handle made in a system must panic: see below
-			health.AddCmd(c, e, Health{10})
+			health.SetCmd(c, e, Health{10})
 		}
 		spawned += n
 	}, sched.Structural(), sched.Writes[Pos](), sched.Writes[Health]())
@@ -145,9 +145,9 @@ func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, des
 		for i := range n {
 			r := mix(uint64(tick), uint64(100+i))
 			e := c.Spawn()
-			pos.AddCmd(c, e, Pos{float64(r % 100), float64(r >> 8 % 100)})
-			vel.AddCmd(c, e, Vel{float64(r>>16%7) - 3, 1})
-			health.AddCmd(c, e, Health{10})
+			pos.SetCmd(c, e, Pos{float64(r % 100), float64(r >> 8 % 100)})
+			vel.SetCmd(c, e, Vel{float64(r>>16%7) - 3, 1})
+			health.SetCmd(c, e, Health{10})
 		}
 		spawned += n
 	}, sched.Structural(), sched.Writes[Pos](), sched.Writes[Vel](), sched.Writes[Health]())

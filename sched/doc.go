@@ -107,16 +107,16 @@
 //
 // # Events
 //
-// [NewEvents] gives a scheduler's systems a sender for the world's queue of
-// an event type (ecs.EventsOf). [Events.Send] appends to the calling
-// system's own buffer, with no lock. At the end of the stage the buffers are
-// sent to the queue in the order of record, each in send order, with the
-// outputs and before the command buffers, so the queue is the same with one
-// worker or many. Systems read through ecs.EventReader values made before
-// the first Run with [Events.NewReader]; readers of one queue may share a
-// stage.
+// [NewEventSender] gives a scheduler's systems a sender for the world's
+// queue of an event type (ecs.EventsOf). [EventSender.Send] appends to the
+// calling system's own buffer, with no lock. At the end of the stage the
+// buffers are sent to the queue in the order of record, each in send order,
+// with the outputs and before the command buffers, so the queue is the same
+// with one worker or many. Systems read through ecs.EventReader values made
+// before the first Run with [EventSender.NewReader]; readers of one queue
+// may share a stage.
 //
-//	hits := sched.NewEvents[Hit](s)
+//	hits := sched.NewEventSender[Hit](s)
 //	r := hits.NewReader()
 //	s.AddFunc("combat", func(ctx *sched.Context) { hits.Send(ctx, Hit{...}) }, sched.SendsEvents[Hit]())
 //	s.AddFunc("damage", func(ctx *sched.Context) {
@@ -140,9 +140,9 @@
 // stage's change tick, which moves on when the stage ends: a system sees
 // the changes of the earlier stages and of the previous tick, not its own,
 // and the result is the same with 1 or 8 workers. A filter reads its type
-// and [Writes] must cover ecs.Writes filters (debug mode checks both); a
-// change-filtered pass split with [ForEach] over AppendChunks counts as one
-// pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
+// and [Writes] must cover ecs.MarksChanged filters (debug mode checks both);
+// a change-filtered pass split with [ForEach] over AppendChunks counts as
+// one pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
 // workers and compares what every system saw.
 //
 // # Data parallelism

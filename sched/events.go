@@ -8,15 +8,15 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// Events lets the systems of a [Scheduler] send events of type E to the
+// EventSender lets the systems of a [Scheduler] send events of type E to the
 // world's queue ([ecs.EventsOf]) while they run. A system sends into a buffer
 // of its own, with no lock; at the end of the stage the buffers are sent to
 // the queue in the order of record of the systems, each in the order its
 // events were sent (with the stage's outputs, before its command buffers
 // are applied), so the queue's order is the same with one worker or many.
 // Readers are [ecs.EventReader] values, made before the first Run with
-// [Events.NewReader] and read in systems, where any number of them may read
-// at once.
+// [EventSender.NewReader] and read in systems, where any number of them may
+// read at once.
 //
 // Declare [SendsEvents][E] on the systems that send and [ReadsEvents][E] on
 // the systems that read. Senders may share a stage. A reader registered
@@ -24,8 +24,10 @@ import (
 // the events of the same tick; a reader registered before every sender
 // never runs in a later stage than they do, and reads their events in the
 // next tick. Either way every reader reads every event once, in order (see
-// [ecs.Events] for how long events are kept).
-type Events[E any] struct {
+// [ecs.Events] for how long events are kept). An EventSender is not a
+// queue: it stands in front of the world's [ecs.Events] of E, which holds
+// the events.
+type EventSender[E any] struct {
 	s    *Scheduler
 	q    *ecs.Events[E]
 	typ  reflect.Type // E
@@ -52,8 +54,8 @@ type eventMarker interface{ eventTypeName() string }
 var eventMarkerType = reflect.TypeFor[eventMarker]()
 
 // SendsEvents declares that the system sends events of type E through an
-// [Events]. Senders of one type may share a stage; their events reach the
-// queue at the end of it, in the order of record. Debug mode makes Send
+// [EventSender]. Senders of one type may share a stage; their events reach
+// the queue at the end of it, in the order of record. Debug mode makes Send
 // panic in a system that did not declare it.
 func SendsEvents[E any]() Option {
 	return func(d *decl) { d.emits = appendType(d.emits, reflect.TypeFor[eventsOf[E]]()) }
@@ -67,22 +69,22 @@ func ReadsEvents[E any]() Option {
 	return func(d *decl) { d.reads = appendType(d.reads, reflect.TypeFor[eventsOf[E]]()) }
 }
 
-// NewEvents returns the sender of events of type E for s's world, making
+// NewEventSender returns the sender of events of type E for s's world, making
 // the world's queue if it has none; a second call for the same type returns
-// the same Events. Make it before the first Run, outside systems; it panics
-// inside a running tick.
-func NewEvents[E any](s *Scheduler) *Events[E] {
-	if s.w.InParallel() {
-		panic(fmt.Sprintf("sched: NewEvents[%v]: called inside a running system; make it before the first Run", reflect.TypeFor[E]()))
+// the same EventSender. Make it before the first Run, outside systems; it
+// panics inside a running tick.
+func NewEventSender[E any](s *Scheduler) *EventSender[E] {
+	if s.w.Parallel().Active() {
+		panic(fmt.Sprintf("sched: NewEventSender[%v]: called inside a running system; make it before the first Run", reflect.TypeFor[E]()))
 	}
 	for _, o := range s.outputs {
-		if ev, ok := o.(*Events[E]); ok {
+		if ev, ok := o.(*EventSender[E]); ok {
 			return ev
 		}
 	}
 	q := ecs.EventsOf[E](s.w)
 	t := reflect.TypeFor[E]()
-	ev := &Events[E]{s: s, q: q, typ: t, mark: reflect.TypeFor[eventsOf[E]](), pointers: holdsPointers(t)}
+	ev := &EventSender[E]{s: s, q: q, typ: t, mark: reflect.TypeFor[eventsOf[E]](), pointers: holdsPointers(t)}
 	ev.resize(len(s.systems))
 	s.outputs = append(s.outputs, ev)
 	return ev
@@ -92,7 +94,7 @@ func NewEvents[E any](s *Scheduler) *Events[E] {
 // of the system's stage. Cost: an append to the system's own buffer. Panics
 // inside a [ForEach] of the system, and in debug mode unless the system
 // declared [SendsEvents][E].
-func (ev *Events[E]) Send(ctx *Context, e E) {
+func (ev *EventSender[E]) Send(ctx *Context, e E) {
 	i := ctx.sys.index
 	if ctx.s != ev.s || ev.deny[i] || ctx.splitting.Load() > 0 {
 		panic(&sendError{ctx, ev.s, ev.typ, ev.deny})
@@ -102,24 +104,24 @@ func (ev *Events[E]) Send(ctx *Context, e E) {
 
 // NewReader returns a reader of the queue whose cursor is at its end (see
 // [ecs.Events.NewReader]). Make readers before the first Run.
-func (ev *Events[E]) NewReader() *ecs.EventReader[E] { return ev.q.NewReader() }
+func (ev *EventSender[E]) NewReader() *ecs.EventReader[E] { return ev.q.NewReader() }
 
 // Queue returns the world's queue of events of type E.
-func (ev *Events[E]) Queue() *ecs.Events[E] { return ev.q }
+func (ev *EventSender[E]) Queue() *ecs.Events[E] { return ev.q }
 
 // sendError is the panic of a Send that is not allowed.
 type sendError struct {
 	ctx   *Context
-	owner *Scheduler // the Events'
+	owner *Scheduler // the EventSender's
 	t     reflect.Type
-	deny  []bool // the Events', by system index
+	deny  []bool // the EventSender's, by system index
 }
 
 func (e *sendError) Error() string {
 	name := e.ctx.sys.name
 	switch {
 	case e.ctx.s != e.owner:
-		return fmt.Sprintf("sched: system %q: Send[%v] through an Events of another scheduler; make the Events with the system's own scheduler", name, e.t)
+		return fmt.Sprintf("sched: system %q: Send[%v] through an EventSender of another scheduler; make the EventSender with the system's own scheduler", name, e.t)
 	case e.deny[e.ctx.sys.index]:
 		return fmt.Sprintf("sched: system %q sends events %v (Send) without declaring it; add sched.SendsEvents[%v]() to its options", name, e.t, e.t)
 	}
@@ -128,7 +130,7 @@ func (e *sendError) Error() string {
 
 // resize makes room for the scheduler's systems, and in debug mode marks
 // the ones that did not declare SendsEvents[E].
-func (ev *Events[E]) resize(systems int) {
+func (ev *EventSender[E]) resize(systems int) {
 	for len(ev.bufs) < systems {
 		ev.bufs = append(ev.bufs, nil)
 	}
@@ -143,7 +145,7 @@ func (ev *Events[E]) resize(systems int) {
 }
 
 // sync sends the stage's buffers to the queue, in the order of record.
-func (ev *Events[E]) sync(stage []*system) {
+func (ev *EventSender[E]) sync(stage []*system) {
 	for _, x := range stage {
 		if b := ev.bufs[x.index]; len(b) > 0 {
 			ev.q.SendAll(b)
@@ -153,7 +155,7 @@ func (ev *Events[E]) sync(stage []*system) {
 }
 
 // discard empties the stage's buffers, keeping their arrays.
-func (ev *Events[E]) discard(stage []*system) {
+func (ev *EventSender[E]) discard(stage []*system) {
 	for _, x := range stage {
 		if ev.pointers {
 			clear(ev.bufs[x.index])

@@ -18,7 +18,7 @@ func TestEventsSyncDoesNotAllocate(t *testing.T) {
 	w := ecs.NewWorld()
 	s := New(w, Workers(1))
 	defer s.Close()
-	ev := NewEvents[allocEvent](s)
+	ev := NewEventSender[allocEvent](s)
 	fast, slow := ev.NewReader(), ev.NewReader()
 	for range 3 {
 		s.AddFunc("send"+string(rune('a'+len(s.systems))), func(*Context) {}, SendsEvents[allocEvent]())

@@ -44,7 +44,7 @@ func eventsRun(t *testing.T, workers, ticks int) (reads []string, sums []uint64)
 	}
 	health := ecs.NewMap[Health](w)
 	living := ecs.NewQuery2[Pos, Health](w)
-	blasts := sched.NewEvents[Blast](s)
+	blasts := sched.NewEventSender[Blast](s)
 	early, apply, odd := blasts.NewReader(), blasts.NewReader(), blasts.NewReader()
 	tick := 0
 	var logEarly, logApply, logOdd strings.Builder
@@ -160,9 +160,9 @@ func TestEventsReadersSeeEveryEventOnceInOrder(t *testing.T) {
 			w := ecs.NewWorld()
 			s := sched.New(w, sched.Workers(workers))
 			defer s.Close()
-			ev := sched.NewEvents[Seq](s)
-			if sched.NewEvents[Seq](s) != ev {
-				t.Fatal("a second NewEvents for one type made another sender")
+			ev := sched.NewEventSender[Seq](s)
+			if sched.NewEventSender[Seq](s) != ev {
+				t.Fatal("a second NewEventSender for one type made another sender")
 			}
 			before, after, rare := ev.NewReader(), ev.NewReader(), ev.NewReader()
 			tick := 0
@@ -217,7 +217,7 @@ func TestEventsDoNotAccumulate(t *testing.T) {
 	w := ecs.NewWorld()
 	s := sched.New(w, sched.Workers(2))
 	defer s.Close()
-	ev := sched.NewEvents[Seq](s)
+	ev := sched.NewEventSender[Seq](s)
 	r1, r2 := ev.NewReader(), ev.NewReader()
 	read := 0
 	s.AddFunc("send", func(ctx *sched.Context) {
@@ -243,7 +243,7 @@ func TestEventsMisuse(t *testing.T) {
 		w := ecs.NewWorld()
 		s := sched.New(w, sched.Debug())
 		defer s.Close()
-		ev := sched.NewEvents[Seq](s)
+		ev := sched.NewEventSender[Seq](s)
 		s.AddFunc("declared", func(ctx *sched.Context) { ev.Send(ctx, Seq{}) }, sched.SendsEvents[Seq]())
 		s.AddFunc("sneaky", func(ctx *sched.Context) { ev.Send(ctx, Seq{}) }, sched.ReadsEvents[Seq]())
 		testhelp.MustPanic(t, s.Run, `system "sneaky"`, "sched_test.Seq", "sched.SendsEvents[sched_test.Seq]()")
@@ -252,7 +252,7 @@ func TestEventsMisuse(t *testing.T) {
 		w := ecs.NewWorld()
 		s := sched.New(w, sched.Workers(2))
 		defer s.Close()
-		ev := sched.NewEvents[Seq](s)
+		ev := sched.NewEventSender[Seq](s)
 		s.AddFunc("loop", func(ctx *sched.Context) {
 			sched.ForEach(ctx, []int{1, 2, 3}, func(int) { ev.Send(ctx, Seq{}) })
 		}, sched.SendsEvents[Seq]())
@@ -264,15 +264,15 @@ func TestEventsMisuse(t *testing.T) {
 		defer s.Close()
 		q := ecs.EventsOf[Seq](w)
 		s.AddFunc("direct", func(*sched.Context) { q.Send(Seq{}) })
-		testhelp.MustPanic(t, s.Run, `system "direct"`, "parallel section", "sched.Events.Send")
+		testhelp.MustPanic(t, s.Run, `system "direct"`, "parallel section", "sched.EventSender.Send")
 	})
-	t.Run("NewEvents and NewReader in a system", func(t *testing.T) {
+	t.Run("NewEventSender and NewReader in a system", func(t *testing.T) {
 		w := ecs.NewWorld()
 		s := sched.New(w, sched.Workers(1))
 		defer s.Close()
-		ev := sched.NewEvents[Seq](s)
-		s.AddFunc("maker", func(*sched.Context) { sched.NewEvents[Blast](s) })
-		testhelp.MustPanic(t, s.Run, "NewEvents[sched_test.Blast]", "before the first Run")
+		ev := sched.NewEventSender[Seq](s)
+		s.AddFunc("maker", func(*sched.Context) { sched.NewEventSender[Blast](s) })
+		testhelp.MustPanic(t, s.Run, "NewEventSender[sched_test.Blast]", "before the first Run")
 		if err := s.Enable("maker", false); err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestEventsMisuse(t *testing.T) {
 		s, other := sched.New(w, sched.Workers(1)), sched.New(ecs.NewWorld(), sched.Workers(1))
 		defer s.Close()
 		defer other.Close()
-		ev := sched.NewEvents[Seq](other)
+		ev := sched.NewEventSender[Seq](other)
 		s.AddFunc("stranger", func(ctx *sched.Context) { ev.Send(ctx, Seq{}) })
 		testhelp.MustPanic(t, s.Run, "another scheduler")
 	})
@@ -296,7 +296,7 @@ func TestEventsOfAFailedStageAreDiscarded(t *testing.T) {
 	w := ecs.NewWorld()
 	s := sched.New(w, sched.Workers(2))
 	defer s.Close()
-	ev := sched.NewEvents[Seq](s)
+	ev := sched.NewEventSender[Seq](s)
 	r := ev.NewReader()
 	fail := true
 	s.AddFunc("send", func(ctx *sched.Context) { ev.Send(ctx, Seq{N: 1}) }, sched.SendsEvents[Seq]())
@@ -325,7 +325,7 @@ func TestEventsPlan(t *testing.T) {
 	w := ecs.NewWorld()
 	s := sched.New(w, sched.Workers(1))
 	defer s.Close()
-	ev := sched.NewEvents[Seq](s)
+	ev := sched.NewEventSender[Seq](s)
 	r := ev.NewReader()
 	s.AddFunc("builder", func(*sched.Context) {}, sched.Structural())
 	s.AddFunc("send", func(ctx *sched.Context) { ev.Send(ctx, Seq{}) }, sched.SendsEvents[Seq]())
@@ -346,7 +346,7 @@ func TestEventsRollback(t *testing.T) {
 	w := ecs.NewWorld()
 	s := sched.New(w, sched.Workers(4))
 	defer s.Close()
-	ev := sched.NewEvents[Seq](s)
+	ev := sched.NewEventSender[Seq](s)
 	r, slow := ev.NewReader(), ev.NewReader()
 	tick := 0
 	var got []Seq

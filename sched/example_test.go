@@ -36,8 +36,8 @@ func Example() {
 	s.AddFunc("spawn", func(ctx *sched.Context) {
 		c := ctx.Commands()
 		e := c.Spawn()
-		pos.AddCmd(c, e, Position{})
-		vel.AddCmd(c, e, Velocity{})
+		pos.SetCmd(c, e, Position{})
+		vel.SetCmd(c, e, Velocity{})
 	}, sched.Structural())
 	s.AddFunc("report", func(ctx *sched.Context) {
 		fmt.Println("moving entities:", movers.Count())
@@ -132,8 +132,8 @@ func Example_structuralDeclarations() {
 	s.AddFunc("spawn", func(ctx *sched.Context) {
 		c := ctx.Commands()
 		e := c.Spawn()
-		pos.AddCmd(c, e, Position{})
-		hits.AddCmd(c, e, Hits{N: 1})
+		pos.SetCmd(c, e, Position{})
+		hits.SetCmd(c, e, Hits{N: 1})
 	}, sched.Spawns(), sched.Adds[Position](), sched.Adds[Hits]())
 	s.AddFunc("steer", func(ctx *sched.Context) {
 		for range steered.All() {

@@ -32,7 +32,7 @@ func TestHookPanicAtTickEndLeavesTheWorldUsable(t *testing.T) {
 	q := ecs.NewQuery1[Pos](w)
 	s.AddFunc("spawner", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 1})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 1})
 	}, sched.Spawns(), sched.Adds[Pos](), sched.ApplyAtTickEnd())
 	s.AddFunc("reader", func(*sched.Context) {
 		for range q.All() {

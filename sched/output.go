@@ -23,18 +23,18 @@ import (
 // value is never applied to a recycled id.
 //
 // When a Set of T is a plain write (T has no OnSet hook:
-// [ecs.Map.SetIsPlainWrite]), the values for entities that have a T are
-// folded straight into the component, buffer by buffer in the order of
-// record, each in emission order; no sorting or grouping is needed, and the
-// merge is one pass over the buffers (BenchmarkOutputMerge and
+// [ecs.ParallelControl.SetIsPlainWrite]), the values for entities that have
+// a T are folded straight into the component, buffer by buffer in the order
+// of record, each in emission order; no sorting or grouping is needed, and
+// the merge is one pass over the buffers (BenchmarkOutputMerge and
 // BenchmarkOutputDirect compare it with writing the same values directly).
 // Then the entities that gain T are added, one [ecs.Map.Add] each, in the
 // order in which they first received a value. When T has OnSet hooks, every
-// entity is updated with one [ecs.Map.Set] or Add, in that first-value order.
-// That order depends only on what the systems emitted, never on the number of
-// workers. An entity updated by Set or Add starts its fold from its value at
-// that moment, and its values are dropped if it has died meanwhile (a hook
-// fired by an earlier update may have despawned it).
+// entity is updated with one [ecs.Map.Set] or Add, in that first-value
+// order. That order depends only on what the systems emitted, never on the
+// number of workers. An entity updated by Set or Add starts its fold from
+// its value at that moment, and its values are dropped if it has died
+// meanwhile (a hook fired by an earlier update may have despawned it).
 //
 // The merge function must not change the world: it may run while pointers
 // into component storage are held.
@@ -107,7 +107,7 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 		merge = LastWins[T]
 	}
 	m := ecs.NewMap[T](s.w)
-	o := &Output[T]{s: s, m: m, typ: reflect.TypeFor[T](), merge: merge, pointers: !m.PointerFree()}
+	o := &Output[T]{s: s, m: m, typ: reflect.TypeFor[T](), merge: merge, pointers: holdsPointers(reflect.TypeFor[T]())}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -218,7 +218,7 @@ func (o *Output[T]) sync(stage []*system) {
 }
 
 func (o *Output[T]) syncStage(stage []*system) {
-	if o.m.SetIsPlainWrite() {
+	if o.s.w.Parallel().SetIsPlainWrite(ecs.C[T]()) {
 		o.syncInPlace(stage)
 		return
 	}

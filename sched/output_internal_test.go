@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -53,5 +54,38 @@ func TestOutputSyncDoesNotAllocate(t *testing.T) {
 			t.Errorf("hooked %v: es[2] is %d, want 44", hooked, got)
 		}
 		s.Close()
+	}
+}
+
+type (
+	plainLabelled struct {
+		N    int
+		Name string
+	}
+	plainNested struct {
+		Grid [4][4]float32
+		Tags []string
+	}
+	plainPos struct{ X, Y float64 }
+)
+
+// TestHoldsPointers: an Output clears its spent buffers only for a type
+// whose values hold pointers the collector must see, strings included.
+func TestHoldsPointers(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  bool
+		want bool
+	}{
+		{"plainPos", holdsPointers(reflect.TypeFor[plainPos]()), false},
+		{"[8]plainPos", holdsPointers(reflect.TypeFor[[8]plainPos]()), false},
+		{"[0]*int", holdsPointers(reflect.TypeFor[[0]*int]()), false},
+		{"plainLabelled (a string)", holdsPointers(reflect.TypeFor[plainLabelled]()), true},
+		{"plainNested (a slice after an array)", holdsPointers(reflect.TypeFor[plainNested]()), true},
+		{"*plainPos", holdsPointers(reflect.TypeFor[*plainPos]()), true},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: holdsPointers %v, want %v", c.name, c.got, c.want)
+		}
 	}
 }

@@ -175,11 +175,11 @@ func TestCommandsApplyAtStageEndInOrder(t *testing.T) {
 	var seen []int
 	mustAdd(t, s, "spawnA", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 1})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 1})
 	}, sched.Structural())
 	mustAdd(t, s, "spawnB", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 2})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 2})
 	}, sched.Structural())
 	mustAdd(t, s, "count", func(ctx *sched.Context) {
 		for r := range q.All() {
@@ -191,8 +191,8 @@ func TestCommandsApplyAtStageEndInOrder(t *testing.T) {
 	if fmt.Sprint(seen) != "[1 2]" {
 		t.Fatalf("the stage after saw %v, want [1 2] (A's entity first)", seen)
 	}
-	if w.InParallel() || w.Len() != 2 {
-		t.Fatalf("after Run: in parallel %v, %d entities", w.InParallel(), w.Len())
+	if w.Parallel().Active() || w.Len() != 2 {
+		t.Fatalf("after Run: in parallel %v, %d entities", w.Parallel().Active(), w.Len())
 	}
 }
 
@@ -225,10 +225,10 @@ func TestDebugModeChecksAccess(t *testing.T) {
 			return func(ctx *sched.Context) { vel.RemoveCmd(ctx.Commands(), e) }
 		}, nil, []string{`system "cmd" removes component sched_test.Vel (RemoveCmd) without declaring it`, "sched.Removes[sched_test.Vel]()"}},
 		{"structural-needs-writes", func(*sched.Output[Health]) func(*sched.Context) {
-			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
-		}, []sched.Option{sched.Structural()}, []string{`system "structural-needs-writes" adds component sched_test.Vel (AddCmd)`, "sched.Adds[sched_test.Vel]()", "sched.Structural() with sched.Writes[sched_test.Vel]()"}},
+			return func(ctx *sched.Context) { vel.SetCmd(ctx.Commands(), e, Vel{}) }
+		}, []sched.Option{sched.Structural()}, []string{`system "structural-needs-writes" adds component sched_test.Vel (SetCmd)`, "sched.Adds[sched_test.Vel]()", "sched.Structural() with sched.Writes[sched_test.Vel]()"}},
 		{"wrong-add", func(*sched.Output[Health]) func(*sched.Context) {
-			return func(ctx *sched.Context) { vel.AddCmd(ctx.Commands(), e, Vel{}) }
+			return func(ctx *sched.Context) { vel.SetCmd(ctx.Commands(), e, Vel{}) }
 		}, []sched.Option{sched.Adds[Pos](), sched.Removes[Vel]()}, []string{`adds component sched_test.Vel`, "sched.Adds[sched_test.Vel]()"}},
 		{"spawn", func(*sched.Output[Health]) func(*sched.Context) {
 			return func(ctx *sched.Context) { ctx.Commands().Spawn() }
@@ -263,7 +263,7 @@ func TestDebugModeChecksAccess(t *testing.T) {
 			s := sched.New(w, sched.Debug())
 			mustAdd(t, s, c.name, c.sys(out(s)), c.opts...)
 			testhelp.MustPanic(t, s.Run, c.msg...)
-			if w.InParallel() {
+			if w.Parallel().Active() {
 				t.Fatal("the world was left in a parallel section")
 			}
 			pos.Get(e) // the checker is gone: no panic outside the scheduler
@@ -284,11 +284,11 @@ func TestDebugModeChecksAccess(t *testing.T) {
 		c := ctx.Commands()
 		vel.RemoveCmd(c, e)
 		p := c.Spawn()
-		pos.AddCmd(c, p, Pos{X: 1})
+		pos.SetCmd(c, p, Pos{X: 1})
 		spawned = p
 	}, sched.Removes[Vel](), sched.Spawns(), sched.Adds[Pos]())
 	mustAdd(t, s, "old-style", func(ctx *sched.Context) {
-		pos.AddCmd(ctx.Commands(), e, Pos{X: 3})
+		pos.SetCmd(ctx.Commands(), e, Pos{X: 3})
 	}, sched.Structural(), sched.Writes[Pos]())
 	s.Run()
 	if got, _ := ecs.NewMap[Health](w).TryGet(e); got == nil || got.HP != 5 {
@@ -398,7 +398,7 @@ func TestSystemPanicIsReportedWithItsName(t *testing.T) {
 	s := sched.New(w, sched.Workers(2))
 	defer s.Close()
 	pos := ecs.NewMap[Pos](w)
-	mustAdd(t, s, "calm", func(ctx *sched.Context) { pos.AddCmd(ctx.Commands(), ctx.Commands().Spawn(), Pos{}) }, sched.Structural())
+	mustAdd(t, s, "calm", func(ctx *sched.Context) { pos.SetCmd(ctx.Commands(), ctx.Commands().Spawn(), Pos{}) }, sched.Structural())
 	mustAdd(t, s, "angry", func() { panic("boom") })
 	func() {
 		defer func() {
@@ -410,9 +410,9 @@ func TestSystemPanicIsReportedWithItsName(t *testing.T) {
 		}()
 		s.Run()
 	}()
-	if w.InParallel() || w.IsIterating() || w.Len() != 0 {
+	if w.Parallel().Active() || w.IsIterating() || w.Len() != 0 {
 		t.Fatalf("after the panic: parallel %v, iterating %v, %d entities (the stage's buffers must be dropped)",
-			w.InParallel(), w.IsIterating(), w.Len())
+			w.Parallel().Active(), w.IsIterating(), w.Len())
 	}
 }
 
@@ -535,12 +535,12 @@ func TestPanicWhileApplyingDropsTheStage(t *testing.T) {
 	})
 	mustAdd(t, s, "spawn", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{})
+		pos.SetCmd(c, c.Spawn(), Pos{})
 	}, sched.Structural())
 	testhelp.MustPanic(t, s.Run, "hook")
 	s.Run()
-	if w.InParallel() || w.Len() != 2 {
-		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.InParallel())
+	if w.Parallel().Active() || w.Len() != 2 {
+		t.Fatalf("after a panicking and a clean tick: %d entities (want 2), in parallel %v", w.Len(), w.Parallel().Active())
 	}
 }
 

@@ -365,13 +365,13 @@ func (s *Scheduler) Plan() string {
 
 // Stats returns the timing of every system, in the order of record. Call it
 // between ticks.
-func (s *Scheduler) Stats() []Stats {
+func (s *Scheduler) Stats() []SystemStats {
 	if !s.built {
 		_ = s.Build()
 	}
-	out := make([]Stats, 0, len(s.order))
+	out := make([]SystemStats, 0, len(s.order))
 	for _, x := range s.order {
-		st := Stats{Name: x.name, Stage: x.stage, Enabled: x.enabled, Runs: x.runs, Last: x.last, Max: x.max, Total: x.total}
+		st := SystemStats{Name: x.name, Stage: x.stage, Enabled: x.enabled, Runs: x.runs, Last: x.last, Max: x.max, Total: x.total}
 		if x.runs > 0 {
 			st.Mean = x.total / time.Duration(x.runs)
 		}
@@ -448,7 +448,7 @@ func (s *Scheduler) applyAtTickEnd() {
 // outputs and buffers are dropped, so none is applied twice.
 func (s *Scheduler) runStage(k int, st []*system) {
 	w := s.w
-	w.BeginParallel()
+	w.Parallel().Begin()
 	open, ok := true, false
 	defer func() {
 		if ok {
@@ -456,10 +456,10 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 		if s.debug {
 			s.checker.cur = nil
-			w.SetAccessChecker(nil)
+			w.Parallel().SetAccessChecker(nil)
 		}
 		if open {
-			w.EndParallel()
+			w.Parallel().End()
 		} else {
 			w.Recover() // a hook panicked while outputs merged or buffers applied
 		}
@@ -475,7 +475,7 @@ func (s *Scheduler) runStage(k int, st []*system) {
 	run := s.stageRun[k]
 	label := func(i int) string { return "system " + strconv.Quote(run[i].name) }
 	if s.debug {
-		w.SetAccessChecker(s.checker)
+		w.Parallel().SetAccessChecker(s.checker)
 		for _, x := range st {
 			if x.enabled {
 				s.checker.cur = x
@@ -483,11 +483,11 @@ func (s *Scheduler) runStage(k int, st []*system) {
 			}
 		}
 		s.checker.cur = nil
-		w.SetAccessChecker(nil)
+		w.Parallel().SetAccessChecker(nil)
 	} else {
 		s.pool.do(0, len(st), s.stageFn[k], label, nil)
 	}
-	w.EndParallel()
+	w.Parallel().End()
 	open = false
 	for _, o := range s.outputs {
 		o.sync(st)

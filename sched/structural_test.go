@@ -90,7 +90,7 @@ func TestApplyAtTickEnd(t *testing.T) {
 	fail := false
 	mustAdd(t, s, "spawner", func(ctx *sched.Context) {
 		c := ctx.Commands()
-		pos.AddCmd(c, c.Spawn(), Pos{X: 1})
+		pos.SetCmd(c, c.Spawn(), Pos{X: 1})
 	}, sched.Spawns(), sched.Adds[Pos](), sched.ApplyAtTickEnd())
 	mustAdd(t, s, "count", func() { seen = append(seen, counted.Count()) }, sched.Reads[Pos]())
 	mustAdd(t, s, "speed", func() {
@@ -159,8 +159,8 @@ func TestPreciseDeclarationsMatchASequentialRun(t *testing.T) {
 			c := ctx.Commands()
 			if tick%3 == 0 {
 				e := c.Spawn()
-				pos.AddCmd(c, e, Pos{X: float64(tick)})
-				hp.AddCmd(c, e, Health{HP: 2})
+				pos.SetCmd(c, e, Pos{X: float64(tick)})
+				hp.SetCmd(c, e, Health{HP: 2})
 			}
 		}, sched.Spawns(), sched.Adds[Pos](), sched.Adds[Health]())
 		add("move", func(*sched.Context) {
@@ -172,7 +172,7 @@ func TestPreciseDeclarationsMatchASequentialRun(t *testing.T) {
 			c := ctx.Commands()
 			for r := range living.All() {
 				if (r.Entity.Index()+uint32(tick))%5 == 0 {
-					dmg.AddCmd(c, r.Entity, Damage{N: 1})
+					dmg.SetCmd(c, r.Entity, Damage{N: 1})
 				}
 			}
 		}, sched.Reads[Health](), sched.Adds[Damage]())

@@ -78,8 +78,10 @@ func (x *system) run() {
 	x.max = max(x.max, d)
 }
 
-// Stats is the timing of one system, for reading between ticks.
-type Stats struct {
+// SystemStats is the timing of one system, for reading between ticks:
+// [Scheduler.Stats] returns one per system, in the order of record. (The
+// world's memory use is ecs.Stats, from ecs.World.Stats.)
+type SystemStats struct {
 	Name    string
 	Stage   int  // the stage the system runs in, from 0
 	Enabled bool // false while disabled with Scheduler.Enable

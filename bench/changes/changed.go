@@ -144,12 +144,12 @@ func tesseraChangedTick(t *tesseraChanged, all bool) {
 }
 
 // tesseraDirtyPass is the dirty-tag pass: the tagged entities' X summed,
-// then every tag taken away by Map.RemoveAll of the same query.
+// then every tag taken away by Map.RemoveMatching of the same query.
 //
 //go:noinline
 func tesseraDirtyPass(q *ecs.Query1[Position], dirty *ecs.Map[Dirty]) passResult {
 	r := tesseraSumChunks(q)
-	dirty.RemoveAll(q)
+	dirty.RemoveMatching(q)
 	return r
 }
 
@@ -328,7 +328,7 @@ func changedComparison(c Config) *Comparison {
 			"ecs.TrackChanges(), Map.Set stores the tick of the change beside the row, and the pass is a query with "+
 			"ecs.Changed[Position]() (its chunks are runs of consecutive changed rows), which compares every row's tick "+
 			"with the query's last pass. Tessera, dirty tag: no tracking; Map.Set and Map.Add of a zero-size tag "+
-			"registered ecs.Sparse() (no table move); the pass is a query With the tag, then Map.RemoveAll of the tags. "+
+			"registered ecs.Sparse() (no table move); the pass is a query With the tag, then Map.RemoveMatching of the tags. "+
 			"Ark has no change detection (no change ticks, no changed filter; its OnSetComponents observers fire on "+
 			"Map.Set but keep no state a query could read), so its row is the dirty-tag pattern in Ark: Map.Set and "+
 			"Map.Add of a zero-size component, which moves the entity to the table of Position+Dirty (Ark's tags are "+
@@ -347,7 +347,7 @@ func changedComparison(c Config) *Comparison {
 				What: "the same changes; then for r := range changedQuery.All() { sum += r.A.X }",
 				Run:  func() { tesseraChangedTick(tca, true) }},
 			{Name: "Tessera sparse dirty tag", Kind: Tessera, Lib: "Tessera", Baseline: "Tessera full pass, Query1.Chunks",
-				What: "pos.Set(e, v); dirty.Add(e, Dirty{}) for each changed entity; then for ch := range taggedQuery.Chunks() { sum X }; dirty.RemoveAll(taggedQuery)",
+				What: "pos.Set(e, v); dirty.Add(e, Dirty{}) for each changed entity; then for ch := range taggedQuery.Chunks() { sum X }; dirty.RemoveMatching(taggedQuery)",
 				Run:  func() { tesseraDirtyTick(td) }},
 			{Name: "Tessera full pass, Query1.Chunks", Kind: Tessera, Lib: "Tessera", Plain: true,
 				What: "pos.Set(e, v) for each changed entity (Position not tracked); then for ch := range q.Chunks() { sum X } over all N",

@@ -40,7 +40,7 @@ func newTesseraPrefab(c Config) *tesseraPrefab {
 }
 
 // reset despawns every instance (the tables keep their capacity).
-func (s *tesseraPrefab) reset() { s.w.DespawnAll(s.all) }
+func (s *tesseraPrefab) reset() { s.w.DespawnMatching(s.all) }
 
 // tesseraPrefabSpawn spawns n instances of the prefab in one batch.
 //

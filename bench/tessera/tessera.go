@@ -240,7 +240,7 @@ func clearCreated(w *ecs.World, all ecs.Matcher, es []ecs.Entity, n int) []ecs.E
 			w.Despawn(es[i])
 		}
 	} else {
-		w.DespawnAll(all)
+		w.DespawnMatching(all)
 	}
 	return es[:0]
 }
@@ -251,7 +251,7 @@ func create2(batch bool) suite.Workload {
 		pv := ecs.NewMap2[suite.Position, suite.Velocity](w)
 		all := ecs.NewQuery1[suite.Position](w)
 		spawnBatch(pv, n) // the warm-up
-		w.DespawnAll(all)
+		w.DespawnMatching(all)
 		es := make([]ecs.Entity, 0, n)
 		run := func() { es = spawnEach(pv, es, n) }
 		if batch {
@@ -326,7 +326,7 @@ func create10(batch bool) suite.Workload {
 		w := ecs.NewWorld()
 		t := newTenSpawner(w)
 		spawnTenBatch(t, n) // the warm-up
-		w.DespawnAll(t.all)
+		w.DespawnMatching(t.all)
 		es := make([]ecs.Entity, 0, n)
 		run := func() { es = spawnTenEach(t, es, n) }
 		if batch {
@@ -350,15 +350,15 @@ func addRemoveEach(vel *ecs.Map[suite.Velocity], es []ecs.Entity) {
 
 // addRemoveAll adds Velocity to every entity with Position and removes it
 // from every entity with Velocity. The add goes over Position without
-// Velocity: AddAll overwrites the Velocity of entities that have one, so
+// Velocity: AddMatching overwrites the Velocity of entities that have one, so
 // over all of Position it would fill the moved rows a second time, work
 // the suite's batch add (which only moves the entities that lack it) does
 // not do.
 //
 //go:noinline
 func addRemoveAll(vel *ecs.Map[suite.Velocity], without, with ecs.Matcher) {
-	vel.AddAll(without, suite.Velocity{})
-	vel.RemoveAll(with)
+	vel.AddMatching(without, suite.Velocity{})
+	vel.RemoveMatching(with)
 }
 
 // addRemove builds n entities with Position (and C1..C10 when large),
@@ -399,7 +399,7 @@ func despawnEach(w *ecs.World, es []ecs.Entity) {
 }
 
 //go:noinline
-func despawnAll(w *ecs.World, q ecs.Matcher) { w.DespawnAll(q) }
+func despawnAll(w *ecs.World, q ecs.Matcher) { w.DespawnMatching(q) }
 
 func delete2(batch bool) suite.Workload {
 	return func(n int) suite.Op {
@@ -410,7 +410,7 @@ func delete2(batch bool) suite.Workload {
 		// reset removes whatever Run left and creates the n entities: one at
 		// a time below suite.SmallReset, else in one batch.
 		reset := func() {
-			w.DespawnAll(all)
+			w.DespawnMatching(all)
 			es = es[:0]
 			if n < suite.SmallReset {
 				es = spawnEach(pv, es, n)
@@ -433,7 +433,7 @@ func delete10(batch bool) suite.Workload {
 		t := newTenSpawner(w)
 		es := make([]ecs.Entity, 0, n)
 		reset := func() {
-			w.DespawnAll(t.all)
+			w.DespawnMatching(t.all)
 			es = es[:0]
 			if n < suite.SmallReset {
 				es = spawnTenEach(t, es, n)

@@ -38,7 +38,7 @@ func registerPlain(w *ecs.World) {
 func nameOf[T any]() string {
 	w := ecs.NewWorld()
 	Register(w)
-	for _, c := range w.Components() {
+	for _, c := range w.Reflect().Components() {
 		if c.GoType == reflect.TypeFor[T]() {
 			return c.Name
 		}

@@ -286,7 +286,7 @@ func (c *Inventory) DecodeSave(d *ecs.SaveDecoder) {
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
-// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types
 // are copied by assignment.
 func (c Inventory) Clone() Inventory {
 	out := c

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,8 +194,8 @@ func TestInspectorPage(t *testing.T) {
 	var filtered int
 	pos := ecs.C[scenario.GamePosition]()
 	l.probe(func(w *ecs.World) {
-		for _, c := range w.Components() {
-			_, n := w.Entities(nil, []ecs.ComponentType{c.Type, pos}, nil, 0, 0)
+		for _, c := range w.Reflect().Components() {
+			n := len(slices.Collect(w.Reflect().Entities([]ecs.ComponentType{c.Type, pos}, nil)))
 			if n > 0 && n < w.Len() && (filter.Name == "" || n < filtered) {
 				filter, filtered = c, n
 			}
@@ -218,8 +219,8 @@ func TestInspectorPage(t *testing.T) {
 	var has bool
 	l.probe(func(w *ecs.World) {
 		i, _ := strconv.ParseUint(idx, 10, 32)
-		e, _ = w.EntityAt(uint32(i))
-		_, has = w.Value(e, filter.Type)
+		e, _ = w.Reflect().EntityAt(uint32(i))
+		_, has = w.Reflect().Value(e, filter.Type)
 	})
 	if e.IsZero() || strconv.FormatUint(uint64(e.Generation()), 10) != gen {
 		t.Fatalf("the page lists %s, which is not alive", first)

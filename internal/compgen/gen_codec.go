@@ -177,7 +177,7 @@ func (g *gen) codecBody(x string, t *Type, depth, most int, decode bool) {
 // cloneMethod writes Clone, the deep copy ecs snapshots call (ecs.Cloner).
 func (g *gen) cloneMethod(c *Component) {
 	g.p("// Clone returns a deep copy of c, sharing no slice with it: what ecs\n")
-	g.p("// snapshots and World.Clone call (ecs.Cloner). Fields of imported types\n")
+	g.p("// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types\n")
 	g.p("// are copied by assignment.\n")
 	g.p("func (c %s) Clone() %s {\n\tout := c\n", c.Name, c.Name)
 	g.beginFunc()

@@ -9,11 +9,11 @@ import "slices"
 // back, not even on Restore. A [ChangeWatch] is one query's memory of its
 // last pass.
 //
-// What counts: an add by any path (Add, Set of a missing value, AddAll,
-// deferred adds when they are applied, Clone) is an add and a change; a
-// Set or AddAll over a present value, and [Store.MarkChanged], is a change;
-// [Store.Update], the model's write through a pointer, is not; a Restore
-// counts as an add of every value it puts back.
+// What counts: an add by any path (Add, Set of a missing value, AddMatching,
+// deferred adds when they are applied, CopyEntity) is an add and a change; a
+// Set or AddMatching over a present value, and [Store.MarkChanged], is a
+// change; [Store.Update], the model's write through a pointer, is not; a
+// Restore counts as an add of every value it puts back.
 
 // ChangeWatch is the last pass of one change-filtered query. The zero
 // value has seen nothing: its first pass reports every present value.
@@ -67,7 +67,7 @@ func (s *Store[T]) Added(w *ChangeWatch) []EntityID { return s.Pass(w, true, fal
 
 // Pass is [Store.Added] (added true) or [Store.Changed]; with writes, the
 // pass also marks every entity it returns as changed, as a query that
-// declares ecs.Writes[T] does, before it becomes w's last pass: a query
+// declares ecs.MarksChanged[T] does, before it becomes w's last pass: a query
 // does not see its own writes.
 func (s *Store[T]) Pass(w *ChangeWatch, added, writes bool) []EntityID {
 	at := s.changed

@@ -42,8 +42,8 @@ func TestChangeLog(t *testing.T) {
 	w.Restore(snap)
 	want("Added after Restore", s.Added(&added), a, b)
 	want("Changed after Restore", s.Changed(&changed), a, b)
-	d := w.Clone(b)
-	want("Added after Clone", s.Added(&added), d)
+	d := w.CopyEntity(b)
+	want("Added after CopyEntity", s.Added(&added), d)
 	// Deferred: applied when the iteration ends.
 	q := &Query{Terms: []Kind{s.Kind()}}
 	w.Each(q, func(e EntityID) bool {

@@ -34,10 +34,10 @@
 //     one component of one entity is: despawned, if a despawn of the entity
 //     is deferred (or running its OnRemove hooks); otherwise decided by the
 //     newest deferred change among the entity's adds and removes of that
-//     component and the batches over it (AddAll and RemoveAll of that
-//     component, any DespawnAll): "gains", "loses", or "unknown" after a
-//     batch, whose entities are only known when it is applied; "none" if
-//     there is no such change.
+//     component and the batches over it (AddMatching and RemoveMatching of
+//     that component, any DespawnMatching): "gains", "loses", or "unknown"
+//     after a batch, whose entities are only known when it is applied;
+//     "none" if there is no such change.
 //   - [Store.Add] panics for "gains", and for "none" when the entity has
 //     the component now; otherwise it defers an add (which, applied,
 //     overwrites a value the entity has by then, and is dropped if the
@@ -48,14 +48,14 @@
 //   - [Store.Remove] is deferred and does nothing when applied if the
 //     component is absent by then.
 //   - [Store.Update] (the model's write through a pointer) is immediate.
-//   - The batch operations [Store.AddAll], [Store.RemoveAll] and
-//     [World.DespawnAll] are deferred as one command each and select their
-//     entities when they are applied.
-//   - [World.Clone] spawns the clone at once, empty, and defers its filling,
-//     which copies the components and pairs the entity has when it is
-//     applied, if both are still alive and the clone is still empty. The
-//     filling counts in no queued
-//     state: an Add to the clone after it is legal and overwrites the copy.
+//   - The batch operations [Store.AddMatching], [Store.RemoveMatching] and
+//     [World.DespawnMatching] are deferred as one command each and select
+//     their entities when they are applied.
+//   - [World.CopyEntity] spawns the clone at once, empty, and defers its
+//     filling, which copies the components and pairs the entity has when it
+//     is applied, if both are still alive and the clone is still empty. The
+//     filling counts in no queued state: an Add to the clone after it is
+//     legal and overwrites the copy.
 //
 // Outside an iteration every change is immediate.
 //
@@ -67,13 +67,13 @@
 // despawned targets. Per source the model keeps its pairs in the order
 // they were made, per target its sources in the same order; removing a
 // pair keeps the order of the others, and an exclusive Set that replaces
-// the target counts as a new pair. [World.Clone] copies an entity's pairs
-// as a source, not those that have it as their target. Inside an
-// iteration relation changes are deferred with the other changes and, when applied, do nothing if one
-// of their entities has died; a change refused when applied (a cycle, a
-// second exclusive target, a RefuseDespawn despawn) panics out of the
-// application, and [World.Recover] applies the changes after it, as in
-// Tessera.
+// the target counts as a new pair. [World.CopyEntity] copies an entity's
+// pairs as a source, not those that have it as their target. Inside an
+// iteration relation changes are deferred with the other changes and, when
+// applied, do nothing if one of their entities has died; a change refused
+// when applied (a cycle, a second exclusive target, a RefuseDespawn despawn)
+// panics out of the application, and [World.Recover] applies the changes
+// after it, as in Tessera.
 //
 // [World.Despawn] applies the policies as Tessera does: it gathers the
 // entities below the target through every DespawnSources relation
@@ -101,12 +101,14 @@
 // Hooks fire at the moment the model changes a store:
 //
 //   - OnAdd when an entity gains a T, by any path (an immediate Add or Set,
-//     a deferred add being applied, AddAll, a Clone), with the new value.
+//     a deferred add being applied, AddMatching, a CopyEntity), with the new
+//     value.
 //   - OnSet when a Set (immediate, also inside an iteration), a deferred add
-//     or an AddAll overwrites the T an entity has, with the new value.
+//     or an AddMatching overwrites the T an entity has, with the new value.
 //     [Store.Update] fires nothing.
-//   - OnRemove before an entity loses its T, by any path (Remove, RemoveAll,
-//     Despawn, DespawnAll, immediate or deferred), with the value it had.
+//   - OnRemove before an entity loses its T, by any path (Remove,
+//     RemoveMatching, Despawn, DespawnMatching, immediate or deferred), with
+//     the value it had.
 //
 // Hooks and observers run with the world iterating: structural changes they
 // make are deferred and applied once the operation that fired them (or the

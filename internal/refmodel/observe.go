@@ -14,7 +14,7 @@ type observer struct {
 // registration order.
 func (s *Store[T]) OnAdd(fn func(e EntityID, v T)) { s.onAdd = append(s.onAdd, fn) }
 
-// OnSet registers fn to run whenever a Set, a deferred add or an AddAll
+// OnSet registers fn to run whenever a Set, a deferred add or an AddMatching
 // overwrites the T an entity already has.
 func (s *Store[T]) OnSet(fn func(e EntityID, v T)) { s.onSet = append(s.onSet, fn) }
 

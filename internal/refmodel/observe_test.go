@@ -58,12 +58,12 @@ func TestHooksAndObservers(t *testing.T) {
 	b.Remove(e)
 	w.EndIteration()
 	check("deferred adds", "add 2 6", "set 2 7", "enter 2")
-	a.AddAll(&Query{Terms: []Kind{a.Kind()}}, 8)
-	check("AddAll", "set 1 8", "set 2 8")
+	a.AddMatching(&Query{Terms: []Kind{a.Kind()}}, 8)
+	check("AddMatching", "set 1 8", "set 2 8")
 	w.Despawn(e)
 	check("Despawn", "remove 2 8", "leave 2")
-	a.RemoveAll(q)
-	check("RemoveAll", "remove 1 8", "leave 1")
+	a.RemoveMatching(q)
+	check("RemoveMatching", "remove 1 8", "leave 1")
 	// Hooks run with the world iterating: their changes wait.
 	a.OnAdd(func(e EntityID, _ int) {
 		if !w.IsIterating() {

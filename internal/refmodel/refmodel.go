@@ -40,7 +40,7 @@ type World struct {
 	beforeApply []func() // see BeforeDeferred
 
 	relations  []relationSet     // in declaration order (NewRelation)
-	batchDying map[EntityID]bool // the DespawnAll batch being applied, for RefuseDespawn
+	batchDying map[EntityID]bool // the DespawnMatching batch being applied, for RefuseDespawn
 }
 
 // storage is the part of a Store[T] the world needs without knowing T.
@@ -57,7 +57,7 @@ type storage interface {
 	save() any             // a copy of the values, for a Snapshot
 	load(saved any)        // replace the values by a copy of saved, firing nothing
 
-	// For Clone:
+	// For CopyEntity:
 	copyTo(dst, src EntityID) bool // copy src's value, if any, to dst, firing nothing
 	fireAdd(e EntityID)            // fire OnAdd for a present value
 }
@@ -164,15 +164,15 @@ func (w *World) EndIteration() {
 	w.done()
 }
 
-// DespawnAll despawns every entity q matches, in increasing id order, each
-// with its cascade unless an earlier one took it; a RefuseDespawn pair whose
-// source is matched too refuses nothing. Inside an iteration it is deferred
-// as one change that selects its entities when applied. Panics if q is
-// invalid for w (see [Query.Validate]). Tessera despawns in its iteration
+// DespawnMatching despawns every entity q matches, in increasing id order,
+// each with its cascade unless an earlier one took it; a RefuseDespawn pair
+// whose source is matched too refuses nothing. Inside an iteration it is
+// deferred as one change that selects its entities when applied. Panics if q
+// is invalid for w (see [Query.Validate]). Tessera despawns in its iteration
 // order instead: with relations whose policies refuse or with hooks, the two
 // may end differently.
-func (w *World) DespawnAll(q *Query) {
-	w.mustBeValid("DespawnAll", q)
+func (w *World) DespawnMatching(q *Query) {
+	w.mustBeValid("DespawnMatching", q)
 	if w.depth > 0 {
 		w.pending = append(w.pending, command{op: opDespawnAll, q: q.clone()})
 		return
@@ -233,7 +233,7 @@ const (
 	opRemoveAll
 	opDespawnAll
 	opRelation // a relation change: fn applies it
-	opClone    // the filling of the clone e (see Clone): fn applies it
+	opClone    // the filling of the clone e (see CopyEntity): fn applies it
 )
 
 // command is one deferred structural change.
@@ -302,7 +302,7 @@ const (
 
 // queuedFor reports what the pending changes do to e's component of store
 // s: a despawn of e, queued or running, wins; otherwise the newest of e's
-// adds and removes of s and the batches over s (and DespawnAll) decides,
+// adds and removes of s and the batches over s (and DespawnMatching) decides,
 // a batch making the outcome unknown until it is applied.
 func (w *World) queuedFor(e EntityID, s storage) queued {
 	if w.dying == e {

@@ -295,17 +295,17 @@ func TestBatchOperationsSelectWhenApplied(t *testing.T) {
 	withPos := &refmodel.Query{Terms: []refmodel.Kind{P}}
 	withVel := &refmodel.Query{Terms: []refmodel.Kind{V}}
 
-	f.vel.AddAll(withPos, vel{1, 1}) // immediate: overwrites b, adds to a
+	f.vel.AddMatching(withPos, vel{1, 1}) // immediate: overwrites b, adds to a
 	for _, e := range ids(a, b) {
 		if v, _ := f.vel.Get(e); v != (vel{1, 1}) {
-			t.Fatalf("AddAll gave %d %v", e, v)
+			t.Fatalf("AddMatching gave %d %v", e, v)
 		}
 	}
 	f.w.Each(&refmodel.Query{Terms: []refmodel.Kind{N}}, func(refmodel.EntityID) bool {
-		f.pos.Add(c, pos{})           // deferred: c joins withPos before AddAll applies
-		f.vel.RemoveAll(withPos)      // deferred
-		f.name.AddAll(withPos, "all") // deferred, selects a, b, c
-		f.w.DespawnAll(withVel)       // deferred: nobody has vel by then
+		f.pos.Add(c, pos{})                // deferred: c joins withPos before AddMatching applies
+		f.vel.RemoveMatching(withPos)      // deferred
+		f.name.AddMatching(withPos, "all") // deferred, selects a, b, c
+		f.w.DespawnMatching(withVel)       // deferred: nobody has vel by then
 		if f.vel.Len() != 2 || f.name.Len() != 1 {
 			t.Fatal("a batch operation inside an iteration was not deferred")
 		}
@@ -317,9 +317,9 @@ func TestBatchOperationsSelectWhenApplied(t *testing.T) {
 	if got := f.name.Entities(); !slices.Equal(got, ids(a, b, c)) {
 		t.Fatalf("name holders %v, want %v", got, ids(a, b, c))
 	}
-	f.w.DespawnAll(withPos)
+	f.w.DespawnMatching(withPos)
 	if f.w.Len() != 0 {
-		t.Fatalf("DespawnAll left %d entities", f.w.Len())
+		t.Fatalf("DespawnMatching left %d entities", f.w.Len())
 	}
 }
 

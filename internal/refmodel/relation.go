@@ -77,7 +77,7 @@ type relationSet interface {
 	unlink(e EntityID)               // remove every pair of e, as source or target
 	save() any                       // a copy of the pairs, for a Snapshot
 	load(saved any)                  // replace the pairs by a copy of saved (nil: none)
-	copySources(dst, src EntityID)   // copy src's pairs as a source to dst (see Clone)
+	copySources(dst, src EntityID)   // copy src's pairs as a source to dst (see CopyEntity)
 	isSource(e EntityID) bool        // e is the source of a pair
 }
 
@@ -500,7 +500,8 @@ func (w *World) cascade(e EntityID) ([]EntityID, map[EntityID]bool) {
 
 // despawnRefusal returns why despawning the entities of order (the set
 // dying) is refused: one of them is the target of a RefuseDespawn pair
-// whose source is neither dying nor in the DespawnAll batch being applied.
+// whose source is neither dying nor in the DespawnMatching batch being
+// applied.
 func (w *World) despawnRefusal(order []EntityID, dying map[EntityID]bool) error {
 	for _, x := range order {
 		for _, r := range w.relations {
@@ -534,7 +535,7 @@ func (w *World) despawn(e EntityID) {
 }
 
 // despawnBatch despawns each of es that is still alive, in order: a
-// DespawnAll once it is not deferred. RefuseDespawn counts all of es as
+// DespawnMatching once it is not deferred. RefuseDespawn counts all of es as
 // dying, whatever their order.
 func (w *World) despawnBatch(es []EntityID) {
 	if len(w.relations) > 0 {

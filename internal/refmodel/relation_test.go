@@ -249,9 +249,9 @@ func TestRelationRefuseDespawn(t *testing.T) {
 	}
 }
 
-// TestRelationDespawnAllBatch: a batch that takes a guard and its target
+// TestRelationDespawnMatchingBatch: a batch that takes a guard and its target
 // despawns both, in either order.
-func TestRelationDespawnAllBatch(t *testing.T) {
+func TestRelationDespawnMatchingBatch(t *testing.T) {
 	for _, targetFirst := range []bool{false, true} {
 		f := newRelFixture()
 		es := f.spawn(2)
@@ -260,9 +260,9 @@ func TestRelationDespawnAllBatch(t *testing.T) {
 			src, dst = dst, src
 		}
 		f.guard.Add(src, dst)
-		f.w.DespawnAll(&refmodel.Query{Terms: []refmodel.Kind{f.tag.Kind()}})
+		f.w.DespawnMatching(&refmodel.Query{Terms: []refmodel.Kind{f.tag.Kind()}})
 		if f.w.Len() != 0 {
-			t.Fatalf("targetFirst %v: %d left after DespawnAll of a guard and its target", targetFirst, f.w.Len())
+			t.Fatalf("targetFirst %v: %d left after DespawnMatching of a guard and its target", targetFirst, f.w.Len())
 		}
 	}
 }

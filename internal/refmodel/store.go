@@ -202,11 +202,11 @@ func (s *Store[T]) Remove(e EntityID) {
 	s.w.done()
 }
 
-// AddAll gives v to every entity q matches, overwriting the T of those that
-// have one. Inside an iteration it is deferred as one change that selects its
-// entities when applied. Panics if q is invalid for the world.
-func (s *Store[T]) AddAll(q *Query, v T) {
-	s.w.mustBeValid("AddAll["+s.name+"]", q)
+// AddMatching gives v to every entity q matches, overwriting the T of those
+// that have one. Inside an iteration it is deferred as one change that
+// selects its entities when applied. Panics if q is invalid for the world.
+func (s *Store[T]) AddMatching(q *Query, v T) {
+	s.w.mustBeValid("AddMatching["+s.name+"]", q)
 	if s.w.depth > 0 {
 		s.w.pending = append(s.w.pending, command{op: opAddAll, s: s, v: v, q: q.clone()})
 		return
@@ -217,11 +217,11 @@ func (s *Store[T]) AddAll(q *Query, v T) {
 	s.w.done()
 }
 
-// RemoveAll takes T away from every entity q matches that has one. Inside an
-// iteration it is deferred as one change that selects its entities when
-// applied. Panics if q is invalid for the world.
-func (s *Store[T]) RemoveAll(q *Query) {
-	s.w.mustBeValid("RemoveAll["+s.name+"]", q)
+// RemoveMatching takes T away from every entity q matches that has one.
+// Inside an iteration it is deferred as one change that selects its entities
+// when applied. Panics if q is invalid for the world.
+func (s *Store[T]) RemoveMatching(q *Query) {
+	s.w.mustBeValid("RemoveMatching["+s.name+"]", q)
 	if s.w.depth > 0 {
 		s.w.pending = append(s.w.pending, command{op: opRemoveAll, s: s, q: q.clone()})
 		return

@@ -361,7 +361,7 @@ func (p *PredatorPrey) hunt(ctx *sched.Context) {
 			case target.IsZero() && had:
 				p.hunting.RemoveCmd(c, e)
 			case !target.IsZero() && (!had || h.Target != target):
-				p.hunting.AddCmd(c, e, Hunting{target})
+				p.hunting.SetCmd(c, e, Hunting{target})
 			}
 		}
 	}

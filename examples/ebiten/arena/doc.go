@@ -13,8 +13,8 @@
 //     emitter that made them, so an explosion's sparks die with it.
 //   - Prefabs (ecs.Prefab): rocks and bullets are spawned from templates
 //     through command buffers (Prefab.SpawnCmd).
-//   - Events (sched.Events): the collide system sends a Hit per bullet that
-//     hits a rock; the damage system reads them in the same tick.
+//   - Events (sched.EventSender): the collide system sends a Hit per bullet
+//     that hits a rock; the damage system reads them in the same tick.
 //   - An observer (ecs.OnSet on Health): a rock whose health reaches 0
 //     becomes an explosion and scores a kill.
 //   - A sparse component (Flash): a hit rock flashes for a few ticks; adding

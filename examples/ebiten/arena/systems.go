@@ -11,7 +11,7 @@ import (
 // scheduler runs those that do not conflict side by side.
 func (g *Game) addSystems() {
 	w, s := g.W, g.S
-	hits := sched.NewEvents[Hit](s)
+	hits := sched.NewEventSender[Hit](s)
 	hitReader := hits.NewReader()
 	pos, vel := ecs.NewMap[Pos](w), ecs.NewMap[Vel](w)
 
@@ -84,8 +84,8 @@ func (g *Game) addSystems() {
 			}
 			sin, cos := math.Sincos(a)
 			b := g.bullet.SpawnCmd(c)
-			pos.AddCmd(c, b, *r.B)
-			vel.AddCmd(c, b, Vel{6 * float32(cos), 6 * float32(sin)})
+			pos.SetCmd(c, b, *r.B)
+			vel.SetCmd(c, b, Vel{6 * float32(cos), 6 * float32(sin)})
 		}
 	}, sched.ReadsResource[Input](), sched.Writes[Turret](), sched.Reads[Offset](), sched.Reads[Ship](),
 		sched.Structural(), sched.Writes[Pos](), sched.Writes[Vel](), sched.Writes[Bullet](),
@@ -131,8 +131,8 @@ func (g *Game) addSystems() {
 			g.score.Hits++
 		}
 		for _, e := range order { // the order of the hits: the same with any number of workers
-			health.AddCmd(c, e, Health{HP: left[e]}) // OnSet fires: explode at 0
-			flash.AddCmd(c, e, Flash{Ticks: 8})
+			health.SetCmd(c, e, Health{HP: left[e]}) // OnSet fires: explode at 0
+			flash.SetCmd(c, e, Flash{Ticks: 8})
 		}
 	}, sched.ReadsEvents[Hit](), sched.Writes[Health](), sched.Writes[Flash](), sched.WritesResource[Score](),
 		sched.Structural(), sched.After("collide"))
@@ -200,8 +200,8 @@ func (g *Game) addSystems() {
 			if rng.Next()%2 == 0 {
 				x, y = 0, rng.Float(0, Height)
 			}
-			pos.AddCmd(c, e, Pos{x, y})
-			vel.AddCmd(c, e, Vel{rng.Float(-1, 1), rng.Float(-1, 1)})
+			pos.SetCmd(c, e, Pos{x, y})
+			vel.SetCmd(c, e, Vel{rng.Float(-1, 1), rng.Float(-1, 1)})
 		}
 	}, sched.Writes[Rock](), sched.Writes[Health](), sched.Writes[Pos](), sched.Writes[Vel](),
 		sched.WritesResource[Rng](), sched.Structural(), sched.After("emit"))

@@ -223,7 +223,7 @@ func (c *Inventory) DecodeSave(d *ecs.SaveDecoder) {
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
-// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types
 // are copied by assignment.
 func (c Inventory) Clone() Inventory {
 	out := c
@@ -285,7 +285,7 @@ func (c *Stack) DecodeSave(d *ecs.SaveDecoder) {
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
-// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types
 // are copied by assignment.
 func (c Stack) Clone() Stack {
 	out := c
@@ -477,7 +477,7 @@ func (c *Deep) DecodeSave(d *ecs.SaveDecoder) {
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
-// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types
 // are copied by assignment.
 func (c Deep) Clone() Deep {
 	out := c
@@ -1448,7 +1448,7 @@ func (c *Deepest) DecodeSave(d *ecs.SaveDecoder) {
 }
 
 // Clone returns a deep copy of c, sharing no slice with it: what ecs
-// snapshots and World.Clone call (ecs.Cloner). Fields of imported types
+// snapshots and World.CopyEntity call (ecs.Cloner). Fields of imported types
 // are copied by assignment.
 func (c Deepest) Clone() Deepest {
 	out := c

@@ -27,7 +27,7 @@ type (
 func stableName[T any]() string {
 	w := ecs.NewWorld()
 	Register(w)
-	for _, c := range w.Components() {
+	for _, c := range w.Reflect().Components() {
 		if c.GoType == reflect.TypeFor[T]() {
 			return c.Name
 		}
@@ -256,7 +256,8 @@ func TestArchetypes(t *testing.T) {
 		p.X = float64(len(made))
 		made = append(made, e)
 	})
-	all, n := w.Entities(nil, []ecs.ComponentType{ecs.C[Player]()}, nil, 0, -1)
+	all := slices.Collect(w.Reflect().Entities([]ecs.ComponentType{ecs.C[Player]()}, nil))
+	n := len(all)
 	if n != 8 {
 		t.Fatalf("%d heroes, want 8", n)
 	}
@@ -287,7 +288,7 @@ func TestArchetypes(t *testing.T) {
 		t.Errorf("crate scalars %+v", got)
 	}
 	NewMarker(w).SpawnBatch(4)
-	if _, n := w.Entities(nil, []ecs.ComponentType{ecs.C[Position]()}, []ecs.ComponentType{ecs.C[Player]()}, 0, -1); n != 4 {
+	if n := len(slices.Collect(w.Reflect().Entities([]ecs.ComponentType{ecs.C[Position]()}, []ecs.ComponentType{ecs.C[Player]()}))); n != 4 {
 		t.Errorf("%d markers, want 4", n)
 	}
 }

@@ -27,7 +27,7 @@ type (
 
 func (c cpCrew) Clone() cpCrew { return cpCrew{Members: slices.Clone(c.Members)} }
 
-func TestCloneCopiesEveryComponent(t *testing.T) {
+func TestCopyEntityCopiesEveryComponent(t *testing.T) {
 	w := ecs.NewWorld()
 	pv := ecs.NewMap2[cpPos, cpVel](w)
 	name := ecs.NewMap[cpName](w)
@@ -43,7 +43,7 @@ func TestCloneCopiesEveryComponent(t *testing.T) {
 	rare.Add(e, cpRare{7})
 	flag.Add(e, cpFlag{})
 
-	c := w.Clone(e)
+	c := w.CopyEntity(e)
 	if c == e || !w.Alive(c) || w.Len() != 3 {
 		t.Fatalf("clone %v of %v: alive %v, world of %d", c, e, w.Alive(c), w.Len())
 	}
@@ -63,12 +63,12 @@ func TestCloneCopiesEveryComponent(t *testing.T) {
 	}
 }
 
-func TestCloneRefusesUncopyableTypes(t *testing.T) {
+func TestCopyEntityRefusesUncopyableTypes(t *testing.T) {
 	w := ecs.NewWorld()
 	bag := ecs.NewMap[cpBag](w)
 	e := bag.Spawn(cpBag{Items: []int{1}})
-	msg := panics(func() { w.Clone(e) })
-	if !strings.Contains(msg, "Clone") || !strings.Contains(msg, "cpBag") {
+	msg := panics(func() { w.CopyEntity(e) })
+	if !strings.Contains(msg, "CopyEntity") || !strings.Contains(msg, "cpBag") {
 		t.Fatalf("panic %q does not name the operation and the type", msg)
 	}
 	if w.Len() != 1 {
@@ -76,35 +76,35 @@ func TestCloneRefusesUncopyableTypes(t *testing.T) {
 	}
 	// Declared shallow, it is copied plainly, sharing the slice.
 	w2 := ecs.NewWorld()
-	ecs.Register[cpBag](w2, ecs.Shallow())
+	ecs.Shallow[cpBag](w2)
 	bag2 := ecs.NewMap[cpBag](w2)
 	e2 := bag2.Spawn(cpBag{Items: []int{1}})
-	c2 := w2.Clone(e2)
+	c2 := w2.CopyEntity(e2)
 	if &bag2.Get(c2).Items[0] != &bag2.Get(e2).Items[0] {
 		t.Fatal("a Shallow type was not copied plainly")
 	}
 }
 
-func TestCloneMisuse(t *testing.T) {
+func TestCopyEntityMisuse(t *testing.T) {
 	w := ecs.NewWorld()
 	e := w.Spawn()
 	w.Despawn(e)
-	if msg := panics(func() { w.Clone(e) }); !strings.Contains(msg, "Clone") || !strings.Contains(msg, "not alive") {
+	if msg := panics(func() { w.CopyEntity(e) }); !strings.Contains(msg, "CopyEntity") || !strings.Contains(msg, "not alive") {
 		t.Fatalf("clone of a dead entity: %q", msg)
 	}
 	other := ecs.NewWorld().Spawn()
-	if msg := panics(func() { w.Clone(other) }); !strings.Contains(msg, "another world") {
+	if msg := panics(func() { w.CopyEntity(other) }); !strings.Contains(msg, "another world") {
 		t.Fatalf("clone of another world's entity: %q", msg)
 	}
 	live := w.Spawn()
-	w.BeginParallel()
-	if msg := panics(func() { w.Clone(live) }); !strings.Contains(msg, "parallel") {
+	w.Parallel().Begin()
+	if msg := panics(func() { w.CopyEntity(live) }); !strings.Contains(msg, "parallel") {
 		t.Fatalf("clone in a parallel section: %q", msg)
 	}
-	w.EndParallel()
+	w.Parallel().End()
 }
 
-func TestCloneRelations(t *testing.T) {
+func TestCopyEntityRelations(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
 	likes := ecs.NewRelation[cpLikes](w, ecs.Multi())
@@ -115,7 +115,7 @@ func TestCloneRelations(t *testing.T) {
 	likes.Set(e, b, cpLikes{2})
 	likes.Set(b, e, cpLikes{3})
 
-	c := w.Clone(e)
+	c := w.CopyEntity(e)
 	if got, _ := h.Parent(c); got != parent {
 		t.Fatalf("clone's parent %v, want %v", got, parent)
 	}
@@ -142,7 +142,7 @@ func TestCloneRelations(t *testing.T) {
 	}
 }
 
-func TestCloneHooksAndObservers(t *testing.T) {
+func TestCopyEntityHooksAndObservers(t *testing.T) {
 	w := ecs.NewWorld()
 	pos := ecs.NewMap[cpPos](w)
 	ecs.Register[cpRare](w, ecs.Sparse())
@@ -154,13 +154,13 @@ func TestCloneHooksAndObservers(t *testing.T) {
 	e := pos.Spawn(cpPos{1, 1})
 	rare.Add(e, cpRare{1})
 	added, entered = nil, 0
-	c := w.Clone(e)
+	c := w.CopyEntity(e)
 	if !slices.Equal(added, []ecs.Entity{c}) || entered != 1 {
 		t.Fatalf("hooks saw %v, observer %d entries", added, entered)
 	}
 }
 
-func TestCloneInsideLoop(t *testing.T) {
+func TestCopyEntityInsideLoop(t *testing.T) {
 	w := ecs.NewWorld()
 	pos := ecs.NewMap[cpPos](w)
 	e := pos.Spawn(cpPos{1, 1})
@@ -169,16 +169,16 @@ func TestCloneInsideLoop(t *testing.T) {
 	q := ecs.NewQuery1[cpPos](w)
 	for r := range q.All() {
 		if r.Entity == e {
-			c = w.Clone(e)
+			c = w.CopyEntity(e)
 			if !w.Alive(c) || pos.Has(c) {
 				t.Fatal("inside a loop the clone is alive and empty")
 			}
 			pos.Set(e, cpPos{5, 5}) // the clone copies the value as it is at the end
 		}
 		if r.Entity == gone {
-			c3 = w.Clone(gone) // applied before the despawn: gets the values
+			c3 = w.CopyEntity(gone) // applied before the despawn: gets the values
 			w.Despawn(gone)
-			c2 = w.Clone(gone) // applied after it: stays empty
+			c2 = w.CopyEntity(gone) // applied after it: stays empty
 		}
 	}
 	if got := pos.Get(c); *got != (cpPos{5, 5}) {
@@ -192,10 +192,10 @@ func TestCloneInsideLoop(t *testing.T) {
 	}
 }
 
-// TestCloneFillKeepsLaterChanges: a clone made in a loop whose end panics
-// may receive components before Recover applies its fill; the fill then
-// leaves it as it is instead of overwriting them.
-func TestCloneFillKeepsLaterChanges(t *testing.T) {
+// TestCopyEntityFillKeepsLaterChanges: a clone made in a loop whose end
+// panics may receive components before Recover applies its fill; the fill
+// then leaves it as it is instead of overwriting them.
+func TestCopyEntityFillKeepsLaterChanges(t *testing.T) {
 	type cfPos struct{ X int }
 	type cfVel struct{ X int }
 	type cfRare struct{ X int }
@@ -212,7 +212,7 @@ func TestCloneFillKeepsLaterChanges(t *testing.T) {
 		for range ecs.NewQuery1[cfPos](w).All() {
 			h.SetParent(a, b)
 			h.SetParent(b, a) // refused when the loop ends: the end panics
-			c = w.Clone(e)
+			c = w.CopyEntity(e)
 		}
 	}()
 	vel.Add(c, cfVel{9})

@@ -1,15 +1,15 @@
 package refmodel
 
-// Clone spawns a new entity with a copy of every component e has, in every
-// [Store], and of e's relation pairs as a source, and returns it: the same
-// targets in the same order, with copies of the pair values, so a clone of
-// a child is a sibling under the same parent. The pairs that have e as
+// CopyEntity spawns a new entity with a copy of every component e has, in
+// every [Store], and of e's relation pairs as a source, and returns it: the
+// same targets in the same order, with copies of the pair values, so a clone
+// of a child is a sibling under the same parent. The pairs that have e as
 // their target stay e's alone. Values are copied as snapshots copy them:
-// through a Clone() T method when T has one, by assignment otherwise.
-// Once everything is copied, OnAdd fires for each component, in kind
-// order, as for an add, so a hook sees the whole clone; observers see it
-// enter. This is Tessera's (*ecs.World).Clone, except that Tessera refuses
-// a type with references and no way to copy them safely.
+// through a Clone() T method when T has one, by assignment otherwise. Once
+// everything is copied, OnAdd fires for each component, in kind order, as
+// for an add, so a hook sees the whole clone; observers see it enter. This
+// is Tessera's (*ecs.World).CopyEntity, except that Tessera refuses a type
+// with references and no way to copy them safely.
 //
 // Inside an iteration the clone is spawned at once, empty, and filled by a
 // deferred change, applied in order with the others: it copies e's
@@ -18,8 +18,8 @@ package refmodel
 // queued state (as in Tessera), so an Add to the clone in the same
 // iteration is legal and, applied after the fill, overwrites the copy.
 // Panics if e is not alive.
-func (w *World) Clone(e EntityID) EntityID {
-	w.mustBeAlive("Clone", e)
+func (w *World) CopyEntity(e EntityID) EntityID {
+	w.mustBeAlive("CopyEntity", e)
 	c := w.Spawn()
 	if w.depth > 0 {
 		w.pending = append(w.pending, command{op: opClone, e: c, fn: func() {

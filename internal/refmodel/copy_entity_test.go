@@ -9,9 +9,9 @@ import (
 	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
-// TestCloneCopiesValues: the clone has a copy of every component of e and
-// nothing else; values with a Clone method share no memory with e's.
-func TestCloneCopiesValues(t *testing.T) {
+// TestCopyEntityCopiesValues: the clone has a copy of every component of e
+// and nothing else; values with a Clone method share no memory with e's.
+func TestCopyEntityCopiesValues(t *testing.T) {
 	f := newFixture()
 	bags := refmodel.NewStore[bag](f.w, "bag")
 	other := f.w.Spawn()
@@ -22,7 +22,7 @@ func TestCloneCopiesValues(t *testing.T) {
 	f.tag.Add(e, struct{}{})
 	bags.Add(e, bag{[]int{1, 2}})
 
-	c := f.w.Clone(e)
+	c := f.w.CopyEntity(e)
 	if c == e || c == other || !f.w.Alive(c) || f.w.Len() != 3 {
 		t.Fatalf("clone %d of %d: alive %v, %d entities", c, e, f.w.Alive(c), f.w.Len())
 	}
@@ -43,21 +43,21 @@ func TestCloneCopiesValues(t *testing.T) {
 	if p, _ := f.pos.Get(e); p != (pos{1, 2}) {
 		t.Fatalf("e's pos %v after a Set on the clone", p)
 	}
-	empty := f.w.Clone(f.w.Spawn())
+	empty := f.w.CopyEntity(f.w.Spawn())
 	for k := range refmodel.Kind(f.w.Kinds()) {
 		if f.w.HasKind(empty, k) {
 			t.Fatalf("the clone of an empty entity has %s", f.w.KindName(k))
 		}
 	}
 	f.w.Despawn(e)
-	testhelp.MustPanic(t, func() { f.w.Clone(e) }, "Clone", "not alive")
-	testhelp.MustPanic(t, func() { f.w.Clone(0) }, "Clone", "not alive")
+	testhelp.MustPanic(t, func() { f.w.CopyEntity(e) }, "CopyEntity", "not alive")
+	testhelp.MustPanic(t, func() { f.w.CopyEntity(0) }, "CopyEntity", "not alive")
 }
 
-// TestCloneRelations: the clone gets e's pairs as a source, with the same
-// targets in the same order and copies of the values, and none of the
+// TestCopyEntityRelations: the clone gets e's pairs as a source, with the
+// same targets in the same order and copies of the values, and none of the
 // pairs that have e as their target.
-func TestCloneRelations(t *testing.T) {
+func TestCopyEntityRelations(t *testing.T) {
 	f := newRelFixture()
 	bags := refmodel.NewRelation[bag](f.w, "bags", refmodel.RelationOptions{Multi: true})
 	es := f.spawn(6)
@@ -71,7 +71,7 @@ func TestCloneRelations(t *testing.T) {
 	f.guard.Set(e, g, 5)
 	bags.Set(e, a, bag{[]int{7}})
 
-	c := f.w.Clone(e)
+	c := f.w.CopyEntity(e)
 	wantIDs(t, "parent's children", f.child.Sources(parent), e, c)
 	wantIDs(t, "clone's children", f.child.Sources(c))
 	wantIDs(t, "e's children", f.child.Sources(e), child)
@@ -111,10 +111,10 @@ func TestCloneRelations(t *testing.T) {
 	}
 }
 
-// TestCloneHooksAndObservers: OnAdd fires once per component of the
+// TestCopyEntityHooksAndObservers: OnAdd fires once per component of the
 // clone, after everything is copied; an observer sees the clone enter;
-// what the hooks change is applied before Clone returns.
-func TestCloneHooksAndObservers(t *testing.T) {
+// what the hooks change is applied before CopyEntity returns.
+func TestCopyEntityHooksAndObservers(t *testing.T) {
 	f := newRelFixture()
 	name := refmodel.NewStore[string](f.w, "name")
 	es := f.spawn(2)
@@ -133,25 +133,25 @@ func TestCloneHooksAndObservers(t *testing.T) {
 	q := &refmodel.Query{Terms: []refmodel.Kind{f.tag.Kind(), name.Kind()}}
 	f.w.OnEnter(q, func(x refmodel.EntityID) { log = append(log, fmt.Sprintf("enter %d", x)) })
 
-	c := f.w.Clone(e)
+	c := f.w.CopyEntity(e)
 	want := []string{
 		fmt.Sprintf("tag %d 0 name true parent true", c),
 		fmt.Sprintf("name %d n", c),
 		fmt.Sprintf("enter %d", c),
 	}
 	if !slices.Equal(log, want) {
-		t.Fatalf("Clone fired %q, want %q", log, want)
+		t.Fatalf("CopyEntity fired %q, want %q", log, want)
 	}
 	if !f.likes.Has(c, p) || f.w.Pending() != 0 {
 		t.Fatalf("the hook's change: applied %v, %d pending", f.likes.Has(c, p), f.w.Pending())
 	}
 }
 
-// TestCloneInsideIteration: inside an iteration the clone is alive and
+// TestCopyEntityInsideIteration: inside an iteration the clone is alive and
 // empty at once; its filling is one deferred change, applied in order with
 // the others, copying what e has then, and dropped if e or the clone has
 // died by then.
-func TestCloneInsideIteration(t *testing.T) {
+func TestCopyEntityInsideIteration(t *testing.T) {
 	f := newRelFixture()
 	name := refmodel.NewStore[string](f.w, "name")
 	es := f.spawn(5)
@@ -167,17 +167,17 @@ func TestCloneInsideIteration(t *testing.T) {
 	f.iterate(func() {
 		name.Remove(e)                // queued before the clone: the clone lacks name
 		f.child.Set(e, q, struct{}{}) // queued before too: the clone's parent is q
-		c = f.w.Clone(e)
+		c = f.w.CopyEntity(e)
 		f.tag.Update(e, func(v *int) { *v = 40 }) // immediate: the clone copies 40
 		f.likes.Set(e, x, 6)                      // queued after: not the clone's
 		f.tag.Add(c, 50)                          // legal: the filling counts in no queued state
 		if !f.w.Alive(c) || f.tag.Has(c) || f.w.Pending() != 5 {
 			t.Fatalf("inside the iteration: clone alive %v, has a tag %v, %d pending", f.w.Alive(c), f.tag.Has(c), f.w.Pending())
 		}
-		early = f.w.Clone(gone) // filled before the despawn
+		early = f.w.CopyEntity(gone) // filled before the despawn
 		f.w.Despawn(gone)
-		late = f.w.Clone(gone) // after it: stays empty
-		doomed = f.w.Clone(x)
+		late = f.w.CopyEntity(gone) // after it: stays empty
+		doomed = f.w.CopyEntity(x)
 		f.w.Despawn(doomed) // applied after the filling, which fires OnAdd first
 	})
 	if v, _ := f.tag.Get(c); v != 50 || name.Has(c) {
@@ -202,7 +202,7 @@ func TestCloneInsideIteration(t *testing.T) {
 	// Nested iterations: the filling waits for the outermost end.
 	f.w.BeginIteration()
 	f.w.BeginIteration()
-	n := f.w.Clone(e)
+	n := f.w.CopyEntity(e)
 	f.w.EndIteration()
 	if f.tag.Has(n) {
 		t.Fatal("the end of a nested iteration filled the clone")
@@ -213,19 +213,19 @@ func TestCloneInsideIteration(t *testing.T) {
 	}
 }
 
-// TestCloneInsideHooks: a hook's Clone is deferred like any change it
-// makes; a clone made by the OnRemove hook of its entity's despawn stays
+// TestCopyEntityInsideHooks: a hook's CopyEntity is deferred like any change
+// it makes; a clone made by the OnRemove hook of its entity's despawn stays
 // empty, since the entity is dead when the filling comes.
-func TestCloneInsideHooks(t *testing.T) {
+func TestCopyEntityInsideHooks(t *testing.T) {
 	f := newRelFixture()
 	name := refmodel.NewStore[string](f.w, "name")
 	es := f.spawn(2)
 	e, keep := es[0], es[1]
 	var clones []refmodel.EntityID
 	name.OnRemove(func(y refmodel.EntityID, _ string) {
-		c := f.w.Clone(y)
+		c := f.w.CopyEntity(y)
 		if f.w.HasKind(c, f.tag.Kind()) {
-			t.Error("a Clone inside a hook filled the clone at once")
+			t.Error("a CopyEntity inside a hook filled the clone at once")
 		}
 		clones = append(clones, c)
 	})
@@ -244,10 +244,10 @@ func TestCloneInsideHooks(t *testing.T) {
 	}
 }
 
-// TestCloneFillingNeedsAnEmptyClone: when a deferred change is refused,
+// TestCopyEntityFillingNeedsAnEmptyClone: when a deferred change is refused,
 // the filling of a clone queued after it waits; a top-level change that
 // gives the clone a component first makes the filling do nothing.
-func TestCloneFillingNeedsAnEmptyClone(t *testing.T) {
+func TestCopyEntityFillingNeedsAnEmptyClone(t *testing.T) {
 	f := newRelFixture()
 	name := refmodel.NewStore[string](f.w, "name")
 	es := f.spawn(3)
@@ -256,7 +256,7 @@ func TestCloneFillingNeedsAnEmptyClone(t *testing.T) {
 	f.w.BeginIteration()
 	f.child.Set(a, b, struct{}{})
 	f.child.Set(b, a, struct{}{}) // refused when applied
-	c = f.w.Clone(e)
+	c = f.w.CopyEntity(e)
 	testhelp.MustPanic(t, f.w.EndIteration, "cycle")
 	if f.w.Pending() == 0 || f.tag.Has(c) {
 		t.Fatalf("after the refusal: %d pending, clone has a tag %v", f.w.Pending(), f.tag.Has(c))

@@ -2,12 +2,12 @@ package ecs
 
 import "unsafe"
 
-// Clone spawns a new entity with a copy of every component e has, in
+// CopyEntity spawns a new entity with a copy of every component e has, in
 // either storage, and returns it. Values are copied by the rules of
 // [World.Snapshot]: a plain copy for types without references and for
 // types declared [Shallow], the type's Clone method for a [Cloner], so
 // the clone shares no mutable memory with e; a type with references and
-// neither makes Clone panic, naming it, before anything changes. The
+// neither makes CopyEntity panic, naming it, before anything changes. The
 // clone gets e's relation pairs as a source (a clone of a child is a
 // sibling, with the same parent; a Multi pair keeps its value), not the
 // pairs that have e as their target: e's children stay e's. OnAdd hooks
@@ -23,14 +23,14 @@ import "unsafe"
 // is not alive or belongs to another world, and inside a parallel section.
 // Complexity: O(e's components + e's pairs), the cost of a spawn of that
 // many components. (Bevy's EntityCommands::clone_and_spawn; flecs'
-// ecs_clone.)
-func (w *World) Clone(e Entity) Entity {
-	w.mustNotShare("Clone", nil)
+// ecs_clone; the name is Ark's World.CopyEntity.)
+func (w *World) CopyEntity(e Entity) Entity {
+	w.mustNotShare("CopyEntity", nil)
 	r := w.entities.lookup(e)
 	if r == nil {
-		panic(w.deadMessage("Clone", e, nil))
+		panic(w.deadMessage("CopyEntity", e, nil))
 	}
-	w.mustClone("Clone", e, r)
+	w.mustClone("CopyEntity", e, r)
 	c := w.Spawn()
 	if w.lock > 0 {
 		w.queueFunc(func(*commandBuffer) {
@@ -78,8 +78,8 @@ func (w *World) cloneInto(c, e Entity) {
 	rc := w.entities.at(c.index)
 	t := w.tableOf(w.entities.at(e.index))
 	row := w.moveEmpty(c, rc, t)
-	w.enter("Clone")
-	w.methodsOf = "World.Clone" // Clone methods run: name it if they change w
+	w.enter("CopyEntity")
+	w.methodsOf = "World.CopyEntity" // Clone methods run: name it if they change w
 	src := w.entities.at(e.index).row
 	infos := make([]*componentInfo, 0, len(t.columns)+4)
 	for i := range t.columns {
@@ -120,8 +120,8 @@ func copyByPolicy(info *componentInfo, dst, src unsafe.Pointer, n int) {
 
 // linkSources records the source e, whose pair values were just copied,
 // among its targets' sources, after dropping the pairs whose target has
-// died (a prefab's pair to an entity outside its tree); used by Clone and
-// prefab spawns.
+// died (a prefab's pair to an entity outside its tree); used by CopyEntity
+// and prefab spawns.
 func (r *relation) linkSources(e Entity) {
 	p := r.out.get(e)
 	if r.exclusive {
