@@ -255,8 +255,8 @@ func (m *Map[T]) Add(e Entity, v T) {
 // does nothing when e is not alive, or has a T, or, inside an iteration,
 // will have one once the changes queued before it apply (a queued Add or
 // Set of T). It is the guard that agrees with Add inside a loop, where
-// [Map.Has] answers for the current state (see "Inside a loop" in the
-// package documentation). Complexity: that of Add, plus O(1) when nothing
+// [Map.Has] answers for the current state (see "Deferred structural
+// changes" in the package documentation). Complexity: that of Add, plus O(1) when nothing
 // of e is queued. (flecs' add is idempotent; Ark's Add panics on a
 // duplicate and has no twin.)
 func (m *Map[T]) TryAdd(e Entity, v T) bool {

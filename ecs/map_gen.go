@@ -220,8 +220,8 @@ func (m *Map2[A, B]) TryGet(e Entity) (*A, *B, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map2[A, B]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -614,8 +614,8 @@ func (m *Map3[A, B, C]) TryGet(e Entity) (*A, *B, *C, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map3[A, B, C]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -962,8 +962,8 @@ func (m *Map4[A, B, C, D]) TryGet(e Entity) (*A, *B, *C, *D, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map4[A, B, C, D]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -1315,8 +1315,8 @@ func (m *Map5[A, B, C, D, E]) TryGet(e Entity) (*A, *B, *C, *D, *E, bool) {
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map5[A, B, C, D, E]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -1673,8 +1673,8 @@ func (m *Map6[A, B, C, D, E, F]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, bool)
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map6[A, B, C, D, E, F]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -2036,8 +2036,8 @@ func (m *Map7[A, B, C, D, E, F, G]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F, *G
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map7[A, B, C, D, E, F, G]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -2404,8 +2404,8 @@ func (m *Map8[A, B, C, D, E, F, G, H]) TryGet(e Entity) (*A, *B, *C, *D, *E, *F,
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map8[A, B, C, D, E, F, G, H]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -2777,8 +2777,8 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) TryGet(e Entity) (*A, *B, *C, *D, *E, 
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map9[A, B, C, D, E, F, G, H, I]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -3155,8 +3155,8 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) TryGet(e Entity) (*A, *B, *C, *D, 
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -3538,8 +3538,8 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) TryGet(e Entity) (*A, *B, *C, *
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
@@ -3928,8 +3928,8 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) TryGet(e Entity) (*A, *B, *C
 }
 
 // Has reports whether e is alive and has every one of the types, now:
-// changes queued inside an iteration count once applied (see "Inside a
-// loop" in the package documentation). Complexity: O(number of types).
+// changes queued inside an iteration count once applied (see "Deferred
+// structural changes" in the package documentation). Complexity: O(number of types).
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) Has(e Entity) bool {
 	if r := m.b.w.entities.lookup(e); r != nil {
 		s := r.slot
