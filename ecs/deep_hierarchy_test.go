@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // dhNode marks each entity of the deep-hierarchy tests with its place:
@@ -15,11 +16,14 @@ import (
 type dhNode struct{ N int32 }
 
 // dhSizes returns the sizes a deep-hierarchy test runs: small always,
-// large too unless -short or on a 32-bit machine (whose address space
-// the large files and worlds crowd, and where the save tests run under an
-// emulator).
-func dhSizes(small, large int) []int {
-	if testing.Short() || strconv.IntSize == 32 {
+// large too with TESSERA_LONG=1 (testhelp.LongEnv; not under -short), and
+// never on a 32-bit machine (whose address space the large files and
+// worlds crowd, and where the save tests run under an emulator).
+func dhSizes(t *testing.T, small, large int) []int {
+	if strconv.IntSize == 32 {
+		return []int{small}
+	}
+	if n := testhelp.LongSize(t, small, large); n == small {
 		return []int{small}
 	}
 	return []int{small, large}
@@ -122,10 +126,10 @@ func TestWideRootSaveLoadMerge(t *testing.T) {
 // and 1,000,000) and in JSON, whose encoding/json decoding is much
 // slower, at a tenth of the sizes (10,000, and 100,000).
 func dhFormats(t *testing.T, chain bool) {
-	for _, n := range dhSizes(100_000, 1_000_000) {
+	for _, n := range dhSizes(t, 100_000, 1_000_000) {
 		t.Run(fmt.Sprintf("binary/%d", n), func(t *testing.T) { dhLoadMerge(t, n, chain, false) })
 	}
-	for _, n := range dhSizes(10_000, 100_000) {
+	for _, n := range dhSizes(t, 10_000, 100_000) {
 		t.Run(fmt.Sprintf("JSON/%d", n), func(t *testing.T) { dhLoadMerge(t, n, chain, true) })
 	}
 }
@@ -161,7 +165,7 @@ func dhLoadMerge(t *testing.T, n int, chain, asJSON bool) {
 // The first spawn of a prefab of a deep chain (which works out the spawn
 // plan) takes time linear in the prefab, as later spawns do.
 func TestDeepPrefabFirstSpawn(t *testing.T) {
-	for _, n := range dhSizes(100_000, 1_000_000) {
+	for _, n := range dhSizes(t, 100_000, 1_000_000) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			w, h := dhWorld(n, true)
 			var root ecs.Entity
@@ -198,7 +202,7 @@ func TestDeepPrefabFirstSpawn(t *testing.T) {
 // wide root, is a sibling, in time linear in the world (Restore) or
 // independent of its shape (CopyEntity).
 func TestDeepHierarchyRestoreAndCopyEntity(t *testing.T) {
-	for _, n := range dhSizes(100_000, 1_000_000) {
+	for _, n := range dhSizes(t, 100_000, 1_000_000) {
 		for _, chain := range []bool{true, false} {
 			t.Run(fmt.Sprintf("chain=%v/%d", chain, n), func(t *testing.T) {
 				w, h := dhWorld(n, chain)

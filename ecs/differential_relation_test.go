@@ -42,6 +42,7 @@ import (
 
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/internal/refmodel"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // Component and pair types of the relation differential test.
@@ -1233,13 +1234,11 @@ func drCategory(msg string) string {
 }
 
 // TestDifferentialRelations runs seeds 1 to 16, 62,500 operations each
-// (1,000,000 in all; 500 each, 8,000 in all, with -short), and checks that the seeds
+// (1,000,000 in all) with TESSERA_LONG=1 (testhelp.LongEnv), and 500 each
+// (8,000 in all) without it or with -short, and checks that the seeds
 // together reach every situation of drCovNames.
 func TestDifferentialRelations(t *testing.T) {
-	seeds, opsPerSeed := 16, 62_500
-	if testing.Short() {
-		opsPerSeed = 500
-	}
+	seeds, opsPerSeed := 16, testhelp.LongSize(t, 500, 62_500)
 	var (
 		mu     sync.Mutex
 		cov    [drCovN]int

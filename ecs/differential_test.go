@@ -43,8 +43,9 @@ package ecs_test
 //
 // Replay a failure of TestDifferential with the subtest name it prints, for
 // example: go test ./ecs -run 'TestDifferential/seed=7$'.
-// TestDifferential runs seeds 1 to 16, 62,500 operations each (3,125 with
-// -short). TESSERA_DIFF_SEEDS chooses other seeds: a count N (seeds 1 to N)
+// TestDifferential runs seeds 1 to 16, 62,500 operations each with
+// TESSERA_LONG=1 (testhelp.LongEnv) and 3,125 without it or with -short.
+// TESSERA_DIFF_SEEDS chooses other seeds: a count N (seeds 1 to N)
 // or a range A-B (seeds A to B); TESSERA_DIFF_OPS the operations per seed.
 // For example: TESSERA_DIFF_SEEDS=17-416 go test ./ecs -run TestDifferential
 // (give go test -timeout 0 for long runs; the seed numbers in the subtest
@@ -59,15 +60,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // TestDifferential drives Tessera and the model with pseudo-random operation
 // sequences, one fixed seed per subtest, and compares them after every step.
 func TestDifferential(t *testing.T) {
-	first, last, opsPerSeed := 1, 16, 62_500 // 1,000,000 operations
-	if testing.Short() {
-		opsPerSeed = 3_125 // 50,000 operations
-	}
+	// 1,000,000 operations in all, or 50,000.
+	first, last, opsPerSeed := 1, 16, testhelp.LongSize(t, 3_125, 62_500)
 	first, last, opsPerSeed = diffSeedsFromEnv(t, first, last, opsPerSeed)
 	seeds := last - first + 1
 	// The sparse situations the seeds reach, checked once they all passed

@@ -62,13 +62,15 @@ func (lw *listWorld) state() string {
 // repeats for removals, with AddEntities and RemoveEntities in one world
 // and with Add and Remove one by one in its twin, and compares the two
 // (iteration order included), below and above the index size from which
-// the batch path reads ahead.
+// the batch path reads ahead: 20 rounds of changes, or 5 above it
+// without TESSERA_LONG=1 (testhelp.LongEnv).
 func TestEntitiesListsMatchOneByOne(t *testing.T) {
-	for _, n := range []int{50, 70_000} {
+	for _, c := range []struct{ n, rounds int }{{50, 20}, {70_000, testhelp.LongSize(t, 5, 20)}} {
+		n := c.n
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			batch, single := newListWorld(n), newListWorld(n)
 			rng := rand.New(rand.NewPCG(uint64(n), 3))
-			for round := range 20 {
+			for round := range c.rounds {
 				var add, remove []int
 				for i := range n {
 					if rng.IntN(5) == 0 && !batch.mark.Has(batch.es[i]) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // lcLink is an exclusive relation declared without Acyclic where the
@@ -89,8 +90,8 @@ func lcWorld(acyclic bool) (*ecs.World, *ecs.Relation[lcLink], *ecs.Map[lcNode])
 // where the relation is not acyclic, so the cycle is what is refused.
 // Long cycles and chains are checked in time linear in the file.
 func TestLoadRefusesCycles(t *testing.T) {
-	long := 300_000
-	if testing.Short() || strconv.IntSize == 32 { // 32-bit runs are emulated in CI
+	long := testhelp.LongSize(t, 3_000, 300_000)
+	if strconv.IntSize == 32 { // 32-bit runs are emulated in CI
 		long = 3_000
 	}
 	for _, shape := range lcShapes(long) {
@@ -419,8 +420,8 @@ func (f *lpFile) encode(t testing.TB, base []byte) []byte {
 // it was, and an accepted one gives the world the file's pairs.
 func TestLoadChecksPairsLikeReference(t *testing.T) {
 	base := lpBase(t)
-	seeds := 2000
-	if testing.Short() || strconv.IntSize == 32 { // 32-bit runs are emulated in CI
+	seeds := testhelp.LongSize(t, 300, 2000)
+	if strconv.IntSize == 32 { // 32-bit runs are emulated in CI
 		seeds = 300
 	}
 	verdicts := map[string][2]int{}
