@@ -118,7 +118,7 @@ func (w *World) exchangeMove(e Entity, r *record, rm, adds []componentID, stride
 				}
 				// The record is read again for each hook (see addedAll).
 				if r := w.entities.at(e.index); w.hasComponent(e, r, info) {
-					w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Exchange", e, r, info))
+					w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
 				}
 			}
 		}

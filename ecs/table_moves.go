@@ -57,42 +57,7 @@ func (w *World) removeComponent(e Entity, r *record, id componentID) {
 // once: e moves once, never through the tables in between, whose pointers
 // stay valid.
 func (w *World) removeMany(e Entity, r *record, ids []componentID) {
-	hooked := w.hooked
-	if hooked {
-		w.lock++
-		w.removingE, w.removingIDs = e, w.removingIDs[:0]
-		for _, id := range ids {
-			if w.hasComponent(e, r, w.reg.infos[id]) {
-				w.removingIDs = append(w.removingIDs, id)
-			}
-		}
-		for _, id := range ids {
-			info := w.reg.infos[id]
-			h := info.hooks
-			if h == nil || len(h.onRemove) == 0 {
-				continue
-			}
-			// The record is read again for each hook (see addedAll).
-			if r := w.entities.at(e.index); w.hasComponent(e, r, info) {
-				w.runHooks(hookOnRemove, info, h.onRemove, e, w.componentAt("Remove", e, r, info))
-			}
-		}
-		w.removingE = Entity{}
-		r = w.entities.at(e.index) // the hooks may have spawned: the index may have moved
-	}
-	src := w.tableOf(r)
-	dst := src
-	for _, id := range ids {
-		if s := w.reg.infos[id].sparse; s != nil {
-			s.remove(e)
-		} else if dst.column(id) >= 0 {
-			dst = w.withoutComponent(dst, id)
-		}
-	}
-	if dst != src {
-		w.move(e, r, dst)
-	}
-	if hooked {
+	if _, _, locked := w.exchangeMove(e, r, ids, nil, 1); locked {
 		w.unlock()
 		return
 	}
