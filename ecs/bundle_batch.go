@@ -255,6 +255,25 @@ func (b *bundle) addCmd(c *Commands, e Entity, p []unsafe.Pointer) {
 	c.push(command{kind: cmdAddN, e: e, id: componentID(len(b.ids)), slot: off})
 }
 
+// exchangeCmd records in c an Exchange on e: when applied, e loses the
+// types of rm it has and gains every type of the bundle, in one move (a
+// type it has by then is overwritten). p receives the staging slots.
+func (b *bundle) exchangeCmd(c *Commands, e Entity, rm *TypeSet, p []unsafe.Pointer) {
+	c.checkN(AddAccess, "ExchangeCmd", &e, b.w, b.handle, b.infos)
+	b.checkExchange("ExchangeCmd", rm)
+	if b.w.checker != nil {
+		for _, info := range rm.infos {
+			c.report(RemoveAccess, "ExchangeCmd", Entity{}, info)
+		}
+	}
+	buf := &c.buf
+	off := uint32(len(buf.multi))
+	buf.multi = append(buf.multi, componentID(len(rm.ids)))
+	buf.multi = append(buf.multi, rm.ids...)
+	b.stage(buf, p)
+	c.push(command{kind: cmdExchangeN, e: e, id: componentID(len(b.ids)), slot: off})
+}
+
 // removeCmd records in c the removal of every type from e.
 func (b *bundle) removeCmd(c *Commands, e Entity) {
 	c.checkN(RemoveAccess, "RemoveCmd", &e, b.w, b.handle, b.infos)

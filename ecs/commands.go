@@ -234,8 +234,11 @@ func opName(op string, info *componentInfo) string {
 // entities to the entities made, until c records again or is Reset, and
 // c's pending numbering starts again at 1. Panics inside an iteration or a
 // parallel section, if c belongs to another world, or, before applying
-// anything, if the spawns c recorded do not fit ([World.Room]). If a hook panics, c
-// is emptied all the same (what was applied stays applied, and the spawns
+// anything, if the spawns c recorded do not fit ([World.Room]). If a hook
+// panics, or a recorded relation change is refused when applied (a pair
+// that would close a cycle of an acyclic relation, a second target of an
+// exclusive one), the panic leaves Apply: the changes recorded after it
+// are dropped, c is emptied all the same (what was applied stays applied, and the spawns
 // made so far can be resolved) and, as after any panic in a hook,
 // [World.Recover] makes the world usable again. Complexity: O(changes),
 // each as its direct counterpart.

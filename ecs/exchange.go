@@ -59,14 +59,7 @@ func (s *TypeSet) String() string {
 func (b *bundle) exchange(e Entity, rm *TypeSet, p []unsafe.Pointer) put {
 	w := b.w
 	op := handleOp(b.handle, b.infos, "Exchange")
-	if rm == nil || rm.w != w {
-		panic(fmt.Sprintf("ecs: %s: the TypeSet is nil or belongs to another world", op))
-	}
-	for _, info := range b.infos {
-		if slices.Contains(rm.ids, info.id) {
-			panic(fmt.Sprintf("ecs: %s: %v is both removed (TypeSet %v) and added; use Set to overwrite it", op, info.typ, rm))
-		}
-	}
+	b.checkExchange("Exchange", rm)
 	r := w.checkAliveN(b.handle, b.infos, "Exchange", e)
 	if w.lock > 0 {
 		w.mustNotShare("Exchange", b.infos[0])
@@ -91,6 +84,19 @@ func (b *bundle) exchange(e Entity, rm *TypeSet, p []unsafe.Pointer) put {
 		p[i] = putSlot(e, dst, row, dst.column(info.id), info, false)
 	}
 	return put{e: e, mode: putMoved, unlock: locked}
+}
+
+// checkExchange panics, naming the handle and op, if rm is nil or of
+// another world, or holds one of the bundle's types.
+func (b *bundle) checkExchange(op string, rm *TypeSet) {
+	if rm == nil || rm.w != b.w {
+		panic(fmt.Sprintf("ecs: %s: the TypeSet is nil or belongs to another world", handleOp(b.handle, b.infos, op)))
+	}
+	for _, info := range b.infos {
+		if slices.Contains(rm.ids, info.id) {
+			panic(fmt.Sprintf("ecs: %s: %v is both removed (TypeSet %v) and added; use Set to overwrite it", handleOp(b.handle, b.infos, op), info.typ, rm))
+		}
+	}
 }
 
 // exchangeMove takes from the live entity e (record r) the types rm it

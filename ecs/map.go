@@ -282,6 +282,16 @@ func (m *Map[T]) Exchange(e Entity, remove *TypeSet, v T) {
 	m.one.end(pt)
 }
 
+// ExchangeCmd records in c a [Map.Exchange] of e, applied in one table
+// move, as [Map2.ExchangeCmd] does for several types. Panics like it.
+// Complexity: O(1) amortised to record.
+func (m *Map[T]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, v T) {
+	var p [1]unsafe.Pointer
+	m.one.exchangeCmd(c, e, remove, p[:])
+	// SAFETY: p[0] is a staging slot of T values.
+	*(*T)(p[0]) = v
+}
+
 // addChecked is Add off the quiet sparse path: checks, hooks, observers and
 // deferral.
 func (m *Map[T]) addChecked(e Entity, v T) {

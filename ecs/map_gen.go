@@ -395,6 +395,21 @@ func (m *Map2[A, B]) SetCmd(c *Commands, e Entity, vA A, vB B) {
 	m.write(&p, vA, vB)
 }
 
+// ExchangeCmd records in c an [Map2.Exchange] of e: when c is applied,
+// e loses the types of remove it has and gains all the components, in a
+// single table move, OnRemove hooks first, then OnAdd (OnSet for a type e
+// has by then, which is overwritten); nothing happens if e is dead by
+// then. Panics, naming the handle's types and e, if e is neither alive
+// nor a pending entity of c, if c or remove belongs to another world, or
+// if a type is both removed and added. It counts as one change in
+// [Commands.Len]. Complexity: O(1) amortised to record, plus the number
+// of types removed. (Ark's Exchange, through a command buffer.)
+func (m *Map2[A, B]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B) {
+	var p [2]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
+	m.write(&p, vA, vB)
+}
+
 // RemoveCmd records in c taking all of the types e has away from it: when
 // c is applied, e loses them in a single table move after their OnRemove
 // hooks ran, as for [Map2.Remove], and nothing happens for a type e
@@ -737,6 +752,15 @@ func (m *Map3[A, B, C]) SpawnCmd(c *Commands, vA A, vB B, vC C) Entity {
 func (m *Map3[A, B, C]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C) {
 	var p [3]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC)
+}
+
+// ExchangeCmd records in c an [Map3.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map3[A, B, C]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C) {
+	var p [3]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC)
 }
 
@@ -1085,6 +1109,15 @@ func (m *Map4[A, B, C, D]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D) Entity 
 func (m *Map4[A, B, C, D]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D) {
 	var p [4]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD)
+}
+
+// ExchangeCmd records in c an [Map4.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map4[A, B, C, D]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D) {
+	var p [4]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD)
 }
 
@@ -1438,6 +1471,15 @@ func (m *Map5[A, B, C, D, E]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, vE E
 func (m *Map5[A, B, C, D, E]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E) {
 	var p [5]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE)
+}
+
+// ExchangeCmd records in c an [Map5.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map5[A, B, C, D, E]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E) {
+	var p [5]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE)
 }
 
@@ -1796,6 +1838,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D, v
 func (m *Map6[A, B, C, D, E, F]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F) {
 	var p [6]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF)
+}
+
+// ExchangeCmd records in c an [Map6.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map6[A, B, C, D, E, F]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F) {
+	var p [6]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF)
 }
 
@@ -2159,6 +2210,15 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnCmd(c *Commands, vA A, vB B, vC C, vD D
 func (m *Map7[A, B, C, D, E, F, G]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
 	var p [7]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
+}
+
+// ExchangeCmd records in c an [Map7.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map7[A, B, C, D, E, F, G]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G) {
+	var p [7]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG)
 }
 
@@ -2527,6 +2587,15 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnCmd(c *Commands, vA A, vB B, vC C, v
 func (m *Map8[A, B, C, D, E, F, G, H]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
 	var p [8]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
+}
+
+// ExchangeCmd records in c an [Map8.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map8[A, B, C, D, E, F, G, H]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H) {
+	var p [8]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH)
 }
 
@@ -2900,6 +2969,15 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnCmd(c *Commands, vA A, vB B, vC C
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
 	var p [9]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
+}
+
+// ExchangeCmd records in c an [Map9.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I) {
+	var p [9]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI)
 }
 
@@ -3278,6 +3356,15 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnCmd(c *Commands, vA A, vB B, 
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
 	var p [10]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
+}
+
+// ExchangeCmd records in c an [Map10.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J) {
+	var p [10]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ)
 }
 
@@ -3661,6 +3748,15 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnCmd(c *Commands, vA A, vB 
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
 	var p [11]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
+}
+
+// ExchangeCmd records in c an [Map11.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K) {
+	var p [11]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK)
 }
 
@@ -4051,6 +4147,15 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnCmd(c *Commands, vA A, 
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SetCmd(c *Commands, e Entity, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
 	var p [12]unsafe.Pointer
 	m.b.addCmd(c, e, p[:])
+	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
+}
+
+// ExchangeCmd records in c an [Map12.Exchange] of e, applied in one
+// move; see [Map2.ExchangeCmd] for the rules (hooks, panics, complexity),
+// which hold for any number of types.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) ExchangeCmd(c *Commands, e Entity, remove *TypeSet, vA A, vB B, vC C, vD D, vE E, vF F, vG G, vH H, vI I, vJ J, vK K, vL L) {
+	var p [12]unsafe.Pointer
+	m.b.exchangeCmd(c, e, remove, p[:])
 	m.write(&p, vA, vB, vC, vD, vE, vF, vG, vH, vI, vJ, vK, vL)
 }
 
