@@ -122,6 +122,13 @@ func (m *Map2[A, B]) SpawnFunc(init func(e Entity, vA *A, vB *B)) Entity {
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map2[A, B]) spawnFuncSlow(init func(e Entity, vA *A, vB *B)) Entity {
 	var p [2]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -530,6 +537,13 @@ func (m *Map3[A, B, C]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C)) Enti
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map3[A, B, C]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C)) Entity {
 	var p [3]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -884,6 +898,13 @@ func (m *Map4[A, B, C, D]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C, vD
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map4[A, B, C, D]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D)) Entity {
 	var p [4]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -1243,6 +1264,13 @@ func (m *Map5[A, B, C, D, E]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC *C,
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map5[A, B, C, D, E]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) Entity {
 	var p [5]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -1607,6 +1635,13 @@ func (m *Map6[A, B, C, D, E, F]) SpawnFunc(init func(e Entity, vA *A, vB *B, vC 
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map6[A, B, C, D, E, F]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) Entity {
 	var p [6]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -1976,6 +2011,13 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnFunc(init func(e Entity, vA *A, vB *B, 
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map7[A, B, C, D, E, F, G]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) Entity {
 	var p [7]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -2350,6 +2392,13 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnFunc(init func(e Entity, vA *A, vB *
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map8[A, B, C, D, E, F, G, H]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) Entity {
 	var p [8]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -2729,6 +2778,13 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnFunc(init func(e Entity, vA *A, v
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) Entity {
 	var p [9]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -3113,6 +3169,13 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnFunc(init func(e Entity, vA *
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) Entity {
 	var p [10]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -3502,6 +3565,13 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnFunc(init func(e Entity, v
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) Entity {
 	var p [11]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
@@ -3898,6 +3968,13 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnFunc(init func(e Entity
 		}
 		return e
 	}
+	return m.spawnFuncSlow(init)
+}
+
+// spawnFuncSlow is SpawnFunc with an init function, a sparse type or while
+// changes are deferred; kept apart so that SpawnFunc's fast path has no
+// defer.
+func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnFuncSlow(init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) Entity {
 	var p [12]unsafe.Pointer
 	pt := m.b.spawnFunc(p[:], init != nil)
 	if pt.mode == putQueued {
