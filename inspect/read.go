@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"math"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -149,7 +150,7 @@ func pageParams(r *http.Request) (offset, limit int, err *httpError) {
 		name     string
 		dst      *int
 		min, max int
-	}{{"offset", &offset, 0, 1 << 31}, {"limit", &limit, 1, maxLimit}} {
+	}{{"offset", &offset, 0, math.MaxInt32}, {"limit", &limit, 1, maxLimit}} {
 		s := r.URL.Query().Get(p.name)
 		if s == "" {
 			continue
