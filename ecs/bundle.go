@@ -197,6 +197,14 @@ func (b *bundle) stage(buf *commandBuffer, p []unsafe.Pointer) uint32 {
 	return off
 }
 
+// stageIDs appends the bundle's ids to buf.multi (the entries of a
+// removal of every type) and returns their offset.
+func (b *bundle) stageIDs(buf *commandBuffer) uint32 {
+	off := uint32(len(buf.multi))
+	buf.multi = append(buf.multi, b.ids...)
+	return off
+}
+
 // end finishes what begin started, once the caller wrote the values: the
 // observers and the OnAdd or OnSet hooks of each type, in the handle's
 // order. Changes the hooks make wait until every hook has run.
@@ -235,9 +243,7 @@ func (b *bundle) remove(e Entity) {
 	r := w.checkAliveN(b.handle, b.infos, "Remove", e)
 	if w.lock > 0 {
 		w.mustNotShare("Remove", b.infos[0])
-		off := uint32(len(w.cmds.multi))
-		w.cmds.multi = append(w.cmds.multi, b.ids...)
-		w.queue(command{kind: cmdRemoveN, e: e, id: componentID(len(b.ids)), slot: off})
+		w.queue(command{kind: cmdRemoveN, e: e, id: componentID(len(b.ids)), slot: b.stageIDs(&w.cmds)})
 		return
 	}
 	w.removeMany(e, r, b.ids)

@@ -234,10 +234,7 @@ func (b *bundle) removeAll(q Matcher) {
 	c := w.ownCache("RemoveMatching", q)
 	if w.lock > 0 {
 		w.mustNotShare("RemoveMatching", b.infos[0])
-		buf := &w.cmds
-		off := uint32(len(buf.multi))
-		buf.multi = append(buf.multi, b.ids...)
-		w.queue(command{kind: cmdRemoveAllN, id: componentID(len(b.ids)), slot: off, q: c})
+		w.queue(command{kind: cmdRemoveAllN, id: componentID(len(b.ids)), slot: b.stageIDs(&w.cmds), q: c})
 		return
 	}
 	w.removeAllMany(c, b.ids)
@@ -277,19 +274,12 @@ func (b *bundle) exchangeCmd(c *Commands, e Entity, rm *TypeSet, p []unsafe.Poin
 			c.report(RemoveAccess, "ExchangeCmd", Entity{}, info)
 		}
 	}
-	buf := &c.buf
-	off := uint32(len(buf.multi))
-	buf.multi = append(buf.multi, componentID(len(rm.ids)))
-	buf.multi = append(buf.multi, rm.ids...)
-	b.stage(buf, p)
+	off := b.stageExchange(&c.buf, rm, p)
 	c.push(command{kind: cmdExchangeN, e: e, id: componentID(len(b.ids)), slot: off})
 }
 
 // removeCmd records in c the removal of every type from e.
 func (b *bundle) removeCmd(c *Commands, e Entity) {
 	c.checkN(RemoveAccess, "RemoveCmd", &e, b.w, b.handle, b.infos)
-	buf := &c.buf
-	off := uint32(len(buf.multi))
-	buf.multi = append(buf.multi, b.ids...)
-	c.push(command{kind: cmdRemoveN, e: e, id: componentID(len(b.ids)), slot: off})
+	c.push(command{kind: cmdRemoveN, e: e, id: componentID(len(b.ids)), slot: b.stageIDs(&c.buf)})
 }

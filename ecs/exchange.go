@@ -66,11 +66,7 @@ func (b *bundle) exchange(e Entity, rm *TypeSet, p []unsafe.Pointer) put {
 		for _, info := range b.infos {
 			w.judgeAdd(e, r, info, false)
 		}
-		buf := &w.cmds
-		off := uint32(len(buf.multi))
-		buf.multi = append(buf.multi, componentID(len(rm.ids)))
-		buf.multi = append(buf.multi, rm.ids...)
-		b.stage(buf, p)
+		off := b.stageExchange(&w.cmds, rm, p)
 		w.queue(command{kind: cmdExchangeN, e: e, id: componentID(len(b.ids)), slot: off})
 		return put{e: e}
 	}
@@ -97,6 +93,18 @@ func (b *bundle) checkExchange(op string, rm *TypeSet) {
 			panic(fmt.Sprintf("ecs: %s: %v is both removed (TypeSet %v) and added; use Set to overwrite it", handleOp(b.handle, b.infos, op), info.typ, rm))
 		}
 	}
+}
+
+// stageExchange appends to buf.multi the entries of an exchange (the
+// number of types removed, their ids, then a component id and staging
+// slot per type added), fills p with the added values' staging slots and
+// returns the entries' offset.
+func (b *bundle) stageExchange(buf *commandBuffer, rm *TypeSet, p []unsafe.Pointer) uint32 {
+	off := uint32(len(buf.multi))
+	buf.multi = append(buf.multi, componentID(len(rm.ids)))
+	buf.multi = append(buf.multi, rm.ids...)
+	b.stage(buf, p)
+	return off
 }
 
 // exchangeMove takes from the live entity e (record r) the types rm it

@@ -139,8 +139,13 @@ func (w *World) queue(c command) {
 				h.summary |= summaryBit(id)
 			}
 		case cmdExchangeN:
-			for _, id := range b.exchangeEntries(&c)[1:] {
-				h.summary |= summaryBit(id) // slots too: a hint, the walk decides
+			entries := b.exchangeEntries(&c)
+			nrm := 1 + int(entries[0])
+			for _, id := range entries[1:nrm] {
+				h.summary |= summaryBit(id)
+			}
+			for i := nrm; i < len(entries); i += 2 {
+				h.summary |= summaryBit(entries[i])
 			}
 		default:
 			h.summary |= summaryBit(c.id)
