@@ -12,9 +12,9 @@ import (
 // next spawns return), the rows of every non-empty table in iteration order
 // (each entity with its generation and each component value), the sparse
 // sets (their entities in dense order and values) and the resources. Equal
-// worlds give equal checksums however they were built, in any process and on
-// any machine of the same byte order, and in any two worlds of one
-// process: the world's tag is left out of every entity, also of entities held
+// worlds give equal checksums however they were built, in any process, on
+// every little-endian machine (amd64, arm64, 386, wasm: 32-bit and 64-bit
+// alike), and in any two worlds of one process: the world's tag is left out of every entity, also of entities held
 // in component values. Use it to check that two simulations agree (a
 // lockstep or rollback game compares its peers' checksums every tick, as
 // GGPO's and GGRS' desync detection does) and that a restore or a load gave
@@ -28,7 +28,8 @@ import (
 //     so neither does the order of tables that history made and emptied. The
 //     order of non-empty tables does: it is the iteration order.
 //   - Values are read field by field in declaration order; padding bytes
-//     are never read. A float's bits count as they are, so -0.0 and +0.0
+//     are never read. An int, uint or uintptr counts as its 64-bit value,
+//     so a 32-bit machine hashes it as a 64-bit one does. A float's bits count as they are, so -0.0 and +0.0
 //     differ (they behave differently: 1/x, math.Signbit); every NaN counts
 //     as the same NaN, whatever its payload.
 //   - Strings count by content. Fields of pointer, slice, map, channel,

@@ -31,6 +31,8 @@ const (
 	hashFloat64s                 // n adjacent float64s (an array), each as hashFloat64
 	hashString                   // a string header: its length and bytes
 	hashEntity                   // an Entity: its index and generation, without the world's tag
+	hashInt                      // an int: sign-extended to 64 bits, whatever the machine's word
+	hashUint                     // a uint or uintptr: zero-extended to 64 bits
 )
 
 // hashStep is one field (or run of adjacent plain fields) of a hash plan.
@@ -83,8 +85,15 @@ func (p *hashPlan) add(t reflect.Type, off uintptr) {
 		return
 	}
 	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case reflect.Int:
+		// int, uint and uintptr are 32 bits on 386 and wasm32 and 64 on
+		// amd64: hashed as their 64-bit value, so equal values give equal
+		// checksums on every machine (save files store them the same way).
+		p.steps = append(p.steps, hashStep{off: off, kind: hashInt})
+	case reflect.Uint, reflect.Uintptr:
+		p.steps = append(p.steps, hashStep{off: off, kind: hashUint})
+	case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		p.bytes(off, t.Size())
 	case reflect.Float32:
 		p.steps = append(p.steps, hashStep{off: off, kind: hashFloat32})
@@ -236,6 +245,10 @@ func (s *stateHash) value(p *hashPlan, v unsafe.Pointer) {
 		case hashEntity:
 			e := *(*Entity)(a)
 			s.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
+		case hashInt:
+			s.word(uint64(int64(*(*int)(a))))
+		case hashUint:
+			s.word(uint64(*(*uint)(a)))
 		default:
 			s.floats(st, a)
 		}

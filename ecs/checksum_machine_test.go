@@ -1,0 +1,63 @@
+package ecs_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
+
+// sumWords holds the kinds whose size is the machine's word: 4 bytes on 386
+// and wasm's 32-bit pointers, 8 on amd64 and arm64.
+type sumWords struct {
+	I int
+	U uint
+	P uintptr
+	S int8
+}
+
+// sumState is a resource with a word-sized field, as a game's tick counter
+// or random source index often is.
+type sumState struct {
+	Next int
+	Seed uint64
+}
+
+// machineWorld builds the same world on any machine: tables, a sparse
+// set, a resource, word-sized integers (negative ones too), floats, strings
+// and entities inside values, and a free list.
+func machineWorld() *ecs.World {
+	w := ecs.NewWorld()
+	ecs.Register[sumLife](w, ecs.Sparse())
+	words := ecs.NewMap2[sumWords, sumPos](w)
+	named := ecs.NewMap2[sumName, sumTarget](w)
+	life := ecs.NewMap[sumLife](w)
+	var es []ecs.Entity
+	for i := range 64 {
+		e := words.Spawn(sumWords{I: -i * 1000003, U: uint(i) * 7919, P: uintptr(i), S: int8(-i)},
+			sumPos{X: float64(i) / 3, Y: -float64(i) * math.Pi})
+		es = append(es, e)
+		if i%3 == 0 {
+			life.Add(e, sumLife{Left: int32(i)})
+		}
+	}
+	for i := range 16 {
+		named.Spawn(sumName{S: string(rune('a' + i))}, sumTarget{E: es[i*2]})
+	}
+	for _, e := range es[10:20] {
+		w.Despawn(e)
+	}
+	ecs.AddResource(w, &sumState{Next: -3, Seed: 1 << 40})
+	return w
+}
+
+// goldenMachineChecksum is machineWorld's checksum on amd64. CI runs this
+// test on 386 and arm64 under qemu-user and on wasm under Node: every
+// machine must give it.
+const goldenMachineChecksum = 0x8e2e94841e3be7db
+
+func TestChecksumIsTheSameOnEveryMachine(t *testing.T) {
+	if got := machineWorld().Checksum(); got != goldenMachineChecksum {
+		t.Errorf("Checksum of the fixed world = %#x, want %#x (the amd64 result): this machine hashes differently", got, uint64(goldenMachineChecksum))
+	}
+}
