@@ -74,8 +74,8 @@ func newGame(w *ecs.World) *game {
 // complex, health, damage and sprite.
 func (g *game) tick() {
 	for r := range g.moving.All() {
-		r.A.X += r.B.X * dt
-		r.A.Y += r.B.Y * dt
+		r.A.X += float32(r.B.X * dt) // rounded before the add: never fused
+		r.A.Y += float32(r.B.Y * dt)
 	}
 	for r := range g.datas.All() {
 		d := r.A

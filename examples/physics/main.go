@@ -49,9 +49,13 @@ func NewSim(seed uint64, n, anchors int) *Sim {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	ecs.NewMap3[Position, Velocity, Mass](w).SpawnBatchFunc(n,
 		func(_ ecs.Entity, p *Position, v *Velocity, m *Mass) {
-			*p = Position{rng.Float64()*10 - 5, rng.Float64()*10 - 5}
-			*v = Velocity{rng.NormFloat64() * 3, rng.NormFloat64() * 3}
-			m.Kg = 1 + rng.Float64()*4
+			// Every product is rounded before the add (float64(...)): arm64
+			// would otherwise fuse it into one multiply-add and round once.
+			// Uniform draws, not NormFloat64, whose tail calls math.Exp and
+			// math.Log: their last bits differ from machine to machine.
+			*p = Position{float64(rng.Float64()*10) - 5, float64(rng.Float64()*10) - 5}
+			*v = Velocity{float64(rng.Float64()*6) - 3, float64(rng.Float64()*6) - 3}
+			m.Kg = 1 + float64(rng.Float64()*4)
 		})
 	statics := ecs.NewMap2[Position, Mass](w)
 	for i := range anchors {
@@ -74,8 +78,8 @@ func (s *Sim) Step(dt float64) {
 	for c := range s.moving.Chunks() {
 		ps := c.A[:len(c.B)] // a local: indexing c.A would reload it after every store
 		for i, v := range c.B {
-			ps[i].X += v.X * dt
-			ps[i].Y += v.Y * dt
+			ps[i].X += float64(v.X * dt) // rounded before the add: never fused
+			ps[i].Y += float64(v.Y * dt)
 		}
 	}
 }
@@ -84,7 +88,7 @@ func (s *Sim) Step(dt float64) {
 func (s *Sim) KineticEnergy() float64 {
 	e := 0.0
 	for r := range s.bodies.All() {
-		e += 0.5 * r.B.Kg * (r.A.X*r.A.X + r.A.Y*r.A.Y)
+		e += float64(0.5 * r.B.Kg * (float64(r.A.X*r.A.X) + float64(r.A.Y*r.A.Y)))
 	}
 	return e
 }
@@ -92,8 +96,8 @@ func (s *Sim) KineticEnergy() float64 {
 // Momentum returns the sum of m v over the moving bodies.
 func (s *Sim) Momentum() (px, py float64) {
 	for r := range s.bodies.All() {
-		px += r.B.Kg * r.A.X
-		py += r.B.Kg * r.A.Y
+		px += float64(r.B.Kg * r.A.X)
+		py += float64(r.B.Kg * r.A.Y)
 	}
 	return px, py
 }
@@ -102,8 +106,8 @@ func (s *Sim) Momentum() (px, py float64) {
 // a mass, anchors included, and the total mass.
 func (s *Sim) CenterOfMass() (x, y, total float64) {
 	for r := range s.massive.All() {
-		x += r.B.Kg * r.A.X
-		y += r.B.Kg * r.A.Y
+		x += float64(r.B.Kg * r.A.X)
+		y += float64(r.B.Kg * r.A.Y)
 		total += r.B.Kg
 	}
 	return x / total, y / total, total

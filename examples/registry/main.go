@@ -95,8 +95,8 @@ func (l *Level) describe(e ecs.Entity) string {
 func (l *Level) Integrate(dt float64) int {
 	n := 0
 	for r := range l.moving.All() {
-		r.A.X += r.B.VX * dt
-		r.A.Y += r.B.VY * dt
+		r.A.X += float64(r.B.VX * dt) // rounded before the add: never fused
+		r.A.Y += float64(r.B.VY * dt)
 		n++
 	}
 	return n

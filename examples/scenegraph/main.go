@@ -23,6 +23,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/tessera-ecs/tessera/detmath"
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
@@ -40,19 +41,20 @@ type (
 // whose local transform is l: p ∘ l, the local offset rotated by the
 // parent's angle.
 func (p World) Then(l Local) World {
-	sin, cos := math.Sincos(p.Angle)
+	// detmath and rounded products: the same bits on every machine.
+	sin, cos := detmath.Sincos(p.Angle)
 	return World{
-		X:     p.X + cos*l.X - sin*l.Y,
-		Y:     p.Y + sin*l.X + cos*l.Y,
+		X:     p.X + float64(cos*l.X) - float64(sin*l.Y),
+		Y:     p.Y + float64(sin*l.X) + float64(cos*l.Y),
 		Angle: p.Angle + l.Angle,
 	}
 }
 
 // Relative returns the local transform that puts a child of p at w: p⁻¹ ∘ w.
 func (p World) Relative(w World) Local {
-	sin, cos := math.Sincos(p.Angle)
+	sin, cos := detmath.Sincos(p.Angle)
 	dx, dy := w.X-p.X, w.Y-p.Y
-	return Local{X: cos*dx + sin*dy, Y: -sin*dx + cos*dy, Angle: w.Angle - p.Angle}
+	return Local{X: float64(cos*dx) + float64(sin*dy), Y: float64(-sin*dx) + float64(cos*dy), Angle: w.Angle - p.Angle}
 }
 
 // Scene is a world, its hierarchy, and the handles and queries the systems use.
@@ -135,11 +137,11 @@ func (s *Scene) Node(name Name) ecs.Entity { return s.byName[name] }
 // Tick animates the local transforms for dt seconds, then propagates.
 func (s *Scene) Tick(dt float64) {
 	for r := range s.spins.All() {
-		r.A.Angle += r.B.Rate * dt
+		r.A.Angle += float64(r.B.Rate * dt)
 	}
 	for r := range s.orbits.All() {
-		r.B.Phase += r.B.Rate * dt
-		sin, cos := math.Sincos(r.B.Phase)
+		r.B.Phase += float64(r.B.Rate * dt)
+		sin, cos := detmath.Sincos(r.B.Phase)
 		*r.A = Local{X: r.B.Radius * cos, Y: r.B.Radius * sin}
 	}
 	s.Propagate()

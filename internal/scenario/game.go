@@ -227,8 +227,8 @@ func (g *Game) addSystems() {
 func moveGame(p []GamePosition, v []GameVelocity) {
 	v = v[:len(p)] // one bounds check for the loop
 	for i := range p {
-		p[i].X += v[i].X * DT
-		p[i].Y += v[i].Y * DT
+		p[i].X += float32(v[i].X * DT) // rounded before the add: never fused
+		p[i].Y += float32(v[i].Y * DT)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tessera-ecs/tessera/detmath"
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/sched"
 )
@@ -135,10 +136,10 @@ func (p *Particle) load(r io.Reader) error {
 // born draws the components of a new particle of emitter k.
 func (p *Particle) born(k int) (Position, Velocity, Color, Lifetime) {
 	em := p.emitters.Get(p.emits[k])
-	speed := 1 + 4*p.rng.Float32()
+	speed := 1 + float32(4*p.rng.Float32())
 	angle := math.Pi * p.rng.Float64()          // the upper half plane
 	left := maxLifetime * (1 - p.rng.Float32()) // in (0, maxLifetime]
-	sin, cos := math.Sincos(angle)
+	sin, cos := detmath.Sincos(angle)           // math.Sincos differs on arm64
 	return Position{em.X, em.Y}, Velocity{speed * float32(cos), speed * float32(sin)},
 		Color{em.Color}, Lifetime{left}
 }
@@ -218,8 +219,10 @@ func gravity(v []Velocity) {
 func move(p []Position, v []Velocity) {
 	v = v[:len(p)] // one bounds check for the loop
 	for i := range p {
-		p[i].X += v[i].X * DT
-		p[i].Y += v[i].Y * DT
+		// Each product is rounded before the add: a fused multiply-add
+		// (arm64) would round once and give other bits.
+		p[i].X += float32(v[i].X * DT)
+		p[i].Y += float32(v[i].Y * DT)
 	}
 }
 

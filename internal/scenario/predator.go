@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tessera-ecs/tessera/detmath"
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/sched"
 )
@@ -188,9 +189,9 @@ func (p *PredatorPrey) unit() float32 { return float32(p.rng.Next()>>8) / (1 << 
 // starve.
 func (p *PredatorPrey) startEnergy(predator bool) Energy {
 	if predator {
-		return Energy(predatorSpecies.Split * (0.05 + 0.5*p.unit()))
+		return Energy(predatorSpecies.Split * (0.05 + float32(0.5*p.unit())))
 	}
-	return Energy(preySpecies.Split * (0.3 + 0.6*p.unit()))
+	return Energy(preySpecies.Split * (0.3 + float32(0.6*p.unit())))
 }
 
 // spawn makes an animal, at once when c is nil, or through c (its births
@@ -203,7 +204,7 @@ func (p *PredatorPrey) spawn(predator bool, x, y float32, en Energy, c *ecs.Comm
 	wd := Wander{Rng: NewRand32(uint64(p.rng.Next())<<32 | uint64(p.rng.Next()))}
 	wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
 	wd.Left = int32(wd.Rng.Range(30, 120))
-	v := Velocity{sp.Speed * float32(math.Cos(float64(wd.Heading))), sp.Speed * float32(math.Sin(float64(wd.Heading)))}
+	v := Velocity{sp.Speed * float32(detmath.Cos(float64(wd.Heading))), sp.Speed * float32(detmath.Sin(float64(wd.Heading)))}
 	at := Position{x, y}
 	switch {
 	case predator && c == nil:
@@ -259,8 +260,8 @@ func (p *PredatorPrey) addSystems() {
 		p.moveChunks = p.moving.AppendChunks(p.moveChunks[:0], predatorChunk)
 		sched.ForEach(ctx, p.moveChunks, func(c ecs.Chunk2[Position, Velocity]) {
 			for i := range c.A {
-				c.A[i].X = wrap(c.A[i].X+c.B[i].X*DT, p.side)
-				c.A[i].Y = wrap(c.A[i].Y+c.B[i].Y*DT, p.side)
+				c.A[i].X = wrap(c.A[i].X+float32(c.B[i].X*DT), p.side)
+				c.A[i].Y = wrap(c.A[i].Y+float32(c.B[i].Y*DT), p.side)
 			}
 		})
 	}, sched.Reads[Velocity](), sched.Writes[Position]())
@@ -299,7 +300,7 @@ func (p *PredatorPrey) life(ctx *sched.Context) {
 			case float32(*r.A) >= r.C.Split && n < k.cap:
 				half := *r.A / 2
 				p.fed.Emit(ctx, r.Entity, -half)
-				dx, dy := 2*p.unit()-1, 2*p.unit()-1
+				dx, dy := float32(2*p.unit())-1, float32(2*p.unit())-1
 				p.spawn(k.predators, wrap(r.B.X+dx, p.side), wrap(r.B.Y+dy, p.side), half, c)
 				p.born(k.predators)
 				n++
@@ -340,7 +341,7 @@ func (p *PredatorPrey) hunt(ctx *sched.Context) {
 			if h, ok := p.hunting.TryGet(ch.Entities[i]); ok {
 				if tp, ok := p.pos.TryGet(h.Target); ok {
 					dx, dy := torusDelta(tp.X-at.X, p.side), torusDelta(tp.Y-at.Y, p.side)
-					if dx*dx+dy*dy <= keepRadius*keepRadius {
+					if distSq(dx, dy) <= keepRadius*keepRadius {
 						target = h.Target
 					}
 				}
@@ -375,7 +376,7 @@ func (p *PredatorPrey) steer(ctx *sched.Context) {
 			if h, ok := p.hunting.TryGet(c.Entities[i]); ok {
 				if tp, ok := p.pos.TryGet(h.Target); ok {
 					dx, dy := torusDelta(tp.X-c.A[i].X, p.side), torusDelta(tp.Y-c.A[i].Y, p.side)
-					if d := float32(math.Sqrt(float64(dx*dx + dy*dy))); d > 0 {
+					if d := float32(math.Sqrt(float64(distSq(dx, dy)))); d > 0 {
 						s := c.C[i].Speed / d
 						c.B[i] = Velocity{dx * s, dy * s}
 						continue
@@ -389,7 +390,7 @@ func (p *PredatorPrey) steer(ctx *sched.Context) {
 			wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
 			wd.Left = int32(wd.Rng.Range(30, 120))
 			sp := c.C[i].Speed
-			c.B[i] = Velocity{sp * float32(math.Cos(float64(wd.Heading))), sp * float32(math.Sin(float64(wd.Heading)))}
+			c.B[i] = Velocity{sp * float32(detmath.Cos(float64(wd.Heading))), sp * float32(detmath.Sin(float64(wd.Heading)))}
 		}
 	})
 }
@@ -406,7 +407,7 @@ func (p *PredatorPrey) eat(ctx *sched.Context) {
 			continue
 		}
 		dx, dy := torusDelta(tp.X-r.A.X, p.side), torusDelta(tp.Y-r.A.Y, p.side)
-		if dx*dx+dy*dy > catchRadius*catchRadius {
+		if distSq(dx, dy) > catchRadius*catchRadius {
 			continue
 		}
 		p.eaten[target] = true

@@ -76,7 +76,7 @@ func (g *PreyGrid) nearest(x, y, radius float32) (ecs.Entity, bool) {
 			k := wrapCell(cy+dy, g.Cols)*g.Cols + wrapCell(cx+dx, g.Cols)
 			for _, p := range g.prey[g.start[k]:g.start[k+1]] {
 				ddx, ddy := torusDelta(p.x-x, g.Side), torusDelta(p.y-y, g.Side)
-				if d := ddx*ddx + ddy*ddy; d < bestD || d == bestD && !found {
+				if d := distSq(ddx, ddy); d < bestD || d == bestD && !found {
 					best, bestD, found = p.e, d, true
 				}
 			}
@@ -119,3 +119,7 @@ func wrap(v, side float32) float32 {
 	}
 	return min(max(v, 0), side*(1-1e-6)) // rounding must not land on side
 }
+
+// distSq returns dx² + dy², each square rounded before the add: written as
+// dx*dx + dy*dy, arm64 fuses one square into the add and rounds once.
+func distSq(dx, dy float32) float32 { return float32(dx*dx) + float32(dy*dy) }

@@ -85,5 +85,7 @@ func (r *Rng) Next() uint32 {
 
 // Float returns a number in [lo, hi).
 func (r *Rng) Float(lo, hi float32) float32 {
-	return lo + (hi-lo)*float32(r.Next()>>8)/(1<<24)
+	// Rounded before the add: the division by a power of two becomes a
+	// multiply, which arm64 would fuse into the add.
+	return lo + float32((hi-lo)*float32(r.Next()>>8)/(1<<24))
 }

@@ -3,6 +3,7 @@ package arena
 import (
 	"math"
 
+	"github.com/tessera-ecs/tessera/detmath"
 	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/sched"
 )
@@ -26,8 +27,11 @@ func (g *Game) addSystems() {
 				r.A.Angle += 0.08
 			}
 			if in.Thrust {
-				r.B.X += 0.15 * float32(math.Cos(float64(r.A.Angle)))
-				r.B.Y += 0.15 * float32(math.Sin(float64(r.A.Angle)))
+				// detmath, not math: the replay must give the same bits on
+				// every machine; products rounded before the add (no FMA).
+				sin, cos := detmath.Sincos(float64(r.A.Angle))
+				r.B.X += float32(0.15 * float32(cos))
+				r.B.Y += float32(0.15 * float32(sin))
 			}
 			r.B.X *= 0.99
 			r.B.Y *= 0.99
@@ -56,10 +60,10 @@ func (g *Game) addSystems() {
 				angle = float64(sh.Angle)
 			}
 			o, pp := offsets.Get(e), pos.Get(parent)
-			sin, cos := math.Sincos(angle)
+			sin, cos := detmath.Sincos(angle)
 			p := pos.Get(e)
-			p.X = pp.X + o.X*float32(cos) - o.Y*float32(sin)
-			p.Y = pp.Y + o.X*float32(sin) + o.Y*float32(cos)
+			p.X = pp.X + float32(o.X*float32(cos)) - float32(o.Y*float32(sin))
+			p.Y = pp.Y + float32(o.X*float32(sin)) + float32(o.Y*float32(cos))
 		}
 	}, sched.Writes[Pos](), sched.Reads[Offset](), sched.Reads[Ship](), sched.ReadsRelation(g.H.Relation()), sched.After("move"))
 
@@ -82,7 +86,7 @@ func (g *Game) addSystems() {
 					a += float64(sh.Angle)
 				}
 			}
-			sin, cos := math.Sincos(a)
+			sin, cos := detmath.Sincos(a)
 			b := g.bullet.SpawnCmd(c)
 			pos.SetCmd(c, b, *r.B)
 			vel.SetCmd(c, b, Vel{6 * float32(cos), 6 * float32(sin)})
@@ -98,7 +102,7 @@ func (g *Game) addSystems() {
 		for b := range bullets.All() {
 			for r := range rocks.All() {
 				dx, dy := b.B.X-r.B.X, b.B.Y-r.B.Y
-				if dx*dx+dy*dy < r.A.R*r.A.R {
+				if float32(dx*dx)+float32(dy*dy) < r.A.R*r.A.R {
 					hits.Send(ctx, Hit{Rock: r.Entity, Damage: 1})
 					c.Despawn(b.Entity)
 					break
@@ -158,7 +162,7 @@ func (g *Game) addSystems() {
 			for range em.Count {
 				a := rng.Float(0, 2*math.Pi)
 				sp := em.Speed * rng.Float(0.3, 1)
-				sin, cos := math.Sincos(float64(a))
+				sin, cos := detmath.Sincos(float64(a))
 				spark := particle.SpawnCmd(c, *r.B, Vel{sp * float32(cos), sp * float32(sin)}, Particle{Ticks: 30, Color: em.Color})
 				g.H.Relation().AddCmd(c, spark, r.Entity)
 			}
