@@ -27,6 +27,7 @@ type demoOptions struct {
 	seed              uint64
 	plot              string
 	save, load        string
+	checksums         string // -checksums FILE: the world's checksum after every tick
 	show, quiet       bool
 	inspect           string  // -inspect ADDR: serve the inspector there
 	inspectHosts      string  // -inspect-hosts: names a non-loopback -inspect answers to
@@ -60,11 +61,14 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.StringVar(&o.scenario, "scenario", "particle", "particle, game or predator")
 	fs.StringVar(&o.storage, "storage", "table", "table or sparse: where the short-lived components live")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
-	fs.IntVar(&o.rollback, "rollback", 0, fmt.Sprintf("particle and game: after every tick, roll the world back `K` ticks and simulate\n"+
+	fs.IntVar(&o.rollback, "rollback", 0, fmt.Sprintf("after every tick, roll the world back `K` ticks and simulate\n"+
 		"them again (rollback netcode's worst case); 0 to %d, 0 for none. The final checksum must equal the straight run's", maxRollback))
-	fs.StringVar(&o.save, "save", "", "particle and game: after the run, save the world to `FILE` (ecs.World.Save)")
-	fs.StringVar(&o.load, "load", "", "particle and game: start from the world saved in `FILE` (by -save, with the same\n"+
+	fs.StringVar(&o.save, "save", "", "after the run, save the world to `FILE` (ecs.World.Save)")
+	fs.StringVar(&o.load, "load", "", "start from the world saved in `FILE` (by -save, with the same\n"+
 		"-scenario and -storage) instead of -n new entities")
+	fs.StringVar(&o.checksums, "checksums", "", "write the world's checksum after every tick to `FILE`, a line each: the tick (from 1)\n"+
+		"and ecs.World.Checksum in hex. Runs on two machines, with other -workers, or a run\n"+
+		"resumed with -load agree line for line; the first line that differs is where they diverged")
 	fs.StringVar(&o.plot, "plot", "", "write a plot of the tick times to `FILE` (.svg or .png), checked before the run")
 	fs.BoolVar(&o.show, "show", false, "game only: print the final 320x240 frame, scaled to the terminal")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it is drawn only when standard error is a terminal)")
@@ -120,10 +124,6 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-show and -inspect do not go together: -show prints the final frame of a run that ends")
 	case o.rollback < 0 || o.rollback > maxRollback:
 		return bad("-rollback %d out of range: want 0 to %d", o.rollback, maxRollback)
-	case (o.save != "" || o.load != "") && o.scenario == "predator":
-		return bad("-save and -load need -scenario particle or game: the predator scenario keeps counters outside its world, which a save does not cover")
-	case o.rollback > 0 && o.scenario == "predator":
-		return bad("-rollback needs -scenario particle or game: the predator scenario keeps counters outside its world, which a snapshot does not cover")
 	}
 	if limit, _ := entityLimit(o.scenario, o.storage, o.rollback); o.n > limit {
 		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, o.rollback))
@@ -256,6 +256,13 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 			progressbar.OptionClearOnFinish())
 	}
 	log := newTickLog()
+	var sums *checksumLog
+	if o.checksums != "" {
+		if sums, err = createChecksumLog(o.checksums); err != nil {
+			fmt.Fprintln(stderr, "tessera demo: -checksums:", err)
+			return 1
+		}
+	}
 	var rb *rollbackRun
 	if o.rollback > 0 {
 		rb = newRollbackRun(sc, o.rollback)
@@ -268,6 +275,9 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 		tick++
 		if rb != nil {
 			rb.afterTick(uint64(tick))
+		}
+		if sums != nil {
+			sums.add(tick, sc.World())
 		}
 		if bar != nil {
 			bar.Add(1)
@@ -287,6 +297,13 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	wall := time.Since(start)
 	if bar != nil {
 		bar.Finish()
+	}
+	if sums != nil {
+		if err := sums.close(); err != nil {
+			fmt.Fprintln(stderr, "tessera demo: -checksums:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "checksum per tick written to", o.checksums)
 	}
 	if err := sc.Check(); err != nil {
 		fmt.Fprintln(stderr, "tessera demo: invariant broken:", err)

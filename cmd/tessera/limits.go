@@ -58,6 +58,9 @@ func snapshotBytesPerEntity(scenario, storage string) uint64 {
 	if scenario == "game" {
 		return 128 // about 90 bytes of values
 	}
+	if scenario == "predator" {
+		return 112 // about 48 bytes of values, and Hunting's sparse set
+	}
 	if storage == "sparse" {
 		return 64 // 21 bytes of values, two more handles
 	}

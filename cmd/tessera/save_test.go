@@ -34,7 +34,7 @@ func runProcess(t *testing.T, args ...string) string {
 // process and 40 more ticks end in the world of 80 ticks straight.
 func TestDemoSaveLoadAcrossProcesses(t *testing.T) {
 	dir := t.TempDir()
-	for _, sc := range []string{"particle", "game"} {
+	for _, sc := range []string{"particle", "game", "predator"} {
 		for _, storage := range []string{"table", "sparse"} {
 			file := filepath.Join(dir, sc+"-"+storage+".sav")
 			base := []string{"demo", "-quiet", "-scenario", sc, "-storage", storage, "-workers", "2"}
@@ -56,7 +56,9 @@ func TestDemoSaveLoadAcrossProcesses(t *testing.T) {
 	if code, _, errOut := runCmd("demo", "-quiet", "-load", bad); code != 1 || !strings.Contains(errOut, "ecs: Load:") {
 		t.Errorf("a corrupt save: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut := runCmd("demo", "-quiet", "-scenario", "predator", "-save", bad); code != 2 || !strings.Contains(errOut, "-save and -load need") {
-		t.Errorf("predator -save: exit %d, %q", code, errOut)
+	// A save of one scenario loaded as another is refused with a reason.
+	particle := filepath.Join(dir, "particle-table.sav")
+	if code, _, errOut := runCmd("demo", "-quiet", "-scenario", "predator", "-load", particle); code != 1 || !strings.Contains(errOut, "scenario: predator: ecs: Load:") {
+		t.Errorf("a particle save loaded as predator: exit %d, %q", code, errOut)
 	}
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -39,6 +40,24 @@ type (
 type Census struct {
 	Prey, Predators int
 	Energy          float64 // summed over every animal
+}
+
+// PredatorState is the predator-prey scenario's state outside its
+// entities, a world resource so that snapshots, rollbacks and save files
+// cover it: life's random source, the torus and the population bounds
+// (fixed by Config.N at the start, and so carried by a save, which is
+// loaded without N), and the counters the systems and observers keep. It
+// holds no pointers: snapshots copy it as memory.
+type PredatorState struct {
+	Rng  Rand32  // life's, used by life alone
+	Side float32 // the torus is Side x Side units
+
+	CapPrey, CapPredators, MinPrey, MinPredators int
+
+	// Counters kept by the systems (Born, PreyBorn, Starved, Eaten) and
+	// the observers (Chases: Hunting added; PreyGone: prey that left the
+	// world).
+	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int
 }
 
 // Parameters of the predator-prey world. Distances are in units, times in
@@ -85,13 +104,11 @@ var (
 // Wander, so a run gives the same world on any number of workers. With
 // Storage "sparse", Energy lives in a sparse set too.
 type PredatorPrey struct {
-	cfg  Config
-	w    *ecs.World
-	s    *sched.Scheduler
-	rng  Rand32 // life's, used by life alone
-	side float32
-
-	capPrey, capPredators, minPrey, minPredators int
+	cfg   Config
+	w     *ecs.World
+	s     *sched.Scheduler
+	state *ecs.Resource[PredatorState]
+	side  float32 // the torus, as the state holds it: read in hot loops
 
 	pos     *ecs.Map[Position]
 	hunting *ecs.Map[Hunting]
@@ -122,11 +139,6 @@ type PredatorPrey struct {
 	moveChunks  []ecs.Chunk2[Position, Velocity]
 	idx         []int
 	eaten       map[ecs.Entity]bool
-
-	// Counters kept by the systems (Born, PreyBorn, Starved, Eaten) and
-	// the observers (Chases: Hunting added; PreyGone: prey that left the
-	// world).
-	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int
 }
 
 // NewPredatorPrey builds the predator-prey scenario with cfg.N animals,
@@ -140,11 +152,7 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 	if cfg.sparse() {
 		ecs.Register[Energy](w, ecs.Sparse(), ecs.CapacityHint(cfg.N))
 	}
-	n := max(cfg.N, 1)
-	p := &PredatorPrey{cfg: cfg, w: w, rng: NewRand32(cfg.Seed),
-		side:    float32(math.Sqrt(float64(n * predatorArea))),
-		capPrey: n - n/predatorFraction, capPredators: n / 8,
-		minPrey: n / 4, minPredators: max(1, n/100),
+	p := &PredatorPrey{cfg: cfg, w: w, state: ecs.NewResource[PredatorState](w),
 		pos: ecs.NewMap[Position](w), hunting: ecs.NewMap[Hunting](w),
 		prey: ecs.NewMap[Prey](w), pred: ecs.NewMap[Predator](w), eaten: map[ecs.Entity]bool{},
 		grid: ecs.NewResource[PreyGrid](w), census: ecs.NewResource[Census](w),
@@ -163,17 +171,35 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 	p.preyCount, p.predatorCount = ecs.NewQuery1[Prey](w), ecs.NewQuery1[Predator](w)
 
 	// Observers: a chase starting, and a prey leaving the world.
-	ecs.OnAdd(w, func(ecs.Entity, *Hunting) { p.Chases++ })
-	p.preyAt.OnLeave(func(ecs.Entity) { p.PreyGone++ })
+	ecs.OnAdd(w, func(ecs.Entity, *Hunting) { p.state.Get().Chases++ })
+	p.preyAt.OnLeave(func(ecs.Entity) { p.state.Get().PreyGone++ })
 
-	w.Reserve(cfg.N + cfg.N/3)
-	for i := range cfg.N {
-		predator := i%predatorFraction == 0
-		x, y := p.side*p.unit(), p.side*p.unit()
-		p.spawn(predator, x, y, p.startEnergy(predator), nil)
+	if cfg.Load != nil {
+		if err := w.Load(cfg.Load); err != nil {
+			return nil, fmt.Errorf("scenario: predator: %w", err)
+		}
+		st, ok := p.state.TryGet()
+		if !ok || !(st.Side > 0) || p.census.Get() == nil {
+			return nil, errors.New("scenario: predator: the save holds no predator-prey state; is it a predator world?")
+		}
+		p.side = st.Side
+	} else {
+		n := max(cfg.N, 1)
+		side := float32(math.Sqrt(float64(n * predatorArea)))
+		p.state.Set(&PredatorState{Rng: NewRand32(cfg.Seed), Side: side,
+			CapPrey: n - n/predatorFraction, CapPredators: n / 8, MinPrey: n / 4, MinPredators: max(1, n/100)})
+		p.side = side
+		w.Reserve(cfg.N + cfg.N/3)
+		for i := range cfg.N {
+			predator := i%predatorFraction == 0
+			x, y := p.side*p.unit(), p.side*p.unit()
+			p.spawn(predator, x, y, p.startEnergy(predator), nil)
+		}
+		p.census.Set(&Census{Prey: p.preyAt.Count(), Predators: p.predatorsAt.Count()})
 	}
+	// The grid is rebuilt from the prey's positions at the start of every
+	// tick: a load or a rollback needs only its shape.
 	p.grid.Set(newPreyGrid(p.side, huntRadius))
-	p.census.Set(&Census{Prey: p.preyAt.Count(), Predators: p.predatorsAt.Count()})
 
 	p.s = sched.New(w, cfg.schedOptions()...)
 	p.fed = sched.NewOutput(p.s, sched.Sum[Energy])
@@ -182,7 +208,9 @@ func NewPredatorPrey(cfg Config) (*PredatorPrey, error) {
 }
 
 // unit draws from life's generator: a float32 in [0, 1).
-func (p *PredatorPrey) unit() float32 { return float32(p.rng.Next()>>8) / (1 << 24) }
+func (p *PredatorPrey) unit() float32 {
+	return float32(p.state.Get().Rng.Next()>>8) / (1 << 24)
+}
 
 // startEnergy draws the energy of an animal of the first generation or a
 // newcomer: predators arrive hungry, and those that find no prey soon
@@ -201,7 +229,8 @@ func (p *PredatorPrey) spawn(predator bool, x, y float32, en Energy, c *ecs.Comm
 	if predator {
 		sp = predatorSpecies
 	}
-	wd := Wander{Rng: NewRand32(uint64(p.rng.Next())<<32 | uint64(p.rng.Next()))}
+	rng := &p.state.Get().Rng
+	wd := Wander{Rng: NewRand32(uint64(rng.Next())<<32 | uint64(rng.Next()))}
 	wd.Heading = 2 * math.Pi * float32(wd.Rng.Next()>>8) / (1 << 24)
 	wd.Left = int32(wd.Rng.Range(30, 120))
 	v := Velocity{sp.Speed * float32(detmath.Cos(float64(wd.Heading))), sp.Speed * float32(detmath.Sin(float64(wd.Heading)))}
@@ -234,7 +263,7 @@ func (p *PredatorPrey) addSystems() {
 
 	s.AddFunc("life", p.life, append(despawnsAnimals(),
 		sched.Reads[Energy](), sched.Reads[Position](), sched.Reads[Species](), sched.Reads[Prey](), sched.Reads[Predator](),
-		sched.ReadsResource[Census](), sched.Emits[Energy](),
+		sched.ReadsResource[Census](), sched.WritesResource[PredatorState](), sched.Emits[Energy](),
 		sched.Spawns(), sched.Adds[Position](), sched.Adds[Velocity](), sched.Adds[Energy](), sched.Adds[Species](),
 		sched.Adds[Wander](), sched.Adds[Prey](), sched.Adds[Predator](), sched.ApplyAtTickEnd())...)
 
@@ -244,7 +273,7 @@ func (p *PredatorPrey) addSystems() {
 	s.AddFunc("steer", p.steer, sched.Reads[Position](), sched.Reads[Species](), sched.Reads[Hunting](),
 		sched.Writes[Velocity](), sched.Writes[Wander]())
 
-	s.AddFunc("eat", p.eat, sched.Reads[Position](), sched.Reads[Hunting](), sched.Emits[Energy](),
+	s.AddFunc("eat", p.eat, sched.Reads[Position](), sched.Reads[Hunting](), sched.Emits[Energy](), sched.WritesResource[PredatorState](),
 		sched.Despawns[Position](), sched.Despawns[Velocity](), sched.Despawns[Energy](), sched.Despawns[Species](),
 		sched.Despawns[Wander](), sched.Despawns[Prey](), sched.ApplyAtTickEnd())
 
@@ -282,21 +311,21 @@ func (p *PredatorPrey) addSystems() {
 // below a floor, newcomers arrive at random places, so neither kind dies
 // out. Births and deaths are applied at the end of the tick.
 func (p *PredatorPrey) life(ctx *sched.Context) {
-	census := p.census.Get()
+	census, st := p.census.Get(), p.state.Get()
 	c := ctx.Commands()
 	kinds := []struct {
 		q         *ecs.Query3[Energy, Position, Species]
 		count     int
 		cap, min  int
 		predators bool
-	}{{p.preyLife, census.Prey, p.capPrey, p.minPrey, false}, {p.predLife, census.Predators, p.capPredators, p.minPredators, true}}
+	}{{p.preyLife, census.Prey, st.CapPrey, st.MinPrey, false}, {p.predLife, census.Predators, st.CapPredators, st.MinPredators, true}}
 	for _, k := range kinds {
 		n := k.count
 		for r := range k.q.All() {
 			switch {
 			case *r.A <= 0:
 				c.Despawn(r.Entity)
-				p.Starved++
+				st.Starved++
 			case float32(*r.A) >= r.C.Split && n < k.cap:
 				half := *r.A / 2
 				p.fed.Emit(ctx, r.Entity, -half)
@@ -314,9 +343,10 @@ func (p *PredatorPrey) life(ctx *sched.Context) {
 }
 
 func (p *PredatorPrey) born(predator bool) {
-	p.Born++
+	st := p.state.Get()
+	st.Born++
 	if !predator {
-		p.PreyBorn++
+		st.PreyBorn++
 	}
 }
 
@@ -413,7 +443,7 @@ func (p *PredatorPrey) eat(ctx *sched.Context) {
 		p.eaten[target] = true
 		p.fed.Emit(ctx, r.Entity, predatorMeal)
 		c.Despawn(target)
-		p.Eaten++
+		p.state.Get().Eaten++
 	}
 }
 
@@ -422,6 +452,9 @@ func (p *PredatorPrey) Tick() { p.s.Run() }
 
 // Alive returns the number of live animals.
 func (p *PredatorPrey) Alive() int { return p.w.Len() }
+
+// State returns the scenario's state: its torus, bounds and counters.
+func (p *PredatorPrey) State() PredatorState { return *p.state.Get() }
 
 // Census returns the population counted at the end of the last tick.
 func (p *PredatorPrey) Census() Census { return *p.census.Get() }

@@ -123,3 +123,12 @@ func wrap(v, side float32) float32 {
 // distSq returns dx² + dy², each square rounded before the add: written as
 // dx*dx + dy*dy, arm64 fuses one square into the add and rounds once.
 func distSq(dx, dy float32) float32 { return float32(dx*dx) + float32(dy*dy) }
+
+// Clone returns a copy of g that shares no memory with it, so that
+// snapshots and rollbacks can hold the grid (ecs.Snapshot calls it).
+func (g PreyGrid) Clone() PreyGrid {
+	g.start = append([]int32(nil), g.start...)
+	g.prey = append([]gridPrey(nil), g.prey...)
+	g.cell = append([]int32(nil), g.cell...)
+	return g
+}

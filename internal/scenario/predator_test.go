@@ -51,8 +51,8 @@ func TestPredatorPreyIsDeterministic(t *testing.T) {
 	for _, cfg := range []Config{{Workers: 1}, {Workers: 2}, {Workers: 4}, {Workers: 8}, {Debug: true}} {
 		cfg.N, cfg.Seed = n, 7
 		p := runPredatorPrey(t, cfg, ticks)
-		if p.Starved == 0 || p.Eaten == 0 {
-			t.Fatalf("%d starved, %d eaten: the run does not reach every kind of despawn", p.Starved, p.Eaten)
+		if p.State().Starved == 0 || p.State().Eaten == 0 {
+			t.Fatalf("%d starved, %d eaten: the run does not reach every kind of despawn", p.State().Starved, p.State().Eaten)
 		}
 		got := p.Hash()
 		if want == 0 {
@@ -94,11 +94,11 @@ func TestPredatorPreyPopulation(t *testing.T) {
 			if d := c.Prey + c.Predators - p.Alive(); d < -n/20 || d > n/20 || c.Predators == 0 || c.Prey == 0 {
 				t.Fatalf("census %+v, %d alive", c, p.Alive())
 			}
-			if p.Born == 0 || p.Eaten == 0 || p.Chases == 0 {
-				t.Fatalf("born %d, eaten %d, chases %d: the world does not change", p.Born, p.Eaten, p.Chases)
+			if p.State().Born == 0 || p.State().Eaten == 0 || p.State().Chases == 0 {
+				t.Fatalf("born %d, eaten %d, chases %d: the world does not change", p.State().Born, p.State().Eaten, p.State().Chases)
 			}
-			if gone := startPrey + p.PreyBorn - p.preyCount.Count(); p.PreyGone != gone || gone < p.Eaten {
-				t.Fatalf("the observer saw %d prey leave; %d left (%d eaten)", p.PreyGone, gone, p.Eaten)
+			if gone := startPrey + p.State().PreyBorn - p.preyCount.Count(); p.State().PreyGone != gone || gone < p.State().Eaten {
+				t.Fatalf("the observer saw %d prey leave; %d left (%d eaten)", p.State().PreyGone, gone, p.State().Eaten)
 			}
 		})
 	}
