@@ -26,9 +26,9 @@
 //   - system code: a function or method with a *sched.Context parameter (a
 //     system's Update, Init or Finalize, a function passed to
 //     Scheduler.AddFunc or sched.Func), a function literal passed as an
-//     argument to any function or method of the ecs or sched packages (hooks,
-//     SpawnFunc initialisers, sched.ForEach bodies), and the functions
-//     nested in them;
+//     argument to any exported function or method of the ecs or sched
+//     packages (hooks, SpawnFunc initialisers, sched.ForEach bodies), and
+//     the functions nested in them;
 //   - world code: system code, plus functions with an *ecs.World or
 //     *ecs.Commands parameter and the functions nested in them.
 //

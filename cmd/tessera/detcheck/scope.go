@@ -13,8 +13,8 @@ import (
 //
 // System code is a function or method with a *sched.Context parameter (a
 // system's Update, Init or Finalize, a function passed to AddFunc or
-// sched.Func), and a function literal passed as an argument to any function
-// or method of the ecs or sched packages (hooks, SpawnFunc initialisers,
+// sched.Func), and a function literal passed as an argument to any exported
+// function or method of the ecs or sched packages (hooks, SpawnFunc initialisers,
 // sched.ForEach bodies). World code adds functions and literals with an
 // *ecs.World or *ecs.Commands parameter. Functions nested in them count too.
 func (c *checker) opensScope(n ast.Node) (system, world bool) {
@@ -42,8 +42,8 @@ func (c *checker) opensScope(n ast.Node) (system, world bool) {
 	return false, world
 }
 
-// isCallbackOfTessera reports whether lit is an argument of a call to a
-// function or method declared in the ecs or sched package.
+// isCallbackOfTessera reports whether lit is an argument of a call to an
+// exported function or method declared in the ecs or sched package.
 func (c *checker) isCallbackOfTessera(lit *ast.FuncLit) bool {
 	call, ok := c.parent(0).(*ast.CallExpr)
 	if !ok {
@@ -59,7 +59,7 @@ func (c *checker) isCallbackOfTessera(lit *ast.FuncLit) bool {
 		return false
 	}
 	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil {
+	if !ok || fn.Pkg() == nil || !fn.Exported() {
 		return false
 	}
 	p := fn.Pkg().Path()

@@ -83,3 +83,29 @@ func nearMisses(x, y, z float64, i, j, k int, c complex128) (float64, int) {
 	r = float64(Meters(x) * Meters(y)) // conversion to a named float type rounds too
 	return r, n
 }
+
+func viaIncrement(x, y float64) float64 {
+	t := x * y // want `fma: the product x \* y is stored in t`
+	t++
+	return t
+}
+
+func viaLaterAdd(x, y, z float64) float64 {
+	t := x * y // want `fma: the product x \* y is stored in t and t is added to or subtracted from at line \d+`
+	t += z
+	return t
+}
+
+// Near misses of variables: the product is overwritten before the addition,
+// or never reaches one.
+func variableNearMisses(x, y, z float64, s []float64) float64 {
+	t := x * y
+	t = z
+	r := t + z
+	u := x * y
+	s[0] = u
+	v := x * y
+	r = v / z
+	r += s[0]
+	return r
+}
