@@ -40,7 +40,9 @@ that can make a world differ between machines, runs or numbers of workers:
   address    uintptr(unsafe.Pointer(p)) used as data
 
 Each report says what, why and the fix. The fma and maporder reports carry
-suggested fixes: "tessera vet -fix" applies them, "-fix -diff" shows them.
+suggested fixes: "tessera vet -fix" applies them, "-fix -diff" shows them
+(go vet -fix edits files while it builds others: when a fix adds an import,
+a package may fail to build in that run; run it again).
 Give flags as -name=value, before the packages.
 
 Silence one report, with a reason, on its line or alone on the line above:

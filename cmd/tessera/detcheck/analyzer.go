@@ -71,11 +71,11 @@ type checker struct {
 
 	stack []frame
 	// system counts the enclosing functions that are system code (they run
-	// inside a tick: see isSystemFunc); world those that are world code
+	// inside a tick: see opensScope); world those that are world code
 	// (system code, and functions handed a world or command buffer).
 	system, world int
 
-	// product variables: see fma.go.
+	// assignments to and additions of local float variables: see products.go.
 	varEvents map[*types.Var][]varEvent
 	varOrder  []*types.Var
 }

@@ -14,6 +14,9 @@
 //	go vet -vettool=$(command -v tessera) ./...
 //
 // Add -fix to apply the suggested fixes (-fix -diff to see them first).
+// go vet -fix edits files while it still builds other packages, so a fix
+// that adds an import can make a dependent package fail to build in that
+// run; run it again.
 // [Analyzer] also plugs into any driver of the analysis framework
 // (multichecker, golangci-lint plugins, gopls-style tools).
 //
