@@ -117,13 +117,17 @@
 //
 //   - delete(...);
 //   - x++, x--, or x op= e on an integer x, with op one of + - | & ^;
+//   - x = c, with c a constant (every iteration writes the same value);
+//   - x := e, declaring variables that live for one iteration;
 //   - m2[k] = e, with k the loop's key (each key is written once);
 //   - s = append(s, ...), when the statement right after the loop sorts s
 //     (a Sort function of package slices, or sort.Strings, Ints, Float64s,
 //     Slice or SliceStable);
 //   - continue;
-//   - an if statement (without an init statement) whose branches hold only
-//     such statements;
+//   - an if statement whose init statement and branches hold only such
+//     statements, or a nested range loop that declares its variables (or
+//     has none) and whose body holds only such statements (where m2[k] = e
+//     needs the outer loop's key);
 //
 // where no expression calls a function other than conversions, the
 // builtins len, cap, min, max, real, imag and complex, and side-effect-free

@@ -55,11 +55,16 @@ func (c *checker) checkRange(r *ast.RangeStmt) {
 //
 //   - delete(...);
 //   - x++, x--, or x op= e on an integer x, with op one of + - | & ^;
+//   - x = c, with c a constant (every iteration writes the same value);
+//   - x := e, declaring variables that live for one iteration;
 //   - m2[k] = e, where k is the loop's key (each key written once);
 //   - s = append(s, ...), when the statement right after the loop sorts s
 //     with a Sort function of package sort or slices;
 //   - continue;
-//   - an if statement whose branches hold only such statements;
+//   - an if statement whose init statement and branches hold only such
+//     statements;
+//   - a nested range loop that declares its variables (or has none) and
+//     whose body holds only such statements;
 //
 // and no expression in them calls a function (conversions, the builtins
 // len, cap, min, max, real, imag and complex, and side-effect-free functions
@@ -112,16 +117,28 @@ func (c *checker) commutesStmt(s ast.Stmt, key types.Object, appended *[]types.O
 		return s.Tok == token.CONTINUE && s.Label == nil
 	case *ast.BlockStmt:
 		return c.commutes(s.List, key, appended)
+	case *ast.RangeStmt:
+		// A nested loop: its key is not the outer key, so m2[k] = e in it
+		// does not count as written once.
+		return s.Tok != token.ASSIGN && c.callFree(s.X) && c.commutes(s.Body.List, key, appended)
 	case *ast.IfStmt:
-		if s.Init != nil || !c.callFree(s.Cond) || !c.commutes(s.Body.List, key, appended) {
+		if s.Init != nil && !c.commutesStmt(s.Init, key, appended) ||
+			!c.callFree(s.Cond) || !c.commutes(s.Body.List, key, appended) {
 			return false
 		}
 		return s.Else == nil || c.commutesStmt(s.Else, key, appended)
 	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE {
+			// Variables declared in the body live for one iteration.
+			return c.callFree(s.Rhs...)
+		}
 		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
 			return false
 		}
 		lhs, rhs := s.Lhs[0], s.Rhs[0]
+		if s.Tok == token.ASSIGN && c.isConstant(rhs) {
+			return c.callFree(lhs) // every iteration writes the same value
+		}
 		switch s.Tok {
 		case token.ADD_ASSIGN, token.SUB_ASSIGN, token.OR_ASSIGN, token.AND_ASSIGN, token.XOR_ASSIGN:
 			return isInteger(c.pass.TypesInfo.TypeOf(lhs)) && c.callFree(lhs, rhs)

@@ -128,9 +128,43 @@ func nearMisses(m map[string]int, dead map[int]bool, w *ecs.World) (int, []strin
 		quoted = append(quoted, strconv.Quote(k)) // a pure function
 	}
 	slices.Sort(quoted)
+	found := false
+	for k, v := range m {
+		if n := len(k); n > v {
+			found = true // every iteration writes the same value
+		}
+	}
+	edges := map[string]map[string]bool{}
+	for from, tos := range edges {
+		for to := range tos {
+			edges[to][from] = true
+		}
+	}
 	//tessera:nondeterministic-ok Sprint has no effect, so the order does not matter
 	for _, v := range m {
 		fmt.Sprint(v)
 	}
+	_ = found
 	return n + total + bits + len(quoted), keys, inverse
+}
+
+// moreOrders: bodies that look order-free but are not.
+func moreOrders(m map[string]int, edges map[string]map[string]int) (int, string) {
+	last, name := 0, ""
+	for k, v := range m { // want `maporder: ranging over a Go map`
+		n := v * 2
+		last = n // the last iteration wins
+		_ = k
+	}
+	for _, tos := range edges { // want `maporder: ranging over a Go map`
+		for name = range tos { // the outer variable keeps the last key
+		}
+	}
+	copyOut := map[string]int{}
+	for _, tos := range edges { // want `maporder: ranging over a Go map`
+		for to, v := range tos {
+			copyOut[to] = v // the same inner key may come from two outer entries
+		}
+	}
+	return last + len(copyOut), name
 }
