@@ -6,6 +6,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/tessera-ecs/tessera v0.0.0
 	golang.org/x/term v0.28.0
+	golang.org/x/tools v0.39.0
 	gonum.org/v1/plot v0.16.0
 )
 
@@ -21,7 +22,9 @@ require (
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.25.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
+	golang.org/x/mod v0.30.0 // indirect
+	golang.org/x/sync v0.18.0 // indirect
+	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 )
 

@@ -1,12 +1,22 @@
-// Command tessera runs Tessera's demo scenarios and generates component
-// code from JSON definitions.
+// Command tessera runs Tessera's demo scenarios, generates component code
+// from JSON definitions and checks code for what makes a world differ
+// between machines or runs.
 //
 //	tessera demo [flags]   run the particle system, the game-like scenario or the
 //	                       predator-prey world and report
 //	tessera gen [-o out.go] defs.json...
 //	                       write the Go code of component definitions
+//	tessera vet [packages] run go vet with the determinism analyzer
+//	                       (package detcheck) on the packages (default ./...)
 //
-// Run "tessera demo -h" or "tessera gen -h" for the flags.
+// Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for the flags.
+//
+// The binary is also a go vet tool: when go vet runs it (with -V=full,
+// -flags or a *.cfg file), it runs the detcheck analyzer, so
+//
+//	go vet -vettool=$(command -v tessera) ./...
+//
+// does what tessera vet does.
 package main
 
 import (
@@ -16,6 +26,9 @@ import (
 )
 
 func main() {
+	if isVetTool(os.Args[1:]) {
+		runVetTool()
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -31,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return demo(args[1:], stdout, stderr)
 	case "gen":
 		return gen(args[1:], stdout, stderr)
+	case "vet":
+		return vet(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -49,7 +64,10 @@ Commands:
           ticks per second, tick times, memory and each system's share
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
+  vet     run go vet with the determinism analyzer: report code that makes
+          a world differ between machines, runs or worker counts
+          (go vet -vettool=$(command -v tessera) ./... does the same)
 
-Run "tessera demo -h" or "tessera gen -h" for their flags.
+Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for their flags.
 `)
 }
