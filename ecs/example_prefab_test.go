@@ -33,7 +33,7 @@ func ExampleNewPrefab() {
 	ecs.PrefabValue[Hull](ship, 0).HP = 150 // later instances get 150
 	ship.SpawnBatchFunc(2, func(i int, inst []ecs.Entity) {
 		turret, _ := turrets.Get(inst[1])
-		turret.Arc += float64(i) * 10 // a per-instance override
+		turret.Arc += float64(float64(i) * 10) // a per-instance override
 	})
 
 	for r := range ecs.NewQuery1[Hull](w).All() {

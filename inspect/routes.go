@@ -3,7 +3,9 @@ package inspect
 import (
 	"embed"
 	"io/fs"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -96,7 +98,7 @@ func (ms methods) serve(rw http.ResponseWriter, r *http.Request) {
 		h, ok = ms[http.MethodGet]
 	}
 	if !ok {
-		for m := range ms {
+		for _, m := range slices.Sorted(maps.Keys(ms)) {
 			rw.Header().Add("Allow", m)
 		}
 		writeError(rw, errorf(http.StatusMethodNotAllowed, "method %s not allowed on %s", r.Method, r.URL.Path))

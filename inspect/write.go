@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -114,7 +115,8 @@ func (in *Inspector) spawn(body []byte) (any, *httpError) {
 		v    any
 	}
 	var vals []named
-	for name, raw := range req.Components {
+	for _, name := range slices.Sorted(maps.Keys(req.Components)) {
+		raw := req.Components[name]
 		c, err := component(in.w, name)
 		if err != nil {
 			return nil, err

@@ -54,8 +54,8 @@ func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, des
 		chunks = moving.AppendChunks(chunks[:0], 256)
 		sched.ForEach(ctx, chunks, func(c ecs.Chunk2[Pos, Vel]) {
 			for i := range c.A {
-				c.A[i].X += c.B[i].X * 0.1
-				c.A[i].Y += c.B[i].Y * 0.1
+				c.A[i].X += float64(c.B[i].X * 0.1)
+				c.A[i].Y += float64(c.B[i].Y * 0.1)
 			}
 		})
 	}, sched.Reads[Vel](), sched.Writes[Pos]())

@@ -138,7 +138,7 @@ func newForest(trees, branch, levels int) *forest {
 // localOf is node i's Local: small values, different for neighbours, so a
 // node read in place of another changes the result.
 func localOf(i int) Local {
-	return Local{X: float64(i%97) * 0.5, Y: float64(i%89)*0.25 - 10}
+	return Local{X: float64(i%97) * 0.5, Y: float64(float64(i%89)*0.25) - 10}
 }
 
 // worlds returns every node's WorldPos computed in plain Go, parents

@@ -27,7 +27,7 @@ func (w *naiveWorld) spawn() uint32 {
 //go:noinline
 func naiveMove(w *naiveWorld) {
 	if len(w.vel) < len(w.pos) {
-		for e, v := range w.vel {
+		for e, v := range w.vel { //tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 			if p, ok := w.pos[e]; ok {
 				p.X += v.X
 				p.Y += v.Y
@@ -36,7 +36,7 @@ func naiveMove(w *naiveWorld) {
 		}
 		return
 	}
-	for e, p := range w.pos {
+	for e, p := range w.pos { //tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 		if v, ok := w.vel[e]; ok {
 			p.X += v.X
 			p.Y += v.Y
@@ -48,7 +48,7 @@ func naiveMove(w *naiveWorld) {
 //go:noinline
 func naiveSumTagged(w *naiveWorld) float32 {
 	s := float32(0)
-	for e := range w.tags[0] {
+	for e := range w.tags[0] { //tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 		if p, ok := w.pos[e]; ok {
 			s += p.X
 		}

@@ -36,10 +36,10 @@ func newNaiveParticles(n int) *naiveParticles {
 func (p *naiveParticles) spawn(k int) {
 	p.next++
 	e := p.next
-	speed := 1 + 4*p.rng.Float32()
+	speed := 1 + float32(4*p.rng.Float32())
 	angle := math.Pi * p.rng.Float64()
-	p.pos[e] = Position{float32(k)*40 + 20, 0}
-	p.vel[e] = Position{speed * float32(math.Cos(angle)), speed * float32(math.Sin(angle))}
+	p.pos[e] = Position{float32(float32(k)*40) + 20, 0}
+	p.vel[e] = Position{speed * float32(math.Cos(angle)), speed * float32(math.Sin(angle))} //tessera:nondeterministic-ok the naive baseline, timed, never compared across machines
 	p.color[e] = uint8(k)
 	p.life[e] = 200 * naiveDT * (1 - p.rng.Float32())
 }
@@ -50,19 +50,21 @@ func (p *naiveParticles) tick() {
 		p.spawn(p.emitter)
 		p.emitter = (p.emitter + 1) % 8
 	}
+	//tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 	for e, v := range p.vel { // Gravity
 		v.Y -= 9.81 * naiveDT
 		p.vel[e] = v
 	}
+	//tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 	for e, v := range p.vel { // Move
 		if q, ok := p.pos[e]; ok {
-			q.X += v.X * naiveDT
-			q.Y += v.Y * naiveDT
+			q.X += float32(v.X * naiveDT)
+			q.Y += float32(v.Y * naiveDT)
 			p.pos[e] = q
 		}
 	}
-	var dead []uint32 // Age, then the deferred despawns
-	for e, l := range p.life {
+	var dead []uint32          // Age, then the deferred despawns
+	for e, l := range p.life { //tessera:nondeterministic-ok the naive baseline's Go-map store is what it measures
 		if l -= naiveDT; l <= 0 {
 			dead = append(dead, e)
 		}

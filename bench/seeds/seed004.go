@@ -204,7 +204,7 @@ func addRemove(n int, storage string, ticks int) TickStats {
 func sumTagged(q *ecs.Query2[Position, C1]) float32 {
 	s := float32(0)
 	for r := range q.All() {
-		s += r.A.X * r.B.V
+		s += float32(r.A.X * r.B.V)
 	}
 	return s
 }

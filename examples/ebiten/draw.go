@@ -73,9 +73,13 @@ func drawWorld(screen *ebiten.Image, g *arena.Game) {
 		square(screen, r.B.X, r.B.Y, 3, color.RGBA{255, 255, 120, 255})
 	}
 	for r := range v.ships.All() {
+		//tessera:nondeterministic-ok drawing only: the pixels never feed the world
 		sin, cos := math.Sincos(float64(r.A.Angle))
+		//tessera:nondeterministic-ok drawing only: the pixels never feed the world
 		nose := [2]float32{r.B.X + 14*float32(cos), r.B.Y + 14*float32(sin)}
+		//tessera:nondeterministic-ok drawing only: the pixels never feed the world
 		left := [2]float32{r.B.X - 10*float32(cos) + 8*float32(sin), r.B.Y - 10*float32(sin) - 8*float32(cos)}
+		//tessera:nondeterministic-ok drawing only: the pixels never feed the world
 		right := [2]float32{r.B.X - 10*float32(cos) - 8*float32(sin), r.B.Y - 10*float32(sin) + 8*float32(cos)}
 		white := color.RGBA{230, 240, 255, 255}
 		vector.StrokeLine(screen, nose[0], nose[1], left[0], left[1], 2, white, true)

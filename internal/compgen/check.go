@@ -2,6 +2,7 @@ package compgen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -341,7 +342,8 @@ func (v *valueChecker) checkArchetype(a *Archetype) {
 		}
 		seen[name] = true
 	}
-	for name, n := range a.Defaults {
+	for _, name := range slices.Sorted(maps.Keys(a.Defaults)) {
+		n := a.Defaults[name]
 		if !seen[name] {
 			d.errorf(n.pos, "archetype %s: defaults for %s, which is not one of its components", a.Name, quoteClipped(name))
 			continue

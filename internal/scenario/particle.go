@@ -101,7 +101,7 @@ func NewParticle(cfg Config) (*Particle, error) {
 		}
 	} else {
 		for c := range Colors {
-			x := float32(c)*40 + 20
+			x := float32(float32(c)*40) + 20
 			p.emits = append(p.emits, p.emitters.Spawn(Emitter{X: x, Y: 0, Color: uint8(c)}))
 		}
 		w.Reserve(cfg.N)

@@ -144,7 +144,7 @@ func spawnShip(g *Game) ecs.Entity {
 	ship := ecs.NewMap3[Pos, Vel, Ship](w).Spawn(Pos{Width / 2, Height / 2}, Vel{}, Ship{Angle: -1.5708})
 	turrets := ecs.NewMap3[Pos, Offset, Turret](w)
 	for i, side := range []float32{-9, 9} {
-		t := turrets.Spawn(Pos{}, Offset{X: 2, Y: side}, Turret{Angle: float32(i)*0.6 - 0.3})
+		t := turrets.Spawn(Pos{}, Offset{X: 2, Y: side}, Turret{Angle: float32(float32(i)*0.6) - 0.3})
 		g.H.SetParent(t, ship)
 	}
 	engine := ecs.NewMap3[Pos, Offset, Emitter](w).Spawn(Pos{}, Offset{X: -12}, Emitter{Every: 3, Count: 2, Speed: 1.2, Color: 2})
