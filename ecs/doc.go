@@ -658,6 +658,43 @@
 // content; pointer, slice, map and interface fields not at all, unless the
 // type implements [Checksummer].
 //
+// # Determinism
+//
+// The same calls give the same world: the same entity ids (index and
+// generation), the same iteration order and the same [World.Checksum], on
+// amd64, arm64, 386 and wasm alike, with any number of scheduler workers,
+// after a snapshot is restored, after a rollback and its re-simulation,
+// and after a save is loaded (on the same machine or another) and the run
+// continues. Nothing in the core reads the clock, a random source, a map's
+// order or the machine's word size: ids come from the entity index's free
+// list, tables and columns are ordered by first use and by stable name,
+// and int, uint and uintptr count as 64 bits in checksums and save files.
+// Repository CI runs every scenario and example on the four machines
+// (arm64 and 386 under qemu-user, wasm under Node) and compares the
+// checksum after every tick.
+//
+// The promise covers what the world does; user code keeps it by following
+// rules that the analyzer behind `tessera vet` (package
+// github.com/tessera-ecs/tessera/cmd/tessera/detcheck) checks:
+//
+//   - Round a float product before adding it: x += float32(v * dt), not
+//     x += v * dt. The Go specification lets a compiler fuse x*y + z into
+//     one multiply-add that rounds once, and arm64's does; an explicit
+//     conversion prevents it.
+//   - Take Sin, Cos and Sincos from package detmath, not math: math's
+//     differ in the last bit between arm64 and amd64 (and Exp and Pow
+//     between amd64 and 386). Sqrt, Abs, Floor, Mod and the other exact
+//     functions of math are safe.
+//   - Never let a Go map's order reach the world: range over sorted keys.
+//   - Draw randomness from a seeded generator kept in a resource (so
+//     snapshots, rollbacks and save files carry it), never from math/rand's
+//     global functions; never read the clock inside a tick.
+//   - Split work with sched.ForEach and combine per-chunk results in chunk
+//     order; a goroutine of one's own inside a system has no fixed order.
+//   - Keep every value the simulation reads in the world (components,
+//     resources, relations): a counter in a Go variable is not rolled back
+//     or saved.
+//
 // # Snapshots and rollback
 //
 // [World.Snapshot] copies a world's whole state into a [Snapshot] and
