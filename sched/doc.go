@@ -145,6 +145,14 @@
 // one pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
 // workers and compares what every system saw.
 //
+// A system's last pass is its query's, kept in the world, not in the
+// scheduler: ecs.World.Restore, and so a rollback with ecs.SnapshotRing,
+// rewinds it with the change ticks, and the ticks simulated again show
+// every system what it saw the first time. Keep the program's own tick
+// count in a resource, so it rewinds too. TestRollbackReplaysSystems rolls
+// such a program back after every tick and compares what every system saw
+// and the checksum, tick by tick, with a straight run.
+//
 // # Data parallelism
 //
 // A system can split its own work across the workers with [ForEach], for
