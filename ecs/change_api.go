@@ -21,9 +21,11 @@ func TrackChanges() ComponentOption { return func(o *componentOptions) { o.track
 
 // Added filters a query to the entities that gained a T since the query's
 // previous pass (or ever, on its first pass): by any add, spawn, batch,
-// command buffer, deferred change, clone, prefab, load or restore. It
-// requires T, as [With] does. T must have been registered with
-// [TrackChanges]; otherwise the query constructor panics. Bevy's Added<T>.
+// command buffer, deferred change, clone, prefab or load. It requires T, as
+// [With] does. T must have been registered with [TrackChanges]; otherwise
+// the query constructor panics. A [World.Restore] puts back the ticks and
+// each query's previous pass as they were when the snapshot was taken, so
+// the passes after it see what they saw then. Bevy's Added<T>.
 func Added[T any]() Filter { return Filter{kind: filterAdded, types: []ComponentType{C[T]()}} }
 
 // Changed filters a query to the entities whose T was added or changed
@@ -34,7 +36,8 @@ func Added[T any]() Filter { return Filter{kind: filterAdded, types: []Component
 // registered with [TrackChanges]; otherwise the query constructor panics.
 //
 // Each query has its own last pass: two queries (two systems) with
-// Changed[T] each see every change once. A query does not see the changes
+// Changed[T] each see every change once. The last pass lives in the world,
+// so [World.Restore] rewinds it with the ticks (see [Added]). A query does not see the changes
 // made while its own pass was open (its writes and those of its loop
 // body), as a Bevy system does not see its own: so a query that both
 // filters on Changed[T] and writes T does not feed itself. Several change

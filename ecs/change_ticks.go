@@ -13,7 +13,8 @@ import "sync/atomic"
 //
 // The slices have one entry per row of capacity; the rows a table or set
 // holds always have valid ticks, because every path that makes a row stamps
-// it (stampRows) and every path that moves one carries its ticks.
+// it (stampRows), every path that moves one carries its ticks, and a
+// restore puts back the ticks its snapshot saved (savedTicks).
 type tickColumn struct {
 	added, changed []uint32
 	// lastAdded and lastChanged are the newest ticks written. They are
@@ -78,7 +79,7 @@ func (tc *tickColumn) note(i uint32, t uint32, added bool) {
 }
 
 // stampRows marks rows [start, start+n) as added and changed now: rows a
-// spawn, an add, a load or a restore made.
+// spawn, an add or a load made.
 func (tc *tickColumn) stampRows(start, n uint32) {
 	if n == 0 {
 		return

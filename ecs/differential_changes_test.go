@@ -31,6 +31,7 @@ func (c *diffKind[T]) changePass(h *diffHarness) {
 		}
 		q = ecs.NewQuery1[T](h.w, filters...)
 		c.watched[which] = q
+		c.watches[which] = h.m.NewChangeWatch()
 	}
 	form := h.src.intn(4)
 	var got []ecs.Entity
@@ -44,7 +45,7 @@ func (c *diffKind[T]) changePass(h *diffHarness) {
 	default:
 		got = passAppend(q)
 	}
-	want := c.ms.Pass(&c.watches[which], added, writes)
+	want := c.ms.Pass(c.watches[which], added, writes)
 	ids := make([]refmodel.EntityID, 0, len(got))
 	for _, e := range got {
 		id, ok := h.byEnt[e]

@@ -154,9 +154,9 @@ type diffKind[T any] struct {
 
 	// The change-filtered queries of a tracked kind, by Added (bit 1) and
 	// Writes (bit 0), made on first use, and the model's memory of their
-	// last passes.
+	// last passes, made with them (snapshots rewind both).
 	watched [4]*ecs.Query1[T]
-	watches [4]refmodel.ChangeWatch
+	watches [4]*refmodel.ChangeWatch
 }
 
 func newDiffKind[T any](h *diffHarness, k int, name string, mk func(int) T, eq func(a, b T) bool) *diffKind[T] {

@@ -403,9 +403,7 @@
 //   - an add by any path: [Map.Add], Set of a missing value, spawns (single,
 //     batch, SpawnFunc), [Map.AddMatching], MapN handles, command buffers,
 //     deferred changes when they are applied, [World.CopyEntity], prefab
-//     instances, [World.Load], [World.LoadJSON], [World.Merge] and
-//     [World.Restore] (a restore counts as an add of every value it puts
-//     back, since passes may have seen other values in between). [Added]
+//     instances, [World.Load], [World.LoadJSON] and [World.Merge]. [Added]
 //     sees these only;
 //   - an overwrite: [Map.Set], MapN Set, AddMatching over a present value, a
 //     command buffer's or a deferred add over a present value, a sched
@@ -441,8 +439,13 @@
 // (Bevy's check_change_ticks), so comparisons stay exact however long the
 // world runs. A query idle for more than 2^30 ticks may then see values as
 // changed that did not change since its last pass; it never misses one.
-// Ticks are bookkeeping, not state: snapshots, saves and [World.Checksum]
-// leave them out.
+// Snapshots carry the ticks, the clock and every query's last pass, and
+// [World.Restore] puts them back: the passes after a restore see what they
+// saw after the snapshot (a query made since sees every value, as a new
+// query does), so a rollback that simulates the same ticks again repeats
+// what every change filter saw, and the world with it. A restore is not a
+// change. Saves and [World.Checksum] leave ticks out: a loaded world's
+// values are all added at the load.
 //
 // Cost (bench/results/CHANGES.md): a pass over a 1,000,000-entity table
 // with no change costs the table check alone; with changes it scans 4 bytes
@@ -716,7 +719,12 @@
 // ([Shallow], one call per type, wherever its values live: components,
 // relation pairs, events, resources); otherwise Snapshot panics naming the
 // type, and [World.CanSnapshot] says so beforehand. Keep the simulation's
-// random source in a resource, so a restore rewinds it too.
+// random source in a resource, so a restore rewinds it too. Change
+// detection rewinds with the rest: the change ticks, the clock and each
+// query's last pass are the snapshot's after a restore, so systems that
+// filter on [Added] or [Changed] see in a re-simulation exactly what they
+// saw the first time. [SnapshotRing] keeps the snapshots of the last few
+// ticks for rollback.
 //
 // # Save files
 //

@@ -169,7 +169,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 	q.hasSparse = q.hasSparse || len(q.relTo) > 0 || len(q.changes) > 0
 	// A new query has seen nothing: every value is newer than its last run.
 	// (clampTicks left no tick older than clampedAt-maxTickAge.)
-	q.lastRun = w.clampedAt - maxTickAge - 1
+	q.lastRun = w.neverRun()
 	for _, s := range q.sparseAll {
 		if slices.Contains(q.sparseNone, s) {
 			panic(requiredAndExcluded(op, s.info))

@@ -8,8 +8,10 @@ import (
 
 // Snapshot holds a copy of one world's state, taken by [World.Snapshot] and
 // put back by [World.Restore]: the entity index (generations, free list,
-// the next new index), every table's rows, every sparse set and every
-// resource. The zero value is an empty snapshot, ready to be taken into. A
+// the next new index), every table's rows, every sparse set, every
+// resource, and the change-detection state: the change ticks of the types
+// that track changes ([TrackChanges]), the world's change clock and the
+// last pass of every query. The zero value is an empty snapshot, ready to be taken into. A
 // snapshot keeps its buffers from one Snapshot call to the next, so a
 // rollback loop that saves into the same few snapshots every tick
 // allocates nothing once they have grown to the world's size.
@@ -17,8 +19,9 @@ import (
 // A Snapshot belongs to the world it was taken from; taking one of another
 // world into it drops its buffers and starts over. It is not safe for
 // concurrent use. Its memory is about the world's live data: the rows, the
-// sparse values and 12 bytes per entity index handed out, not the
-// capacity the world keeps for growth. (The in-memory save states of
+// sparse values, 12 bytes per entity index handed out, 8 bytes per value
+// of a tracked type and 4 per query, not the capacity the world keeps for
+// growth. (The in-memory save states of
 // rollback netcode: GGPO's save_game_state and load_game_state callbacks
 // and GGRS' GgrsRequest::SaveGameState, which Bevy users assemble from
 // bevy_ggrs' snapshot plugins.)
@@ -33,18 +36,25 @@ type Snapshot struct {
 	sparse   []sparseState // per sparse set, in World.sparse order
 	res      map[reflect.Type]*resourceState
 	events   []any // per event queue, in World.events order (see snapshotEvents)
+
+	// The change clock and, per query in World.queries order, its last
+	// pass (see snapshotClock).
+	tick, clampedAt uint32
+	lastRuns        []uint32
 }
 
 // tableState is a snapshot's copy of one table.
 type tableState struct {
 	entities []Entity
 	cols     []savedValues // parallel to table.columns
+	ticks    []savedTicks  // parallel to table.tracked
 }
 
 // sparseState is a snapshot's copy of one sparse set.
 type sparseState struct {
 	dense  []Entity
 	values savedValues
+	ticks  savedTicks // when the type tracks changes
 }
 
 // savedValues is a typed array of a snapshot's own for one column.
@@ -101,7 +111,8 @@ func copyForSnapshot(info *componentInfo, dst, src unsafe.Pointer, n int) {
 //
 // Panics inside an iteration, a hook, an observer or a parallel section,
 // where the state is in the middle of a change. Complexity: O(live rows
-// and sparse values + entity indices handed out + tables + resources).
+// and sparse values + entity indices handed out + tables + resources +
+// queries).
 func (w *World) Snapshot(dst *Snapshot) {
 	w.mustBeSettled("Snapshot")
 	if err := w.CanSnapshot(); err != nil {
@@ -130,6 +141,12 @@ func (w *World) Snapshot(dst *Snapshot) {
 			col := &t.columns[i]
 			ts.cols[i].save(col.info, col.base, len(t.entities))
 		}
+		if len(ts.ticks) != len(t.tracked) {
+			ts.ticks = make([]savedTicks, len(t.tracked))
+		}
+		for k, i := range t.tracked {
+			ts.ticks[k].save(t.columns[i].ticks, len(t.entities))
+		}
 	}
 	for len(dst.sparse) < len(w.sparse) {
 		dst.sparse = append(dst.sparse, sparseState{})
@@ -138,7 +155,11 @@ func (w *World) Snapshot(dst *Snapshot) {
 		ss := &dst.sparse[i]
 		ss.dense = append(ss.dense[:0], s.dense...)
 		ss.values.save(s.info, s.values.base, len(s.dense))
+		if tc := s.values.ticks; tc != nil {
+			ss.ticks.save(tc, len(s.dense))
+		}
 	}
+	w.snapshotClock(dst)
 	w.snapshotResources(dst)
 	w.snapshotEvents(dst)
 	dst.complete = true

@@ -8,11 +8,18 @@ package ecs
 // returns and the value it points to; a resource added since is gone, one
 // removed since is back) and the entity counts of [World.Stats]. Enter and
 // leave observers count as members exactly the entities that matched then,
-// so the next change fires the observers it would have fired then.
+// so the next change fires the observers it would have fired then. Change
+// detection is put back too: each tracked value's added and changed ticks,
+// the world's change clock and every query's last pass, so that the
+// [Added] and [Changed] filters of the passes after the restore see what
+// they saw after the snapshot, and a rollback that simulates the same
+// ticks again gives the same world.
 //
 // Restore fires no hook and no observer, and keeps what the world learned
 // since: component types, tables, queries, observers and capacity (so Stats
-// may list more tables, empty ones, and larger capacities). Pointers to
+// may list more tables, empty ones, and larger capacities). A query made
+// since the snapshot had not run then: its next pass sees every value, as
+// its first pass would have. Pointers to
 // components taken before the restore must not be used after it. A
 // snapshot may be restored any number of times; values of [Cloner] types
 // are cloned again each time, so the world never shares them with s.
@@ -22,7 +29,7 @@ package ecs
 // method panicked while it was taken) or was taken of another world, and
 // inside an iteration, a hook, an observer or a parallel section. Complexity:
 // O(live rows and sparse values now and in s + entity indices handed out +
-// tables), plus a pass over each observed query's entities.
+// tables + queries), plus a pass over each observed query's entities.
 func (w *World) Restore(s *Snapshot) {
 	w.mustBeSettled("Restore")
 	switch {
@@ -36,18 +43,20 @@ func (w *World) Restore(s *Snapshot) {
 	w.beginMethods("Restore") // Clone methods run
 	defer w.endMethods()
 	w.restoreIndex(s)
+	w.restoreClock(s) // first: the tick floor is the snapshot's
+	floor := w.tickFloor()
 	for _, t := range w.tables {
 		if t.id < len(s.tables) {
-			t.restore(&s.tables[t.id])
+			t.restore(&s.tables[t.id], floor)
 		} else {
-			t.restore(nil) // made since the snapshot: empty then
+			t.restore(nil, floor) // made since the snapshot: empty then
 		}
 	}
 	for i, sp := range w.sparse {
 		if i < len(s.sparse) {
-			sp.restore(&s.sparse[i])
+			sp.restore(&s.sparse[i], floor)
 		} else {
-			sp.restore(nil)
+			sp.restore(nil, floor)
 		}
 	}
 	w.restoreResources(s)
@@ -88,8 +97,9 @@ func (w *World) restoreIndex(s *Snapshot) {
 	x.free = append(x.free[:0], s.free...)
 }
 
-// restore makes t's rows those st saved, or no rows when st is nil.
-func (t *table) restore(st *tableState) {
+// restore makes t's rows those st saved, or no rows when st is nil, with
+// the change ticks st saved; floor is the restored clock's tick floor.
+func (t *table) restore(st *tableState, floor uint32) {
 	old := len(t.entities)
 	var n int
 	if st != nil {
@@ -109,6 +119,9 @@ func (t *table) restore(st *tableState) {
 		t.dirty = max(t.dirty, uint32(old))
 	}
 	if st == nil {
+		for _, i := range t.tracked {
+			t.columns[i].ticks.forget(floor)
+		}
 		return
 	}
 	for i := range t.columns {
@@ -116,15 +129,16 @@ func (t *table) restore(st *tableState) {
 		copyForSnapshot(col.info, col.base, st.cols[i].base, n)
 	}
 	t.entities = append(t.entities, st.entities...)
-	// A restore puts values back that passes may have seen differently:
-	// it counts as an add of every tracked value it restores.
-	t.stampRows(0, uint32(n))
+	for k, i := range t.tracked {
+		t.columns[i].ticks.restore(&st.ticks[k], floor)
+	}
 }
 
-// restore makes s's entities and values those st saved, or none when st
-// is nil. The page entries of the entities it holds now are cleared first,
-// then set for the saved ones.
-func (s *sparseSet) restore(st *sparseState) {
+// restore makes s's entities, values and change ticks those st saved, or
+// none when st is nil; floor is the restored clock's tick floor. The page
+// entries of the entities it holds now are cleared first, then set for the
+// saved ones.
+func (s *sparseSet) restore(st *sparseState, floor uint32) {
 	for _, e := range s.dense {
 		s.setEntry(e.index, 0)
 	}
@@ -138,7 +152,11 @@ func (s *sparseSet) restore(st *sparseState) {
 	if !s.info.pointerFree && old > n {
 		s.info.clearN(s.values.at(uint32(n)), old-n)
 	}
+	tc := s.values.ticks
 	if st == nil {
+		if tc != nil {
+			tc.forget(floor)
+		}
 		return
 	}
 	copyForSnapshot(s.info, s.values.base, st.values.base, n)
@@ -146,7 +164,9 @@ func (s *sparseSet) restore(st *sparseState) {
 	for i, e := range s.dense {
 		s.setEntry(e.index, uint32(i)+1)
 	}
-	s.stampRows(0, uint32(n)) // a restore is an add (see table.restore)
+	if tc != nil {
+		tc.restore(&st.ticks, floor)
+	}
 }
 
 // setEntry sets the page entry of entity index i to v (a dense slot + 1, or

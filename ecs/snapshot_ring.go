@@ -10,6 +10,10 @@ import "fmt"
 // prediction). Tick numbers are the caller's: any increasing sequence, such
 // as sched.Time's Tick.
 //
+// A rollback puts change detection back with the rest (see
+// [World.Restore]): in the ticks simulated again, systems that filter on
+// [Added] or [Changed] see what they saw the first time.
+//
 // The ring reuses its snapshots' buffers, so once every slot has been
 // filled, saving allocates nothing unless the world grows. Its memory is
 // depth times the world's live data. Not safe for concurrent use.

@@ -106,7 +106,8 @@ func (t *table) pushEntity(e Entity) uint32 {
 
 // stampRows marks rows [start, start+n) of every tracked column as added
 // and changed now: rows just made by a spawn, an add (the move then
-// carries the ticks of the columns the entity had), a load or a restore.
+// carries the ticks of the columns the entity had) or a load. (A restore
+// puts back the ticks its snapshot saved.)
 func (t *table) stampRows(start, n uint32) {
 	for _, i := range t.tracked {
 		t.columns[i].ticks.stampRows(start, n)

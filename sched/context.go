@@ -14,8 +14,9 @@ type Context struct {
 	s         *Scheduler
 	sys       *system
 	cmds      *ecs.Commands
-	splitting atomic.Int32 // ForEach calls of the system in progress (nested ones on other goroutines too)
-	home      int          // the worker running the system's Update: its ForEach starts on that worker's share
+	splitting atomic.Int32  // ForEach calls of the system in progress (nested ones on other goroutines too)
+	home      int           // the worker running the system's Update: its ForEach starts on that worker's share
+	calls     atomic.Uint64 // ForEach calls started in this Update, which number them for Shuffle
 }
 
 // World returns the scheduler's world. During Update it is in a parallel

@@ -28,9 +28,9 @@ func mix(a, b uint64) uint64 {
 // ticks ticks on the given number of workers, and returns a hash of the
 // final world (every entity, every component) with some counts that show
 // the scenario did what it claims.
-func determinismRun(t *testing.T, workers, ticks int) (hash uint64, spawned, despawned, dropped int) {
+func determinismRun(t *testing.T, workers, ticks int, opts ...sched.SchedulerOption) (hash uint64, spawned, despawned, dropped int) {
 	w := ecs.NewWorld()
-	s := sched.New(w, sched.Workers(workers))
+	s := sched.New(w, append([]sched.SchedulerOption{sched.Workers(workers)}, opts...)...)
 	defer s.Close()
 	pvh := ecs.NewMap4[Pos, Vel, Health, Age](w)
 	for i := range 2000 {

@@ -86,6 +86,29 @@
 // bit for bit over 1,000 ticks with spawns, despawns, outputs and merges on
 // 1, 2, 4 and 8 workers.
 //
+// # Shuffled runs
+//
+// The order of record fixes what a tick means, but leaves the scheduler
+// free in two places: the order in which a stage's systems start (they
+// conflict with none of each other), and how a ForEach's items are spread
+// over the workers. A program that depends on either has a determinism bug
+// that the default choices hide: a system that touches what it did not
+// declare, state two systems of a stage share, or ForEach items that write
+// to each other. [Shuffle](seed) draws both choices from a generator seeded
+// with seed, every tick: the stage's start order, and each ForEach's item
+// order, shares and share sizes. It keeps the stages, the order of record
+// and everything applied in it (outputs, events, command buffers, entity
+// ids). A correct program ends in the same world under every seed, with one
+// worker or many; with one worker a seed replays the same choices, so a
+// failing seed reproduces:
+//
+//	for seed := range uint64(20) {
+//		s := sched.New(w, sched.Workers(1), sched.Shuffle(seed))
+//		... // build the systems, run, compare w.Checksum() with a run without Shuffle
+//	}
+//
+// internal/scenario's TestShuffledScenarios runs every scenario this way.
+//
 // # Run/Sync outputs
 //
 // The Run/Sync design of a student game engine's parallel lock-free ECS has
@@ -144,6 +167,14 @@
 // a change-filtered pass split with [ForEach] over AppendChunks counts as
 // one pass. TestChangedAcrossWorkers runs such a program on 1, 2, 4 and 8
 // workers and compares what every system saw.
+//
+// A system's last pass is its query's, kept in the world, not in the
+// scheduler: ecs.World.Restore, and so a rollback with ecs.SnapshotRing,
+// rewinds it with the change ticks, and the ticks simulated again show
+// every system what it saw the first time. Keep the program's own tick
+// count in a resource, so it rewinds too. TestRollbackReplaysSystems rolls
+// such a program back after every tick and compares what every system saw
+// and the checksum, tick by tick, with a straight run.
 //
 // # Data parallelism
 //

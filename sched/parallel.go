@@ -23,12 +23,12 @@ import (
 // panic in fn is re-raised by [Scheduler.Run] as a *[Panic] naming the
 // system and the item, after the items already started have finished (with
 // one worker, no further item starts). With one worker the items run in
-// order on the calling goroutine.
+// order on the calling goroutine ([Shuffle] draws another order).
 func ForEach[C any](ctx *Context, items []C, fn func(item C)) {
 	name, labels := ctx.sys.name, ctx.sys.labels
 	ctx.splitting.Add(1)
 	defer ctx.splitting.Add(-1)
-	ctx.s.pool.do(ctx.home, len(items), func(i, _ int) { fn(items[i]) },
+	ctx.s.pool.doShuffled(ctx.forEachRand(), ctx.home, len(items), func(i, _ int) { fn(items[i]) },
 		func(i int) string { return "system " + strconv.Quote(name) + ", item " + strconv.Itoa(i) }, labels)
 	pprof.SetGoroutineLabels(labels) // the caller ran items too
 }

@@ -109,6 +109,12 @@ func poll(tasks chan *job, spin time.Duration) (*job, bool) {
 // worker). If any item panicked, the items not yet claimed still run (with
 // several workers), and do then panics with the first *Panic recorded.
 func (p *pool) do(home, n int, run func(i, who int), label func(i int) string, labels context.Context) {
+	p.doCut(home, n, run, label, labels, nil)
+}
+
+// doCut is do with the participants' shares given: participant k's share
+// is items [cuts[k], cuts[k+1]). With nil cuts the shares are equal.
+func (p *pool) doCut(home, n int, run func(i, who int), label func(i int) string, labels context.Context, cuts []int) {
 	if n <= 0 {
 		return
 	}
@@ -119,6 +125,11 @@ func (p *pool) do(home, n int, run func(i, who int), label func(i int) string, l
 	j := &job{n: n, run: run, label: label, labels: labels, done: make(chan struct{})}
 	j.parts = make([]part, p.workers)
 	for k := range j.parts {
+		if cuts != nil {
+			j.parts[k].next.Store(int64(cuts[k]))
+			j.parts[k].end = int64(cuts[k+1])
+			continue
+		}
 		j.parts[k].next.Store(int64(k * n / p.workers))
 		j.parts[k].end = int64((k + 1) * n / p.workers)
 	}

@@ -30,6 +30,7 @@ type Scheduler struct {
 	workers int
 	spin    time.Duration // how long idle workers poll before they park; < 0: not set
 	debug   bool
+	shuffle *shuffler // the free choices' generator (Shuffle), nil for the default ones
 
 	systems []*system
 	byName  map[string]*system
@@ -299,8 +300,8 @@ func (s *Scheduler) Build() error {
 	s.stageRun = make([][]*system, nstages)
 	for k := range stages {
 		run := stages[k]
-		if s.workers > 1 {
-			run = runOrder(run)
+		if s.workers > 1 || s.shuffle != nil {
+			run = runOrder(run) // a copy: Shuffle permutes it in place
 		}
 		s.stageRun[k] = run
 		s.stageFn[k] = func(i, who int) {
@@ -349,7 +350,11 @@ func (s *Scheduler) Plan() string {
 		}
 	}
 	var b []byte
-	b = fmt.Appendf(b, "%d systems in %d stages, %d workers\n", len(s.order), len(s.stages), s.workers)
+	b = fmt.Appendf(b, "%d systems in %d stages, %d workers", len(s.order), len(s.stages), s.workers)
+	if s.shuffle != nil {
+		b = fmt.Appendf(b, ", shuffled with seed %d", s.shuffle.seed)
+	}
+	b = append(b, '\n')
 	for k, st := range s.stages {
 		b = fmt.Appendf(b, "stage %d:\n", k)
 		for _, x := range st {
@@ -473,10 +478,11 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 	}()
 	run := s.stageRun[k]
+	mix := s.shuffleStage(k, st, run)
 	label := func(i int) string { return "system " + strconv.Quote(run[i].name) }
 	if s.debug {
 		w.Parallel().SetAccessChecker(s.checker)
-		for _, x := range st {
+		for _, x := range run {
 			if x.enabled {
 				s.checker.cur = x
 				x.run()
@@ -485,7 +491,7 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		s.checker.cur = nil
 		w.Parallel().SetAccessChecker(nil)
 	} else {
-		s.pool.do(0, len(st), s.stageFn[k], label, nil)
+		s.pool.doShuffled(mix, 0, len(st), s.stageFn[k], label, nil)
 	}
 	w.Parallel().End()
 	open = false

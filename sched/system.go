@@ -70,6 +70,7 @@ func (x *system) run() {
 	start := time.Now()
 	pprof.SetGoroutineLabels(x.labels)
 	defer pprof.SetGoroutineLabels(unlabelled) // also after a panic
+	x.ctx.calls.Store(0)
 	x.sys.Update(&x.ctx)
 	d := time.Since(start)
 	x.runs++

@@ -12,12 +12,28 @@ import "slices"
 // What counts: an add by any path (Add, Set of a missing value, AddMatching,
 // deferred adds when they are applied, CopyEntity) is an add and a change; a
 // Set or AddMatching over a present value, and [Store.MarkChanged], is a
-// change; [Store.Update], the model's write through a pointer, is not; a
-// Restore counts as an add of every value it puts back.
+// change; [Store.Update], the model's write through a pointer, is not. A
+// Restore is no change: it puts back every value's steps and the last pass
+// of every watch made with [World.NewChangeWatch] as they were at the
+// snapshot, and a watch made since has seen nothing. Since the clock goes
+// on, everything after the restore is newer than all of those, as it was
+// after the snapshot: the passes after a restore see what they saw then.
 
 // ChangeWatch is the last pass of one change-filtered query. The zero
-// value has seen nothing: its first pass reports every present value.
+// value has seen nothing: its first pass reports every present value. A
+// zero value belongs to no world, and no Restore rewinds it; one from
+// [World.NewChangeWatch] is part of its world's state, as Tessera's
+// queries are.
 type ChangeWatch struct{ last uint64 }
+
+// NewChangeWatch returns a watch that has seen nothing and is part of w's
+// state: [World.Snapshot] saves its last pass and [World.Restore] puts it
+// back (a watch made after the snapshot has then seen nothing again).
+func (w *World) NewChangeWatch() *ChangeWatch {
+	cw := &ChangeWatch{}
+	w.watches = append(w.watches, cw)
+	return cw
+}
 
 // stamp records a change of e's T now, and an add when added.
 func (s *Store[T]) stamp(e EntityID, added bool) {
@@ -35,14 +51,6 @@ func (s *Store[T]) stamp(e EntityID, added bool) {
 func (s *Store[T]) unstamp(e EntityID) {
 	delete(s.addedAt, e)
 	delete(s.changed, e)
-}
-
-// stampAll records an add of every present value: a Restore.
-func (s *Store[T]) stampAll() {
-	s.addedAt, s.changed = nil, nil
-	for _, e := range s.Entities() {
-		s.stamp(e, true)
-	}
 }
 
 // MarkChanged records a change of e's T, as ecs.Map.MarkChanged does, and

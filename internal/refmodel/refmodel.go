@@ -20,7 +20,8 @@ type Kind int
 // make one with [NewWorld]. A World is not safe for concurrent use.
 type World struct {
 	last    EntityID
-	clock   uint64 // the change log's clock (see changes.go)
+	clock   uint64         // the change log's clock (see changes.go)
+	watches []*ChangeWatch // made by NewChangeWatch, in order
 	alive   map[EntityID]struct{}
 	stores  []storage
 	depth   int       // iterations in progress (and hook calls, see fire)

@@ -4,7 +4,9 @@ import "maps"
 
 // Snapshot is a copy of a [World]'s state, taken by [World.Snapshot] and put
 // back by [World.Restore]: the id counter, the living entities, every
-// store's values, every relation's pairs and every observer's members. It
+// store's values and change log, every relation's pairs, every observer's
+// members and the last pass of every watch made with
+// [World.NewChangeWatch]. It
 // holds copies of its own, so later changes to the world leave it as it
 // was, and it may be restored any number of times.
 type Snapshot struct {
@@ -14,6 +16,7 @@ type Snapshot struct {
 	values  []any               // per store, in kind order: a map[EntityID]T
 	pairs   []any               // per relation, in declaration order
 	members []map[EntityID]bool // per observer, in registration order
+	watches []uint64            // per watch, in order: its last pass
 }
 
 // Snapshot returns a copy of w's state. Values of a type with a method
@@ -32,6 +35,9 @@ func (w *World) Snapshot() *Snapshot {
 	for _, o := range w.observers {
 		s.members = append(s.members, maps.Clone(o.members))
 	}
+	for _, cw := range w.watches {
+		s.watches = append(s.watches, cw.last)
+	}
 	return s
 }
 
@@ -41,8 +47,10 @@ func (w *World) Snapshot() *Snapshot {
 // they returned after the snapshot. Stores and relations made since the
 // snapshot are emptied; observers registered since take the entities that match after
 // the restore as members, as a first registration would. Values are copied
-// again on every restore, so w never shares them with s. Restore fires no
-// hook and no observer.
+// again on every restore, so w never shares them with s. The change log
+// and every watch's last pass are put back (a watch made since has seen
+// nothing), so the passes after the restore see what they saw after the
+// snapshot; the clock goes on. Restore fires no hook and no observer.
 //
 // Panics if s is nil or was taken of another world, and where
 // [World.Snapshot] panics.
@@ -81,6 +89,12 @@ func (w *World) Restore(s *Snapshot) {
 			o.members[e] = true
 		}
 	}
+	for i, cw := range w.watches {
+		cw.last = 0
+		if i < len(s.watches) {
+			cw.last = s.watches[i]
+		}
+	}
 	w.touched = nil
 }
 
@@ -95,27 +109,34 @@ func (w *World) mustBeSettled(op string) {
 	}
 }
 
-// save returns a copy of the store's map.
+// savedStore is a snapshot's copy of one store: its values and change log.
+type savedStore[T any] struct {
+	m                map[EntityID]T
+	addedAt, changed map[EntityID]uint64
+}
+
+// save returns a copy of the store's map and change log.
 func (s *Store[T]) save() any {
 	c := make(map[EntityID]T, len(s.m))
 	for e, v := range s.m {
 		c[e] = cloneValue(v)
 	}
-	return c
+	return savedStore[T]{m: c, addedAt: maps.Clone(s.addedAt), changed: maps.Clone(s.changed)}
 }
 
-// load makes the store's map a copy of saved (from save), or empty when
-// saved is nil. It fires nothing.
+// load makes the store's map and change log a copy of saved (from save),
+// or empty when saved is nil. It fires nothing.
 func (s *Store[T]) load(saved any) {
 	s.m = make(map[EntityID]T)
 	s.addedAt, s.changed = nil, nil
 	if saved == nil {
 		return
 	}
-	for e, v := range saved.(map[EntityID]T) {
+	st := saved.(savedStore[T])
+	for e, v := range st.m {
 		s.m[e] = cloneValue(v)
 	}
-	s.stampAll() // a restore is an add of every value it puts back
+	s.addedAt, s.changed = maps.Clone(st.addedAt), maps.Clone(st.changed)
 }
 
 // cloneValue returns v's Clone() when T has that method, v otherwise.

@@ -20,14 +20,25 @@ type Config struct {
 	// the same scenario and storage) instead of N new entities: particle
 	// and game only. N and Seed are then unused.
 	Load io.Reader
+	// SchedOptions are more options for the scheduler, applied after those
+	// the fields above ask for: for tests and debugging, such as
+	// sched.Shuffle. Every scenario.
+	SchedOptions []sched.SchedulerOption
 }
 
-// schedOptions returns the scheduler options c asks for.
+// schedOptions returns the scheduler options c asks for: Workers, or
+// Debug, then SchedOptions.
 func (c Config) schedOptions() []sched.SchedulerOption {
 	if c.Debug {
-		return []sched.SchedulerOption{sched.Debug()}
+		return append([]sched.SchedulerOption{sched.Debug()}, c.SchedOptions...)
 	}
-	return []sched.SchedulerOption{sched.Workers(c.Workers)}
+	return c.workerOptions()
+}
+
+// workerOptions returns the scheduler options of a scenario that has no
+// debug mode: Workers, then SchedOptions.
+func (c Config) workerOptions() []sched.SchedulerOption {
+	return append([]sched.SchedulerOption{sched.Workers(c.Workers)}, c.SchedOptions...)
 }
 
 // DT is the fixed time step of both scenarios: 1/60 s.

@@ -94,7 +94,7 @@ func NewGame(cfg Config) (*Game, error) {
 	} else {
 		g.spawn()
 	}
-	g.s = sched.New(w, sched.Workers(cfg.Workers))
+	g.s = sched.New(w, cfg.workerOptions()...)
 	g.addSystems()
 	return g, nil
 }

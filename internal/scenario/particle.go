@@ -109,7 +109,7 @@ func NewParticle(cfg Config) (*Particle, error) {
 			p.particle.Spawn(p.born(i % Colors))
 		}
 	}
-	p.s = sched.New(w, sched.Workers(cfg.Workers))
+	p.s = sched.New(w, cfg.workerOptions()...)
 	p.addSystems()
 	return p, nil
 }
