@@ -205,7 +205,8 @@ func (q *Events[E]) Len() int {
 
 // Sent returns the number of events sent to the queue since it was made
 // (read, unread or dropped): the sequence number the next event gets.
-// Complexity: O(1).
+// [World.Load] sets it to the saved queue's; [World.Checksum] leaves it
+// out. Complexity: O(1).
 func (q *Events[E]) Sent() uint64 { return q.end() }
 
 // Read returns the events the reader has not read yet, in the order they

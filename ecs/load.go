@@ -414,8 +414,8 @@ func (w *World) applyImage(img *loadImage) {
 	w.recountMembers()
 }
 
-// fillImage puts the entities, rows, sparse values and resources of a
-// checked image into w, which has no entities.
+// fillImage puts the entities, rows, sparse values, resources and event
+// queues of a checked image into w, which has no entities.
 func (w *World) fillImage(img *loadImage) {
 	w.enter("Load")
 	defer w.leave()
