@@ -11,10 +11,11 @@ import (
 // index (every index's generation, the free list in order, so the ids the
 // next spawns return), the rows of every non-empty table in iteration order
 // (each entity with its generation and each component value), the sparse
-// sets (their entities in dense order and values) and the resources. Equal
-// worlds give equal checksums however they were built, in any process, on
-// every little-endian machine (amd64, arm64, 386, wasm: 32-bit and 64-bit
-// alike), and in any two worlds of one process: the world's tag is left out of every entity, also of entities held
+// sets (their entities in dense order and values), the resources and the
+// events left to read. Equal worlds give equal checksums however they were
+// built, in any process, on every little-endian machine (amd64, arm64, 386,
+// wasm: 32-bit and 64-bit alike), and in any two worlds of one
+// process: the world's tag is left out of every entity, also of entities held
 // in component values. Use it to check that two simulations agree (a
 // lockstep or rollback game compares its peers' checksums every tick, as
 // GGPO's and GGRS' desync detection does) and that a restore or a load gave
@@ -40,10 +41,12 @@ import (
 //     sparse set give different checksums.
 //   - Deferred changes not yet applied do not count: inside an iteration the
 //     checksum is the state the loop sees.
-//   - Event queues count by type name, once anything was sent to them: the
-//     number of events sent, the events some reader has not read, and the
-//     cursors of the readers that have events left to read. A reader with
-//     nothing left to read does not count (see [Events]).
+//   - Event queues count by type name, while some reader has events left
+//     to read: those events, and how many each reader that has some left
+//     has left. A reader with nothing left to read does not count, nor do
+//     the number of events sent and the events every reader has read (see
+//     [Events]): history that two peers, or a world and the one a save file
+//     gives back, need not share.
 //
 // Panics inside a parallel section, where systems may be writing.
 // Complexity: O(entities x their components + index length + tables + types

@@ -474,8 +474,12 @@
 // readers may read at once, each on its own goroutine. Sending there panics:
 // systems of package sched send through sched.EventSender, whose per-system
 // buffers are merged at the end of the stage in the order of record.
-// Snapshots, restores and checksums carry the unread events and every
-// reader's cursor; save files do not carry events. Sending 1,000 events and
+// Snapshots, restores and save files carry the unread events and every
+// reader's cursor; the checksum hashes what is left to read, not how many
+// events were sent (history a save file need not keep). A save file gives
+// the cursors back to the loading program's readers in the order it makes
+// them ([Events.NewReader]), so a program that loads, then makes its
+// systems, reads on where the saved one stopped. Sending 1,000 events and
 // reading them with two readers costs 1.45 ns per event with SendAll, 0.06
 // of Ark's events and observers doing the same work
 // (bench/results/CHANGES.md).
@@ -651,7 +655,8 @@
 //
 // [World.Checksum] hashes the whole observable state of a world (the entity
 // index with its free list, every non-empty table's rows in iteration order,
-// the sparse sets, the resources) into 64 bits, so that two simulations that
+// the sparse sets, the resources, the events left to read) into 64 bits,
+// so that two simulations that
 // must agree, a lockstep peer and its twin or a world before a save and after
 // the load, can be compared in one number (the desync check of GGPO and
 // GGRS). Equal worlds give equal checksums however they were built: the
@@ -659,7 +664,9 @@
 // and the worlds' tags do not count, and padding bytes are never read.
 // Floats count by their bits, except that every NaN is one NaN; strings by
 // content; pointer, slice, map and interface fields not at all, unless the
-// type implements [Checksummer].
+// type implements [Checksummer]. Events count by what readers have left to
+// read, not by how many were ever sent: a peer that joined from a save file
+// agrees with the peers that ran from the start.
 //
 // # Determinism
 //
@@ -730,20 +737,34 @@
 //
 // [World.Save] writes a world to an io.Writer in a versioned binary format
 // and [World.Load] reads it into a new world: the same entity ids and
-// generations, free list, rows in order, sparse sets and resources, so the
-// checksum after the load is the one before the save. Component types are
-// named by a stable name ([Name], by default the Go package path and type
-// name) and described by a schema of their fields, so a file still loads
-// after a type was renamed (keep its Name) or gained, lost or reordered
-// fields; a field whose kind changed is an error naming it. Load checks the
-// whole file before it changes anything: any bytes give an error or a
-// world, never a panic or half a world, in time and memory bounded by the
-// file's size: every count it gives is checked against the bytes left,
-// values that take no bytes (empty arrays and structs, arrays of those,
-// nested at any depth) are read or skipped at once however many a schema
-// claims, and a schema nested more than 64 deep is an error.
+// generations, free list, rows in order, sparse sets, resources and event
+// queues (the events left to read and the readers' cursors, which the
+// loading program's readers take in the order it makes them), so the
+// checksum after the load is the one before the save, and a program that
+// saves, loads and runs on gives the checksums, tick for tick, of the run
+// that never saved. The same world saves to the same bytes on any machine
+// (little-endian numbers; int, uint and uintptr as 64 bits). Component
+// types are named by a stable name ([Name], by default the Go package path
+// and type name) and described by a schema of their fields, so a file
+// still loads after a type was renamed (keep its Name) or gained, lost or
+// reordered fields; a field whose kind changed is an error naming it.
+// Load checks the whole file before it changes anything: any bytes give
+// an error or a world, never a panic or half a world, in time and memory
+// bounded by the file's size: every count it gives is checked against the
+// bytes left, values that take no bytes (empty arrays and structs, arrays
+// of those, nested at any depth) are read or skipped at once however many
+// a schema claims, and a schema nested more than 64 deep is an error. The
+// file is cut into sections (the entity index, the types, each table,
+// sparse set, resource and event queue), each with a CRC-32C that Load
+// checks first: a damaged file, a single flipped bit in a value included,
+// is an error naming the section and its bytes rather than a world with a
+// wrong value (a CRC-32C finds every change of up to 32 bits in a row,
+// and misses wider random damage about once in 2^32). Files of format
+// version 1 (no events, no CRCs) still load.
 // [World.SaveJSON] and [World.LoadJSON] do the same in JSON, each
-// component through encoding/json, for people and tools.
+// component through encoding/json, for people and tools; a JSON save
+// carries no CRC, since people edit it, so a changed digit inside a number
+// loads as that number.
 //
 // Values are written by a codec built by reflection once per Save, and
 // runs of plain numbers as memory. A component type whose pointer has the

@@ -27,10 +27,15 @@ import (
 // n-1, and a reader's cursor is the number of the next event it will read
 // (64-bit numbers: they never wrap). [World.Snapshot] and [World.Restore]
 // save and restore the events some reader has not read and every reader's
-// cursor, and [World.Checksum] hashes them (the cursors of the readers that
-// have events left to read: a reader with nothing to read is the
-// program's, not the world's state, so making one or closing it leaves the
-// checksum as it was); save files do not carry events.
+// cursor. [World.Checksum] hashes what is left to read: the events some
+// reader has not read and how many each reader that has some left has
+// left. A reader with nothing to read is the program's, not the world's
+// state, so making one or closing it leaves the checksum as it was; the
+// number of events sent and the events every reader has read are history,
+// and do not count either. Save files ([World.Save]) carry each queue's
+// count of events sent, the events some reader has not read and every
+// reader's cursor, which [World.Load] gives back to the loading program's
+// readers in the order they are made (see [Events.NewReader]).
 //
 // A queue is not safe for concurrent use outside a parallel section: two
 // goroutines calling Send, SendAll, Read, NewReader or Close on one queue
@@ -49,11 +54,15 @@ import (
 // donburi when its ProcessEvents runs; Tessera's readers pull their events
 // when their system runs.)
 type Events[E any] struct {
-	w        *World
-	typ      reflect.Type
-	buf      []E    // the events held: buf[i] has sequence number base+i
-	base     uint64 // the sequence number of buf[0]
-	readers  []*EventReader[E]
+	w       *World
+	typ     reflect.Type
+	buf     []E    // the events held: buf[i] has sequence number base+i
+	base    uint64 // the sequence number of buf[0]
+	readers []*EventReader[E]
+	// pending are the cursors, in order, that a Load gave the readers
+	// the saved world had beyond those this queue had open then: the
+	// next readers made take them (NewReader) until an event is sent.
+	pending  []uint64
 	pointers bool // E holds pointers: dropped slots are cleared for the collector
 	// policy says how snapshots copy events (snapshotPolicyOf, Shallow).
 	policy snapshotPolicy
@@ -77,6 +86,10 @@ type EventReader[E any] struct {
 // eventStore holds a world's event queues (part of World).
 type eventStore struct {
 	events []eventQueue // event queues, in creation order (EventsOf)
+	// loadedSent holds, by type name, the Sent of the queues a loaded
+	// file had and the world had not made yet: EventsOf starts such a
+	// queue's sequence numbers there.
+	loadedSent map[string]uint64
 }
 
 // EventsOf returns w's queue of events of type E, making it on first use.
@@ -96,6 +109,10 @@ func EventsOf[E any](w *World) *Events[E] {
 	q := &Events[E]{w: w, typ: t, pointers: hasPointers(t)}
 	q.policy, _ = snapshotPolicyOf[E]()
 	q.policy = w.reg.lift(t, q.policy)
+	if sent, ok := w.loadedSent[typeName(t)]; ok {
+		q.base = sent
+		delete(w.loadedSent, typeName(t))
+	}
 	w.events = append(w.events, q)
 	return q
 }
@@ -108,6 +125,9 @@ func EventsOf[E any](w *World) *Events[E] {
 func (q *Events[E]) Send(e E) {
 	q.mustNotShare("Send")
 	q.enter("Send")
+	if q.pending != nil {
+		q.dropPending()
+	}
 	if len(q.readers) == 0 {
 		q.base++ // nobody would read it
 	} else {
@@ -125,6 +145,9 @@ func (q *Events[E]) Send(e E) {
 func (q *Events[E]) SendAll(es []E) {
 	q.mustNotShare("SendAll")
 	q.enter("SendAll")
+	if q.pending != nil {
+		q.dropPending()
+	}
 	if len(q.readers) == 0 {
 		q.base += uint64(len(es))
 	} else {
@@ -137,6 +160,16 @@ func (q *Events[E]) SendAll(es []E) {
 // NewReader returns a reader whose cursor is at the end of the queue: it
 // reads the events sent from now on. The queue keeps each event until
 // every open reader has read it, so close a reader that is no longer read.
+//
+// After [World.Load], the readers made before the next Send or SendAll to
+// the queue are the saved world's again: the file holds the cursor of
+// each reader the saved queue had open, in the order they were made; the
+// readers open at the load took the first of them, and each reader made
+// since takes the next, with the events it had not read. The same program
+// makes its readers in the same order, whether before or after the load.
+// The first Send or SendAll drops the cursors no reader took, and the
+// events only they needed.
+//
 // Panics inside a parallel section: make readers before the first Run.
 // Complexity: O(1) amortised.
 func (q *Events[E]) NewReader() *EventReader[E] {
@@ -145,14 +178,22 @@ func (q *Events[E]) NewReader() *EventReader[E] {
 	}
 	q.enter("NewReader")
 	r := &EventReader[E]{q: q, next: q.end()}
+	if len(q.pending) > 0 {
+		r.next = q.pending[0]
+		q.pending = q.pending[1:]
+		if len(q.pending) == 0 {
+			q.pending = nil
+		}
+	}
 	q.readers = append(q.readers, r)
 	q.busy = false
 	return r
 }
 
 // Len returns the number of events some open reader has not read yet: the
-// events the queue must keep. It is 0 when every reader is up to date, or
-// when there is no reader. Panics inside a parallel section, where readers
+// events the queue must keep (for the readers a [World.Load] expects too,
+// see NewReader). It is 0 when every reader is up to date, or when there
+// is no reader. Panics inside a parallel section, where readers
 // may be moving their cursors ([EventReader.Len] is safe there).
 // Complexity: O(open readers).
 func (q *Events[E]) Len() int {
@@ -164,7 +205,8 @@ func (q *Events[E]) Len() int {
 
 // Sent returns the number of events sent to the queue since it was made
 // (read, unread or dropped): the sequence number the next event gets.
-// Complexity: O(1).
+// [World.Load] sets it to the saved queue's; [World.Checksum] leaves it
+// out. Complexity: O(1).
 func (q *Events[E]) Sent() uint64 { return q.end() }
 
 // Read returns the events the reader has not read yet, in the order they
@@ -257,14 +299,25 @@ func (q *Events[E]) release() {
 // end returns the sequence number the next event sent gets.
 func (q *Events[E]) end() uint64 { return q.base + uint64(len(q.buf)) }
 
-// oldest returns the lowest cursor of the open readers, or the end when
-// there is none: every event before it has been read by every reader.
+// oldest returns the lowest cursor of the open readers and of the
+// readers a load expects (pending), or the end when there is none: every
+// event before it has been read by every reader.
 func (q *Events[E]) oldest() uint64 {
 	low := q.end()
 	for _, r := range q.readers {
 		low = min(low, r.next)
 	}
+	for _, c := range q.pending {
+		low = min(low, c)
+	}
 	return low
+}
+
+// dropPending drops the cursors a load kept for readers not made before
+// the first send (see NewReader), and the events only they needed.
+func (q *Events[E]) dropPending() {
+	q.pending = nil
+	q.compact()
 }
 
 // compact drops the events every open reader has read (all of them when

@@ -19,8 +19,15 @@ type eventQueue interface {
 	// restoreFrom puts back what st saved; a nil st means the queue did
 	// not exist then.
 	restoreFrom(st any)
-	// hashTo hashes the queue, if anything was ever sent to it.
+	// hashTo hashes the queue, if some reader has events left to read.
 	hashTo(h *stateHash)
+	// saveState returns what a save file holds of the queue
+	// (save_events.go).
+	saveState() savedEvents
+	// loadState puts a loaded file's state of the queue in place: sent
+	// events so far, the lags of the saved readers in the order they were
+	// made, and the unread events (a []E, or nil for none).
+	loadState(sent uint64, lags []uint64, unread any)
 }
 
 // eventsState is a snapshot's copy of one Events[E].
@@ -30,6 +37,7 @@ type eventsState[E any] struct {
 	events  []E // the events some reader had not read, copies of the snapshot's own
 	readers []*EventReader[E]
 	cursors []uint64 // parallel to readers
+	pending []uint64 // the queue's pending cursors (see NewReader)
 }
 
 func (q *Events[E]) refused() bool { return q.policy == refuseValues }
@@ -47,6 +55,7 @@ func (q *Events[E]) saveTo(st *any) {
 	for _, r := range q.readers {
 		s.cursors = append(s.cursors, r.next)
 	}
+	s.pending = append(s.pending[:0], q.pending...)
 }
 
 // restoreFrom puts back the events and cursors st saved. Readers made
@@ -59,6 +68,10 @@ func (q *Events[E]) restoreFrom(st any) {
 	}
 	q.buf = q.copyEvents(q.buf, s.events)
 	q.base = s.base
+	q.pending = nil
+	if len(s.pending) > 0 {
+		q.pending = slices.Clone(s.pending)
+	}
 	for _, r := range q.readers {
 		r.next = s.end
 		if i := slices.Index(s.readers, r); i >= 0 {
@@ -87,23 +100,19 @@ func (q *Events[E]) copyEvents(dst, src []E) []E {
 	return dst
 }
 
-// hashTo hashes the queue's type name, its end, the cursors of the
-// readers that have events left to read (in the order the readers were
-// made) and the events from the oldest of them. A reader with nothing
-// left to read does not count: it is the program's, not the state's, so
-// a reader made since a snapshot (which Restore moves to the end) or one
-// closed once it had read everything leaves the checksum as it was. A
-// queue nothing was ever sent to hashes as nothing, like an empty table.
+// hashTo hashes what the queue holds for its readers: its type name, how
+// many events each reader that has some left to read has left (in the
+// order the readers were made, then the cursors a load keeps for readers
+// not made yet, see NewReader), and the events from the oldest of them.
+// A reader with nothing left to read does not count: it is the
+// program's, not the state's, so a reader made since a snapshot (which
+// Restore moves to the end) or one closed once it had read everything
+// leaves the checksum as it was. Nor does the number of events sent, nor
+// the events every reader has read: they are history, which a save file
+// does not keep, and a queue no reader has anything left in hashes as
+// nothing, like an empty table.
 func (q *Events[E]) hashTo(h *stateHash) {
 	end := q.end()
-	if end == 0 {
-		return
-	}
-	if q.plan == nil {
-		q.plan = newHashPlan(q.typ)
-	}
-	h.str(typeName(q.typ))
-	h.word(end)
 	behind, oldest := 0, end
 	for _, r := range q.readers {
 		if r.next < end {
@@ -111,10 +120,28 @@ func (q *Events[E]) hashTo(h *stateHash) {
 			oldest = min(oldest, r.next)
 		}
 	}
+	for _, c := range q.pending {
+		if c < end {
+			behind++
+			oldest = min(oldest, c)
+		}
+	}
+	if behind == 0 {
+		return
+	}
+	if q.plan == nil {
+		q.plan = newHashPlan(q.typ)
+	}
+	h.str(typeName(q.typ))
 	h.word(uint64(behind))
 	for _, r := range q.readers {
 		if r.next < end {
-			h.word(r.next)
+			h.word(end - r.next)
+		}
+	}
+	for _, c := range q.pending {
+		if c < end {
+			h.word(end - c)
 		}
 	}
 	unread := q.buf[oldest-q.base:]
@@ -157,9 +184,9 @@ func (w *World) refusedEvents() error {
 	return nil
 }
 
-// hashEvents hashes the event queues that were ever sent to, in the order
-// of their type names, so the order in which queues were made does not
-// count.
+// hashEvents hashes the event queues in which some reader has events left
+// to read, in the order of their type names, so the order in which queues
+// were made does not count.
 func (w *World) hashEvents(h *stateHash) {
 	qs := slices.Clone(w.events)
 	slices.SortStableFunc(qs, func(a, b eventQueue) int {

@@ -11,13 +11,9 @@ import (
 // Load reads a file written by [World.Save] into w, which must be new: no
 // entity spawned yet. Afterwards w holds the saved world exactly: the same
 // entity ids and generations, free list (so the next spawns return the
-// same ids), rows in the same order, sparse sets and resources, and its
-// checksum is the saved world's when w makes its tables in the same order
-// as the saved world did (the same program does) and neither world ever
-// sent an event: save files carry no events, so Load leaves w's event
-// queues as they were (in a new world: none, or empty with [Events.Sent]
-// at 0), and [World.Checksum], which hashes them, differs once either
-// side sent any.
+// same ids), rows in the same order, sparse sets, resources and event
+// queues, and its checksum is the saved world's when w makes its tables in
+// the same order as the saved world did (the same program does).
 //
 // The component types in the file must be known to w, by their stable
 // names ([Name]): use their Maps or Register them before Load, with the
@@ -25,7 +21,27 @@ import (
 // w ([AddResource], or [NewResource]); its value is written in place.
 // Fields are matched by name: a field the type gained since the save is
 // zero, one it lost is skipped, and one whose kind changed is an error
-// naming type and field. Entities inside component values get w's tag.
+// naming type and field. Entities inside component values and events get
+// w's tag.
+//
+// Event queues are matched by their types' names. Each queue of w takes
+// the file's state of it: its count of events sent ([Events.Sent]), the
+// events some reader had not read, and the saved readers' cursors, which
+// w's open readers of the queue take in the order they were made and the
+// readers made after the load take next (see [Events.NewReader]); a queue
+// the file does not name is emptied, with Sent at 0, as the saved world
+// had it. A queue w has not made yet takes its Sent when [EventsOf] makes
+// it, if every reader had read every event; a queue with events left to
+// read must be made before Load (EventsOf, or making the systems that
+// send or read it), or Load returns an error naming the type. A file of
+// version 1, which holds no events, leaves w's queues as they were.
+//
+// Every section of a file of version 2 (the entity index, the types, each
+// table, sparse set, resource and event queue) carries a CRC-32C of its
+// bytes, which Load checks before it reads the section: a flipped bit or
+// a changed byte is an error naming the section and its bytes in the
+// file, not a world with a wrong value (wider random damage slips through
+// about once in 2^32). Files of version 1, which have no CRCs, still load.
 //
 // Load fires no hook and no observer; enter and leave observers count the
 // loaded entities that match as members. It returns an error, and leaves w
@@ -74,6 +90,10 @@ type loadImage struct {
 	tables    []loadTable
 	sparse    []loadSparse
 	resources []loadResource
+	// eventsSaved: the file holds the event queues (version 2 on), in
+	// events; a file of version 1 has none and leaves w's queues alone.
+	eventsSaved bool
+	events      []loadEvents
 }
 
 type loadTable struct {
@@ -112,10 +132,13 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 	if string(d.bytes(len(saveMagic))) != saveMagic {
 		return nil, fmt.Errorf("ecs: %s: not a Tessera save file", d.op)
 	}
-	if v := d.uvarint(); d.err == nil && v != saveVersion {
-		return nil, fmt.Errorf("ecs: %s: save format version %d; this Tessera reads version %d", d.op, v, saveVersion)
+	v := d.uvarint()
+	if d.err == nil && v != saveVersion1 && v != saveVersion {
+		return nil, fmt.Errorf("ecs: %s: save format version %d; this Tessera reads versions %d and %d", d.op, v, saveVersion1, saveVersion)
 	}
-	img := &loadImage{}
+	d.sectioned = v >= saveVersion
+	img := &loadImage{eventsSaved: d.sectioned}
+	d.enterSection("the entity index")
 	next := d.uvarint()
 	if d.err == nil && (next < 1 || next-1 > uint64(d.left())) {
 		d.fail("an entity index of %d entries, more than the file holds", next)
@@ -148,7 +171,19 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 		state[i] = 1
 		img.free = append(img.free, uint32(i))
 	}
+	d.leaveSection()
+	d.enterSection("the types")
 	types := w.decodeTypes(d)
+	// Version 2 gives the number of sections of each kind at the end of
+	// the types section; version 1 gives each count where the list starts.
+	var tables, sparse, resources, events int
+	if d.sectioned {
+		tables, sparse = d.sectionCount("table"), d.sectionCount("sparse set")
+		resources, events = d.sectionCount("resource"), d.sectionCount("event queue")
+	} else {
+		tables = d.count(2)
+	}
+	d.leaveSection()
 	entity := func(what string) uint32 {
 		i := d.uvarint()
 		if d.err == nil && (i < 1 || i > uint64(n)) {
@@ -157,8 +192,8 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 		return uint32(i)
 	}
 	tableKeys := map[string]bool{}
-	for range d.count(2) {
-		if d.err != nil {
+	for k := range tables {
+		if !d.enterSection(sectionName("table", k, tables)) {
 			break
 		}
 		var lt loadTable
@@ -203,9 +238,13 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 		}
 		img.alive += len(lt.ents)
 		img.tables = append(img.tables, lt)
+		d.leaveSection()
 	}
-	for range d.count(2) {
-		if d.err != nil {
+	if !d.sectioned {
+		sparse = d.count(2)
+	}
+	for k := range sparse {
+		if !d.enterSection(sectionName("sparse set", k, sparse)) {
 			break
 		}
 		ref := d.uvarint()
@@ -236,8 +275,22 @@ func (w *World) decodeFile(d *decoder) (*loadImage, error) {
 			types[ref].codec.values(d, w, ls.values, len(ls.ents))
 		}
 		img.sparse = append(img.sparse, ls)
+		d.leaveSection()
 	}
-	img.resources = w.decodeResources(d)
+	if !d.sectioned {
+		resources = d.count(2)
+	}
+	img.resources = w.decodeResources(d, resources)
+	if d.sectioned {
+		queues := w.eventQueuesByName()
+		for k := range events {
+			if !d.enterSection(sectionName("event queue", k, events)) {
+				break
+			}
+			w.decodeEvents(d, img, queues)
+			d.leaveSection()
+		}
+	}
 	if d.err == nil && d.left() != 0 {
 		d.fail("%d bytes after the end of the save", d.left())
 	}
@@ -308,15 +361,18 @@ func (w *World) decodeTypes(d *decoder) []loadType {
 	return types
 }
 
-// decodeResources reads the file's resources into new values, matched to
-// w's resource slots by type name.
-func (w *World) decodeResources(d *decoder) []loadResource {
+// decodeResources reads the file's n resources into new values, matched
+// to w's resource slots by type name.
+func (w *World) decodeResources(d *decoder, n int) []loadResource {
 	byName := map[string]reflect.Type{}
 	for t := range w.resources {
 		byName[typeName(t)] = t
 	}
 	var out []loadResource
-	for range d.count(2) {
+	for k := range n {
+		if !d.enterSection(sectionName("resource", k, n)) {
+			return nil
+		}
 		name := d.str()
 		s := d.schema(0)
 		if d.err != nil {
@@ -326,6 +382,8 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 			if c, err := newLoadCodec(s, nil, name); err == nil {
 				c.skipN(d, 1) // Merge leaves w's resources alone
 			}
+			d.skipSection()
+			d.leaveSection()
 			continue
 		}
 		t := byName[name]
@@ -344,6 +402,7 @@ func (w *World) decodeResources(d *decoder) []loadResource {
 		v := reflect.New(t)
 		c.value(d, w, v.UnsafePointer())
 		out = append(out, loadResource{w.resources[t].(resourceHolder), t, v.UnsafePointer()})
+		d.leaveSection()
 	}
 	return out
 }
@@ -355,8 +414,8 @@ func (w *World) applyImage(img *loadImage) {
 	w.recountMembers()
 }
 
-// fillImage puts the entities, rows, sparse values and resources of a
-// checked image into w, which has no entities.
+// fillImage puts the entities, rows, sparse values, resources and event
+// queues of a checked image into w, which has no entities.
 func (w *World) fillImage(img *loadImage) {
 	w.enter("Load")
 	defer w.leave()
@@ -372,6 +431,7 @@ func (w *World) fillImage(img *loadImage) {
 	for _, r := range img.resources {
 		reflect.NewAt(r.typ, r.slot.ensure()).Elem().Set(reflect.NewAt(r.typ, r.val).Elem())
 	}
+	w.fillEvents(img)
 }
 
 // placeImage appends the rows of a checked image's tables and sparse sets

@@ -415,36 +415,43 @@ func FuzzMerge(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dst := randomMergeWorld(77, 20)
-		sum, n := dst.w.Checksum(), dst.w.Len()
-		mp, err := dst.w.Merge(bytes.NewReader(data))
-		if err != nil {
-			if dst.w.Checksum() != sum || dst.w.Len() != n {
-				t.Fatalf("a failed merge (%v) changed the world", err)
-			}
-			return
-		}
-		if dst.w.Len() != n+mp.Len() {
-			t.Fatalf("%d entities after merging %d into %d", dst.w.Len(), mp.Len(), n)
-		}
-		ok := func(e ecs.Entity) bool { return e == (ecs.Entity{}) || dst.w.Alive(e) }
-		for _, e := range mp.All() {
-			if !dst.w.Alive(e) {
-				t.Fatalf("merged %v is not alive", e)
-			}
-			if l, has := dst.link.TryGet(e); has {
-				if !ok(l.To) {
-					t.Fatalf("%v links to %v %v, not alive", e, l.To, l.Many)
-				}
-				for _, x := range l.Many {
-					if !ok(x) {
-						t.Fatalf("%v links to %v, not alive", e, x)
-					}
-				}
-			}
-			if fl, has := dst.follow.TryGet(e); has && !ok(fl.Target) {
-				t.Fatalf("%v follows %v, not alive", e, fl.Target)
-			}
+		for _, data := range withSectionCRCs(data) {
+			fuzzMergeOnce(t, data)
 		}
 	})
+}
+
+// fuzzMergeOnce is FuzzMerge's check of one file.
+func fuzzMergeOnce(t *testing.T, data []byte) {
+	dst := randomMergeWorld(77, 20)
+	sum, n := dst.w.Checksum(), dst.w.Len()
+	mp, err := dst.w.Merge(bytes.NewReader(data))
+	if err != nil {
+		if dst.w.Checksum() != sum || dst.w.Len() != n {
+			t.Fatalf("a failed merge (%v) changed the world", err)
+		}
+		return
+	}
+	if dst.w.Len() != n+mp.Len() {
+		t.Fatalf("%d entities after merging %d into %d", dst.w.Len(), mp.Len(), n)
+	}
+	ok := func(e ecs.Entity) bool { return e == (ecs.Entity{}) || dst.w.Alive(e) }
+	for _, e := range mp.All() {
+		if !dst.w.Alive(e) {
+			t.Fatalf("merged %v is not alive", e)
+		}
+		if l, has := dst.link.TryGet(e); has {
+			if !ok(l.To) {
+				t.Fatalf("%v links to %v %v, not alive", e, l.To, l.Many)
+			}
+			for _, x := range l.Many {
+				if !ok(x) {
+					t.Fatalf("%v links to %v, not alive", e, x)
+				}
+			}
+		}
+		if fl, has := dst.follow.TryGet(e); has && !ok(fl.Target) {
+			t.Fatalf("%v follows %v, not alive", e, fl.Target)
+		}
+	}
 }

@@ -540,42 +540,49 @@ func FuzzLoadRelations(f *testing.F) {
 		f.Add(saveOf(f, w))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, _, _ := lpTarget()
-		if err := w.Load(bytes.NewReader(data)); err != nil && w.Len() != 0 {
-			t.Fatalf("a refused load (%v) left %d entities", err, w.Len())
-		}
-		w, h, rel := lpTarget()
-		w.Spawn()
-		sum := w.Checksum()
-		m, err := w.Merge(bytes.NewReader(data))
-		if err != nil {
-			if w.Checksum() != sum || w.Len() != 1 {
-				t.Fatalf("a refused merge (%v) changed the world", err)
-			}
-			return
-		}
-		for _, e := range m.All() {
-			if p, ok := h.Parent(e); ok && !slices.Contains(h.Children(p), e) {
-				t.Fatalf("%v's parent %v does not list it", e, p)
-			}
-			if h.Depth(e) > w.Len() {
-				t.Fatalf("%v is deeper than the world is large", e)
-			}
-			for _, c := range h.Children(e) {
-				if p, _ := h.Parent(c); p != e {
-					t.Fatalf("%v lists the child %v, whose parent is %v", e, c, p)
-				}
-			}
-			for _, x := range rel.Targets(e) {
-				if !slices.Contains(rel.Sources(x), e) || rel.Value(e, x) == nil {
-					t.Fatalf("the pair (%v, %v) is on one side only, or has no value", e, x)
-				}
-			}
-			for _, x := range rel.Sources(e) {
-				if !rel.Has(x, e) {
-					t.Fatalf("%v lists the source %v, which does not have it as a target", e, x)
-				}
-			}
+		for _, data := range withSectionCRCs(data) {
+			fuzzLoadRelationsOnce(t, data)
 		}
 	})
+}
+
+// fuzzLoadRelationsOnce is FuzzLoadRelations' check of one file.
+func fuzzLoadRelationsOnce(t *testing.T, data []byte) {
+	w, _, _ := lpTarget()
+	if err := w.Load(bytes.NewReader(data)); err != nil && w.Len() != 0 {
+		t.Fatalf("a refused load (%v) left %d entities", err, w.Len())
+	}
+	w, h, rel := lpTarget()
+	w.Spawn()
+	sum := w.Checksum()
+	m, err := w.Merge(bytes.NewReader(data))
+	if err != nil {
+		if w.Checksum() != sum || w.Len() != 1 {
+			t.Fatalf("a refused merge (%v) changed the world", err)
+		}
+		return
+	}
+	for _, e := range m.All() {
+		if p, ok := h.Parent(e); ok && !slices.Contains(h.Children(p), e) {
+			t.Fatalf("%v's parent %v does not list it", e, p)
+		}
+		if h.Depth(e) > w.Len() {
+			t.Fatalf("%v is deeper than the world is large", e)
+		}
+		for _, c := range h.Children(e) {
+			if p, _ := h.Parent(c); p != e {
+				t.Fatalf("%v lists the child %v, whose parent is %v", e, c, p)
+			}
+		}
+		for _, x := range rel.Targets(e) {
+			if !slices.Contains(rel.Sources(x), e) || rel.Value(e, x) == nil {
+				t.Fatalf("the pair (%v, %v) is on one side only, or has no value", e, x)
+			}
+		}
+		for _, x := range rel.Sources(e) {
+			if !rel.Has(x, e) {
+				t.Fatalf("%v lists the source %v, which does not have it as a target", e, x)
+			}
+		}
+	}
 }

@@ -8,32 +8,46 @@ import (
 	"unsafe"
 )
 
-// saveMagic opens every save file; saveVersion is the format's version.
+// saveMagic opens every save file; saveVersion is the version Save
+// writes, and saveVersion1 the first, which Load still reads: the same
+// content without event queues, sections or CRCs (save_section.go).
 const (
-	saveMagic   = "tessera\x00"
-	saveVersion = 1
+	saveMagic    = "tessera\x00"
+	saveVersion1 = 1
+	saveVersion  = 2
 )
 
 // Save writes w's whole state to out in Tessera's binary save format,
-// version 1: the entity index (every index's generation and the free list,
+// version 2: the entity index (every index's generation and the free list,
 // so a load gives back the same ids), every non-empty table's rows in
-// iteration order, the sparse sets and the resources, each type named by
-// its stable name ([Name]) and described by a schema of its fields, so the
-// file still loads after a type gains, loses or reorders fields. Numbers
-// are little-endian whatever the machine; runs of plain numbers are
-// written as memory, the rest field by field. [World.Load] reads it back.
-// Events ([EventsOf]) are not saved: their readers, and so what is left to
-// read, belong to the running program, which makes them anew.
+// iteration order, the sparse sets, the resources and the event queues,
+// each type named by its stable name ([Name]; an event type by its package
+// path and name) and described by a schema of its fields, so the file
+// still loads after a type gains, loses or reorders fields. Numbers are
+// little-endian and int, uint and uintptr 64 bits whatever the machine, so
+// the same world saves to the same bytes on any machine; runs of plain
+// numbers are written as memory, the rest field by field. The file is cut
+// into sections (the entity index, the types, then one per table, sparse
+// set, resource and event queue), each with a CRC-32C of its bytes, by
+// which [World.Load] finds a damaged file. Load reads it back.
 //
-// Components and resources may hold numbers, bools, strings, entities
-// (saved without the world's tag), arrays, slices and structs of those. A
-// stored type or a resource with a pointer, map, channel, function or
-// interface makes Save return an error naming the type and field, before
+// Of each event queue ([EventsOf]) anything was sent to, the file holds
+// the number of events sent ([Events.Sent]), the events some reader has
+// not read and each open reader's cursor, in the order the readers were
+// made: readers are the program's, and Load gives the cursors to the
+// loading program's readers in that order (see [Events.NewReader]).
+//
+// Components, resources and events may hold numbers, bools, strings,
+// entities (saved without the world's tag), arrays, slices and structs of
+// those. A stored type or a resource with a pointer, map, channel, function
+// or interface, or such an event type with events some reader has not
+// read, makes Save return an error naming the type and field, before
 // anything is written. Other errors are out's. Save reads the world only;
 // it panics inside a parallel section, where systems may be writing.
-// Complexity: O(entities x their components + index length + types).
-// (The whole-registry snapshots of EnTT's snapshot class and flecs'
-// world serialisation, in a versioned binary format of Tessera's own.)
+// Complexity: O(entities x their components + index length + types +
+// events left to read). (The whole-registry snapshots of EnTT's snapshot
+// class and flecs' world serialisation, in a versioned binary format of
+// Tessera's own.)
 func (w *World) Save(out io.Writer) error {
 	if w.shared {
 		panic("ecs: Save: called inside a parallel section, where systems may be writing; save between stages or ticks")
@@ -47,16 +61,29 @@ func (w *World) Save(out io.Writer) error {
 	e := &encoder{buf: make([]byte, 0, 1<<16)}
 	e.buf = append(e.buf, saveMagic...)
 	e.uvarint(saveVersion)
+	sec := e.beginSection()
 	w.saveIndex(e)
+	e.endSection(sec)
+	var sets []*sparseSet
+	for _, s := range w.sparse {
+		if len(s.dense) > 0 {
+			sets = append(sets, s)
+		}
+	}
+	groups := w.saveGroups()
+	sec = e.beginSection()
 	e.uvarint(uint64(len(p.types)))
 	for _, st := range p.types {
 		e.str(st.name)
 		e.buf = append(e.buf, byte(st.storage))
 		e.schema(st.schema)
 	}
-	groups := w.saveGroups()
-	e.uvarint(uint64(len(groups)))
+	for _, n := range []int{len(groups), len(sets), len(p.resources), len(p.events)} {
+		e.uvarint(uint64(n))
+	}
+	e.endSection(sec)
 	for _, g := range groups {
+		sec := e.beginSection()
 		first := g[0]
 		e.uvarint(uint64(len(first.columns)))
 		for _, col := range first.columns {
@@ -77,30 +104,35 @@ func (w *World) Save(out io.Writer) error {
 				p.codec[col.id].values(e, t.columns[i].base, len(t.entities))
 			}
 		}
+		e.endSection(sec)
 		if err := e.flush(out); err != nil {
 			return err
 		}
 	}
-	var sets []*sparseSet
-	for _, s := range w.sparse {
-		if len(s.dense) > 0 {
-			sets = append(sets, s)
-		}
-	}
-	e.uvarint(uint64(len(sets)))
 	for _, s := range sets {
+		sec := e.beginSection()
 		e.uvarint(uint64(p.ref[s.info.id]))
 		e.uvarint(uint64(len(s.dense)))
 		for _, ent := range s.dense {
 			e.uvarint(uint64(ent.index))
 		}
 		p.codec[s.info.id].values(e, s.values.base, len(s.dense))
+		e.endSection(sec)
+		if err := e.flush(out); err != nil {
+			return err
+		}
 	}
-	e.uvarint(uint64(len(p.resources)))
 	for _, r := range p.resources {
+		sec := e.beginSection()
 		e.str(r.name)
 		e.schema(r.codec.s)
 		r.codec.value(e, r.ptr)
+		e.endSection(sec)
+	}
+	for i := range p.events {
+		sec := e.beginSection()
+		p.events[i].write(e)
+		e.endSection(sec)
 	}
 	return e.flush(out)
 }
@@ -119,6 +151,7 @@ type savePlan struct {
 	ref       map[componentID]int // component id -> position in types
 	codec     map[componentID]*valueCodec
 	resources []savedResource
+	events    []savedEvents
 }
 
 type savedType struct {
@@ -188,6 +221,11 @@ func (w *World) savePlan() (*savePlan, error) {
 		p.resources = append(p.resources, savedResource{typeName(t), ptr, newValueCodec(t, s)})
 	}
 	slices.SortFunc(p.resources, func(a, b savedResource) int { return strings.Compare(a.name, b.name) })
+	events, err := w.savedEventQueues()
+	if err != nil {
+		return nil, err
+	}
+	p.events = events
 	return p, nil
 }
 

@@ -386,15 +386,30 @@ func checkedSave(save func(e *encoder, p unsafe.Pointer, n int), t reflect.Type,
 }
 
 // checkedLoad wraps load, the BinaryCodec load of type t, so that a codec
-// that reads other than fixed bytes per value (fixed >= 0) fails the load.
+// that reads other than fixed bytes per value (fixed >= 0) fails the load,
+// naming t: the codec reads the values' bytes alone, so one that reads
+// too much fails there rather than read the file's next bytes.
 func checkedLoad(load func(d *decoder, w *World, p unsafe.Pointer, n int), t reflect.Type, fixed int) func(d *decoder, w *World, p unsafe.Pointer, n int) {
 	if fixed < 0 {
 		return load
 	}
 	return func(d *decoder, w *World, p unsafe.Pointer, n int) {
-		before := d.pos
+		if d.err != nil {
+			return
+		}
+		if fixed > 0 && n > d.left()/fixed {
+			d.fail("truncated: %d values of %d bytes do not fit", n, fixed)
+			return
+		}
+		before, size, rest := d.pos, n*fixed, d.data
+		d.data = d.data[:d.pos+size]
 		load(d, w, p, n)
-		if got := d.pos - before; d.err == nil && got != n*fixed {
+		d.data = rest
+		switch got := d.pos - before; {
+		case d.overran:
+			d.err, d.overran, d.pos = nil, false, before
+			d.fail("%v's DecodeSave read more than the %d bytes of %d values; its schema takes %d bytes each", t, size, n, fixed)
+		case d.err == nil && got != size:
 			d.fail("%v's DecodeSave read %d bytes for %d values; its schema takes %d bytes each", t, got, n, fixed)
 		}
 	}

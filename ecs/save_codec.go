@@ -50,6 +50,16 @@ type decoder struct {
 	// budget is what the values may still allocate, in bytes: loadBudget
 	// of the file's size, so a small file cannot make Load allocate much.
 	budget int64
+	// sectioned: the file is of version 2, cut into sections with a CRC
+	// each (save_section.go). Inside a section, data ends where the
+	// section's content does, whole is the whole file, and section names
+	// the section for errors.
+	sectioned bool
+	whole     []byte
+	section   string
+	// overran is set when a read wanted more bytes than were left (see
+	// checkedLoad).
+	overran bool
 }
 
 // loadBudget is how much memory Load allows itself for the values of a
@@ -90,13 +100,17 @@ func (d *decoder) spendElems(n int, size uintptr) bool {
 }
 
 func (d *decoder) fail(format string, args ...any) {
-	switch {
-	case d.err != nil:
-	case d.json:
-		d.err = fmt.Errorf("ecs: %s: %s", d.op, fmt.Sprintf(format, args...))
-	default:
-		d.err = fmt.Errorf("ecs: %s: at byte %d: %s", d.op, d.pos, fmt.Sprintf(format, args...))
+	if d.err != nil {
+		return
 	}
+	where := ""
+	if !d.json {
+		where = fmt.Sprintf("at byte %d: ", d.pos)
+	}
+	if d.section != "" {
+		where += "in " + d.section + ": "
+	}
+	d.err = fmt.Errorf("ecs: %s: %s%s", d.op, where, fmt.Sprintf(format, args...))
 }
 
 func (d *decoder) left() int { return len(d.data) - d.pos }
@@ -135,6 +149,7 @@ func (d *decoder) bytes(n int) []byte {
 	}
 	if n < 0 || n > d.left() {
 		d.fail("truncated: %d bytes needed, %d left", n, d.left())
+		d.overran = true
 		return nil
 	}
 	b := d.data[d.pos : d.pos+n]

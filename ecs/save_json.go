@@ -8,10 +8,11 @@ import (
 	"reflect"
 )
 
-// jsonSave is the JSON save format, version 1: the binary format's content
-// (see World.Save) with each component column and resource written by
-// encoding/json, so a type's own MarshalJSON and UnmarshalJSON and its
-// field tags apply.
+// jsonSave is the JSON save format, version 2: the binary format's content
+// (see World.Save) with each component column, resource and event queue's
+// events written by encoding/json, so a type's own MarshalJSON and
+// UnmarshalJSON and its field tags apply. Version 1 had no events. A JSON
+// save has no CRCs (see SaveJSON).
 type jsonSave struct {
 	Format      string         `json:"format"` // "tessera"
 	Version     int            `json:"version"`
@@ -22,6 +23,7 @@ type jsonSave struct {
 	Tables      []jsonTable    `json:"tables"`
 	Sparse      []jsonSparse   `json:"sparse"`
 	Resources   []jsonResource `json:"resources"`
+	Events      []jsonEvents   `json:"events,omitempty"` // version 2 on
 }
 
 type jsonType struct {
@@ -46,15 +48,29 @@ type jsonResource struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// SaveJSON writes w's whole state to out as JSON: what [World.Save] writes,
-// readable by people and tools, with every component column and resource
-// marshalled by encoding/json (a type's MarshalJSON and field tags apply;
-// entities inside values are written as {"index": i, "generation": g}).
+// jsonEvents is an event queue (see save_events.go).
+type jsonEvents struct {
+	Type   string          `json:"type"`
+	Sent   uint64          `json:"sent"`
+	Lags   []uint64        `json:"lags"`   // per reader, in the order made: the events it has left to read
+	Unread json.RawMessage `json:"unread"` // the events some reader has not read, oldest first
+}
+
+// SaveJSON writes w's whole state to out as JSON (version 2): what
+// [World.Save] writes, readable by people and tools, with every component
+// column, resource and event queue's unread events marshalled by
+// encoding/json (a type's MarshalJSON and field tags apply; entities
+// inside values are written as {"index": i, "generation": g}); an event
+// queue's readers are its "lags", the events each had left to read.
 // [World.LoadJSON] reads it back. It accepts the types Save accepts, within
 // encoding/json's rules: unexported fields are not written (they load as
 // zero), NaN and infinite floats and complex numbers are errors, and a type
 // defined from Entity (type Ref ecs.Entity) needs a MarshalJSON of its own.
-// It is slower and larger than the binary format.
+// It is slower and larger than the binary format. It carries no CRCs: a
+// JSON save is text for people to read and edit, and an edited file must
+// load; JSON's syntax and LoadJSON's checks of every name, count and
+// value's kind catch most damage, but a changed digit inside a number
+// loads as that number.
 func (w *World) SaveJSON(out io.Writer) error {
 	if w.shared {
 		panic("ecs: SaveJSON: called inside a parallel section, where systems may be writing; save between stages or ticks")
@@ -110,6 +126,20 @@ func (w *World) SaveJSON(out io.Writer) error {
 		}
 		f.Resources = append(f.Resources, jsonResource{r.name, raw})
 	}
+	for _, st := range p.events {
+		je := jsonEvents{Type: st.name, Sent: st.sent, Lags: st.lags, Unread: json.RawMessage("[]")}
+		if je.Lags == nil {
+			je.Lags = []uint64{}
+		}
+		if st.n > 0 {
+			raw, err := json.Marshal(reflect.SliceAt(st.typ, st.unread, st.n).Interface())
+			if err != nil {
+				return fmt.Errorf("ecs: SaveJSON: event type %v: %w", st.typ, err)
+			}
+			je.Unread = raw
+		}
+		f.Events = append(f.Events, je)
+	}
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", " ")
 	return enc.Encode(&f)
@@ -126,10 +156,11 @@ func entityIndices(es []Entity) []uint32 {
 // LoadJSON reads a file written by [World.SaveJSON] into w, which must be
 // new, as [World.Load] does, with the same result, checks and guarantees:
 // an error and an unchanged world for anything it cannot load, never a
-// panic on bad input. Component values are unmarshalled by encoding/json,
-// so fields are matched by name (or tag), unknown fields are skipped and
-// missing ones are zero, and a value of the wrong JSON kind is an error
-// naming the field.
+// panic on bad input. Component values and events are unmarshalled by
+// encoding/json, so fields are matched by name (or tag), unknown fields
+// are skipped and missing ones are zero, and a value of the wrong JSON
+// kind is an error naming the field. It reads versions 1 (no events: w's
+// queues stay as they were) and 2.
 func (w *World) LoadJSON(in io.Reader) error {
 	w.mustBeSettled("LoadJSON")
 	if err := w.mustBeNew("LoadJSON"); err != nil {
@@ -161,14 +192,21 @@ func (w *World) decodeJSON(in io.Reader, d *decoder) (*loadImage, error) {
 		return nil, fmt.Errorf("ecs: %s: data after the save's JSON object", d.op)
 	}
 	if d.merge {
-		f.Resources = nil // Merge leaves w's resources alone
+		f.Resources, f.Events = nil, nil // Merge leaves w's resources and events alone
+	}
+	if f.Version == saveVersion1 {
+		f.Events = nil // version 1 had none
 	}
 	data, err := w.jsonToBinary(&f, loadBudget(len(raw)))
 	if err != nil {
 		return nil, fmt.Errorf("ecs: %s: %w", d.op, err)
 	}
 	d.data, d.json, d.budget = data, true, loadBudget(len(raw))
-	return w.decodeFile(d)
+	img, err := w.decodeFile(d)
+	if img != nil && f.Version == saveVersion1 {
+		img.eventsSaved = false // w's queues stay as they are
+	}
+	return img, err
 }
 
 // jsonToBinary writes the content of a JSON save in the binary format, with
@@ -177,14 +215,15 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 	switch {
 	case f.Format != "tessera":
 		return nil, fmt.Errorf("not a Tessera save file (format %q)", f.Format)
-	case f.Version != saveVersion:
-		return nil, fmt.Errorf("save format version %d; this Tessera reads version %d", f.Version, saveVersion)
+	case f.Version != saveVersion1 && f.Version != saveVersion:
+		return nil, fmt.Errorf("save format version %d; this Tessera reads versions %d and %d", f.Version, saveVersion1, saveVersion)
 	case f.Next < 1 || len(f.Generations) != int(f.Next)-1:
 		return nil, fmt.Errorf("%d generations for %d entity indices", len(f.Generations), int64(f.Next)-1)
 	}
 	e := &encoder{}
 	e.buf = append(e.buf, saveMagic...)
 	e.uvarint(saveVersion)
+	sec := e.beginSection()
 	e.uvarint(uint64(f.Next))
 	for _, g := range f.Generations {
 		e.uvarint(uint64(g))
@@ -193,6 +232,8 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 	for _, i := range f.Free {
 		e.uvarint(uint64(i))
 	}
+	e.endSection(sec)
+	sec = e.beginSection()
 	byName := map[string]*componentInfo{}
 	for _, info := range w.reg.infos {
 		byName[info.name] = info
@@ -225,6 +266,10 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 		e.buf = append(e.buf, byte(storage))
 		e.schema(s)
 	}
+	for _, n := range []int{len(f.Tables), len(f.Sparse), len(f.Resources), len(f.Events)} {
+		e.uvarint(uint64(n))
+	}
+	e.endSection(sec)
 	column := func(name string, raw json.RawMessage, n int) error {
 		k, ok := ref[name]
 		if !ok {
@@ -246,11 +291,11 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 		c.values(e, v.Elem().UnsafePointer(), n)
 		return nil
 	}
-	e.uvarint(uint64(len(f.Tables)))
 	for _, t := range f.Tables {
 		if len(t.Columns) != len(t.Types) {
 			return nil, fmt.Errorf("a table of %d types with %d columns", len(t.Types), len(t.Columns))
 		}
+		sec := e.beginSection()
 		e.uvarint(uint64(len(t.Types)))
 		for _, name := range t.Types {
 			e.uvarint(uint64(ref[name])) // an unknown name fails in column
@@ -264,9 +309,10 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 				return nil, err
 			}
 		}
+		e.endSection(sec)
 	}
-	e.uvarint(uint64(len(f.Sparse)))
 	for _, s := range f.Sparse {
+		sec := e.beginSection()
 		e.uvarint(uint64(ref[s.Type]))
 		e.uvarint(uint64(len(s.Entities)))
 		for _, i := range s.Entities {
@@ -275,12 +321,12 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 		if err := column(s.Type, s.Values, len(s.Entities)); err != nil {
 			return nil, err
 		}
+		e.endSection(sec)
 	}
 	resources := map[string]reflect.Type{}
 	for t := range w.resources {
 		resources[typeName(t)] = t
 	}
-	e.uvarint(uint64(len(f.Resources)))
 	for _, r := range f.Resources {
 		t := resources[r.Name]
 		if t == nil {
@@ -294,9 +340,52 @@ func (w *World) jsonToBinary(f *jsonSave, budget int64) ([]byte, error) {
 		if err := json.Unmarshal(r.Value, v.Interface()); err != nil {
 			return nil, fmt.Errorf("resource %q: %w", r.Name, err)
 		}
+		sec := e.beginSection()
 		e.str(r.Name)
 		e.schema(s)
 		newValueCodec(t, s).value(e, v.UnsafePointer())
+		e.endSection(sec)
+	}
+	queues := w.eventQueuesByName()
+	for _, je := range f.Events {
+		if len(je.Unread) == 0 {
+			je.Unread = json.RawMessage("[]") // no "unread": none
+		}
+		st := savedEvents{name: je.Type, sent: je.Sent, lags: je.Lags}
+		var unread reflect.Value
+		if q := queues[je.Type]; q != nil {
+			t := q.eventType()
+			s, err := schemaOf(t)
+			if err != nil {
+				return nil, fmt.Errorf("event type %q: %w", je.Type, err)
+			}
+			unread = reflect.New(reflect.SliceOf(t))
+			if err := json.Unmarshal(je.Unread, unread.Interface()); err != nil {
+				return nil, fmt.Errorf("event type %q: %w", je.Type, err)
+			}
+			unread = unread.Elem()
+			if cost := int64(unread.Len()) * int64(t.Size()); cost > budget {
+				return nil, fmt.Errorf("event type %q: %d events: more memory than a save of this size may need", je.Type, unread.Len())
+			} else {
+				budget -= cost
+			}
+			st.codec, st.n = newValueCodec(t, s), unread.Len()
+			if st.n > 0 {
+				st.unread = unread.UnsafePointer()
+			}
+		} else {
+			var events []json.RawMessage // counted, for the error LoadJSON gives
+			if err := json.Unmarshal(je.Unread, &events); err != nil {
+				return nil, fmt.Errorf("event type %q: %w", je.Type, err)
+			}
+			st.n = len(events)
+			if st.n > 0 {
+				return nil, fmt.Errorf("event type %q: %d events some reader has not read, and this world has no queue of that type; make it (EventsOf, or the systems that send or read the events) before LoadJSON", je.Type, st.n)
+			}
+		}
+		sec := e.beginSection()
+		st.write(e)
+		e.endSection(sec)
 	}
 	return e.buf, nil
 }

@@ -96,15 +96,15 @@ func TestLoadJSONEntitiesAndEvolution(t *testing.T) {
 	if w3.Checksum() != before || w3.Len() != 0 {
 		t.Fatal("a failed LoadJSON changed the world")
 	}
-	for _, junk := range []string{"", "{", `{"format":"other"}`, `{"format":"tessera","version":2}`, `{"format":"tessera","version":1,"next":3,"generations":[0]}`} {
+	for _, junk := range []string{"", "{", `{"format":"other"}`, `{"format":"tessera","version":3}`, `{"format":"tessera","version":1,"next":3,"generations":[0]}`} {
 		if err := w3.LoadJSON(strings.NewReader(junk)); err == nil {
 			t.Errorf("%q loaded", junk)
 		}
 	}
 }
 
-// TestSaveJSONGolden pins the JSON format, version 1, as TestSaveGolden
-// does the binary one (-update rewrites it).
+// TestSaveJSONGolden pins the JSON format, version 2, and loads version 1,
+// as TestSaveGolden does the binary one (-update rewrites version 2).
 func TestSaveJSONGolden(t *testing.T) { checkGolden(t, jsonFormat) }
 
 // FuzzLoadJSON: no input makes LoadJSON panic, and a failed load leaves

@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -195,8 +196,8 @@ func TestSaveRefusesSelfHoldingTypes(t *testing.T) {
 	}
 }
 
-// goldenWorld is the world of the golden save file: fixed calls, every
-// kind of value the format holds.
+// goldenWorld is the world of the golden save files: fixed calls, every
+// kind of value the format holds. The files of version 1 hold it as it is.
 func goldenWorld() *snapWorld {
 	s := newSnapWorld()
 	r := rand.New(rand.NewPCG(42, 42))
@@ -207,11 +208,97 @@ func goldenWorld() *snapWorld {
 	return s
 }
 
+// goldenHit and goldenPing are the event types of the golden world of
+// version 2: goldenHit holds the kinds whose size depends on the machine
+// (int, uint, uintptr, saved as 64 bits everywhere), an entity and a
+// string.
+type goldenHit struct {
+	Target ecs.Entity
+	Amount int
+	Weight uint
+	Tag    uintptr
+	Scale  float32
+	Note   string
+}
+
+type goldenPing struct{ N int32 }
+
+// goldenWorld2 is goldenWorld with events, as the files of version 2 hold
+// it: goldenHit has a reader that read all but the last of its 4 events
+// and one that read none, goldenPing 2 events every reader has read.
+func goldenWorld2() *snapWorld {
+	s := goldenWorld()
+	hits := ecs.EventsOf[goldenHit](s.w)
+	done, behind := hits.NewReader(), hits.NewReader()
+	_ = behind
+	target := firstPos(s)
+	for i := range 3 {
+		hits.Send(goldenHit{Target: target, Amount: -1 - i, Weight: uint(1) << 31, Tag: uintptr(7 * i), Scale: 0.5, Note: fmt.Sprint("hit ", i)})
+	}
+	done.Read()
+	hits.Send(goldenHit{Amount: 1 << 30, Note: "last"})
+	pings := ecs.EventsOf[goldenPing](s.w)
+	r := pings.NewReader()
+	pings.SendAll([]goldenPing{{1}, {2}})
+	r.Read()
+	return s
+}
+
+// firstPos returns the first entity with a snapPos, in iteration order.
+func firstPos(s *snapWorld) ecs.Entity {
+	for r := range ecs.NewQuery1[snapPos](s.w).All() {
+		return r.Entity
+	}
+	return ecs.Entity{}
+}
+
+// loadGolden2 loads data, a save of goldenWorld2, as the same program
+// would: the goldenHit queue made before the load (the file holds events
+// of it that a reader has not read), its readers after it, and the
+// goldenPing queue after it too.
+func loadGolden2(t *testing.T, f saveFormat, data []byte) *snapWorld {
+	t.Helper()
+	back := newSnapWorld()
+	hits := ecs.EventsOf[goldenHit](back.w)
+	if err := f.load(back.w, data); err != nil {
+		t.Fatal(err)
+	}
+	want := goldenWorld2()
+	if back.w.Checksum() != want.w.Checksum() {
+		t.Fatal("the loaded world's checksum differs from the saved one's before the readers are made")
+	}
+	if !bytes.Equal(f.save(t, back.w), data) {
+		t.Fatal("the loaded world saves to other bytes than it loaded, before the readers are made")
+	}
+	done, behind := hits.NewReader(), hits.NewReader()
+	pings := ecs.EventsOf[goldenPing](back.w)
+	if back.dump() != want.dump() || back.w.Checksum() != want.w.Checksum() {
+		t.Fatal("the loaded world differs from the saved one")
+	}
+	if !bytes.Equal(f.save(t, back.w), data) {
+		t.Fatal("the loaded world saves to other bytes than it loaded, once its readers are made")
+	}
+	if hits.Sent() != 4 || pings.Sent() != 2 || done.Len() != 1 || behind.Len() != 4 {
+		t.Fatalf("loaded queues: %d and %d sent, readers with %d and %d left; want 4, 2, 1, 4", hits.Sent(), pings.Sent(), done.Len(), behind.Len())
+	}
+	target := firstPos(back)
+	got := behind.Read()
+	if len(got) != 4 || got[0].Target != target || !back.w.Alive(got[0].Target) || got[2].Amount != -3 || got[1].Weight != 1<<31 ||
+		got[2].Tag != 14 || got[1].Scale != 0.5 || got[3].Note != "last" || got[3].Amount != 1<<30 {
+		t.Fatalf("loaded events %+v", got)
+	}
+	if done.Read()[0].Note != "last" {
+		t.Fatal("the reader that had read 3 events reads another than the last")
+	}
+	return back
+}
+
 // saveFormat is one of the two save formats, for the tests both share.
 type saveFormat struct {
-	file string // the golden file in testdata
-	save func(testing.TB, *ecs.World) []byte
-	load func(*ecs.World, []byte) error
+	golden1 string // the golden file of version 1, in testdata: loaded only
+	golden  string // the golden file of the current version
+	save    func(testing.TB, *ecs.World) []byte
+	load    func(*ecs.World, []byte) error
 	// crafted are files Save never writes, for a snapWorld, seeded into
 	// the format's fuzz target so it starts from the shapes loaders have
 	// got wrong.
@@ -219,17 +306,18 @@ type saveFormat struct {
 }
 
 var (
-	binaryFormat = saveFormat{"save_v1.bin", saveOf, func(w *ecs.World, b []byte) error { return w.Load(bytes.NewReader(b)) }, craftedBinary}
-	jsonFormat   = saveFormat{"save_v1.json", saveJSONOf, func(w *ecs.World, b []byte) error { return w.LoadJSON(bytes.NewReader(b)) }, craftedJSON}
+	binaryFormat = saveFormat{"save_v1.bin", "save_v2.bin", saveOf, func(w *ecs.World, b []byte) error { return w.Load(bytes.NewReader(b)) }, craftedBinary}
+	jsonFormat   = saveFormat{"save_v1.json", "save_v2.json", saveJSONOf, func(w *ecs.World, b []byte) error { return w.LoadJSON(bytes.NewReader(b)) }, craftedJSON}
 )
 
-// checkGolden pins a format's version 1: the golden world saves to the
-// committed bytes, and the committed bytes load back to its checksum.
-// -update rewrites the file.
+// checkGolden pins a format: goldenWorld2 saves to the committed bytes of
+// the current version, on any machine, and they load back to its
+// checksum, values and events; the committed file of version 1 (written
+// before version 2 existed) loads to goldenWorld's checksum and values.
+// -update rewrites the file of the current version.
 func checkGolden(t *testing.T, f saveFormat) {
-	path := filepath.Join("testdata", f.file)
-	s := goldenWorld()
-	data := f.save(t, s.w)
+	path := filepath.Join("testdata", f.golden)
+	data := f.save(t, goldenWorld2().w)
 	if *updateGolden {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -240,37 +328,49 @@ func checkGolden(t *testing.T, f saveFormat) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(data, golden) {
-		t.Fatalf("the golden world saves to %d bytes that differ from %s (%d bytes): format version 1 changed", len(data), path, len(golden))
+		t.Fatalf("the golden world saves to %d bytes that differ from %s (%d bytes): the format changed", len(data), path, len(golden))
 	}
-	back := newSnapWorld()
-	if err := f.load(back.w, golden); err != nil {
+	loadGolden2(t, f, golden)
+
+	old, err := os.ReadFile(filepath.Join("testdata", f.golden1))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if back.w.Checksum() != s.w.Checksum() {
-		t.Fatalf("%s loads to another checksum", path)
+	v1 := newSnapWorld()
+	ecs.EventsOf[goldenPing](v1.w).NewReader()
+	if err := f.load(v1.w, old); err != nil {
+		t.Fatalf("%s: %v", f.golden1, err)
+	}
+	if want := goldenWorld(); v1.dump() != want.dump() || v1.w.Checksum() != want.w.Checksum() {
+		t.Fatalf("%s loads to another world than the one it holds", f.golden1)
 	}
 }
 
 // fuzzLoad checks that no input makes a format's load panic, that a failed
 // load leaves the world as it was, and that a loaded world saves again.
 func fuzzLoad(f *testing.F, format saveFormat) {
-	if golden, err := os.ReadFile(filepath.Join("testdata", format.file)); err == nil {
-		f.Add(golden)
+	for _, name := range []string{format.golden1, format.golden} {
+		if golden, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(golden)
+		}
 	}
 	f.Add(format.save(f, newSnapWorld().w))
 	for _, b := range format.crafted() {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := newSnapWorld()
-		before := s.w.Checksum()
-		if err := format.load(s.w, data); err != nil {
-			if s.w.Checksum() != before || s.w.Len() != 0 {
-				t.Fatalf("a failed load (%v) changed the world", err)
+		for _, data := range withSectionCRCs(data) {
+			s := newSnapWorld()
+			ecs.EventsOf[goldenHit](s.w) // the golden file has events of it
+			before := s.w.Checksum()
+			if err := format.load(s.w, data); err != nil {
+				if s.w.Checksum() != before || s.w.Len() != 0 {
+					t.Fatalf("a failed load (%v) changed the world", err)
+				}
+				continue
 			}
-			return
+			format.save(t, s.w)
 		}
-		format.save(t, s.w)
 	})
 }
 
@@ -290,8 +390,9 @@ func craftedJSON() [][]byte {
  "sparse": [], "resources": []}`)}
 }
 
-// TestSaveGolden pins the binary format, version 1 (go test ./ecs -run
-// SaveGolden -update rewrites the file).
+// TestSaveGolden pins the binary format: version 2 as Save writes it on
+// any machine (go test ./ecs -run SaveGolden -update rewrites the file),
+// and version 1 as Load still reads it.
 func TestSaveGolden(t *testing.T) { checkGolden(t, binaryFormat) }
 
 // FuzzLoad: no bytes make Load panic, and a failed load leaves the world

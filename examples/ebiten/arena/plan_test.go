@@ -49,8 +49,9 @@ func TestReplay(t *testing.T) {
 	defer g.Close()
 	plain := newTestGame(t, 1)
 	Run(plain, 80)
-	if g.Score() != plain.Score() || digest(g) != digest(plain) {
-		t.Fatalf("replayed to %+v; a plain run of 80 ticks gives %+v (digests equal: %v)", g.Score(), plain.Score(), digest(g) == digest(plain))
+	if g.Score() != plain.Score() || digest(g) != digest(plain) || g.W.Checksum() != plain.W.Checksum() {
+		t.Fatalf("replayed to %+v; a plain run of 80 ticks gives %+v (digests equal: %v, checksums equal: %v)",
+			g.Score(), plain.Score(), digest(g) == digest(plain), g.W.Checksum() == plain.W.Checksum())
 	}
 	if _, err := Replay(cfg, 20, []Act{{Frame: 10, Do: "load"}}); err == nil || !strings.Contains(err.Error(), "load before any save") {
 		t.Fatalf("a load before any save: %v", err)
