@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -93,10 +94,16 @@ func (w *World) Save(out io.Writer) error {
 		for _, t := range g {
 			rows += len(t.entities)
 		}
+		room := rows * binary.MaxVarintLen32
+		for _, col := range first.columns {
+			room += p.codec[col.id].bytesFor(rows)
+		}
+		e.reserve(room)
 		e.uvarint(uint64(rows))
 		for _, t := range g {
 			for _, ent := range t.entities {
 				e.uvarint(uint64(ent.index))
+				e.tick()
 			}
 		}
 		for i, col := range first.columns {
@@ -110,11 +117,13 @@ func (w *World) Save(out io.Writer) error {
 		}
 	}
 	for _, s := range sets {
+		e.reserve(len(s.dense)*binary.MaxVarintLen32 + p.codec[s.info.id].bytesFor(len(s.dense)))
 		sec := e.beginSection()
 		e.uvarint(uint64(p.ref[s.info.id]))
 		e.uvarint(uint64(len(s.dense)))
 		for _, ent := range s.dense {
 			e.uvarint(uint64(ent.index))
+			e.tick()
 		}
 		p.codec[s.info.id].values(e, s.values.base, len(s.dense))
 		e.endSection(sec)
@@ -233,13 +242,16 @@ func (w *World) savePlan() (*savePlan, error) {
 // generation of each (without the tag), and the free list in order.
 func (w *World) saveIndex(e *encoder) {
 	x := &w.entities
+	e.reserve((int(x.next) + len(x.free)) * binary.MaxVarintLen32)
 	e.uvarint(uint64(x.next))
 	for i := uint32(1); i < x.next; i++ {
 		e.uvarint(uint64(x.recs[i].gen & genMask))
+		e.tick()
 	}
 	e.uvarint(uint64(len(x.free)))
 	for _, i := range x.free {
 		e.uvarint(uint64(i))
+		e.tick()
 	}
 }
 

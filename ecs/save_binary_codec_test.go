@@ -306,6 +306,22 @@ func (c *badRead) DecodeSave(d *ecs.SaveDecoder) {
 
 type plainBadRead badRead
 
+// shortRead's DecodeSave skips F when A is not 0: it reads too little.
+type shortRead struct {
+	A int32
+	F bool
+}
+
+func (c *shortRead) EncodeSave(e *ecs.SaveEncoder) { e.Int32(c.A); e.Bool(c.F) }
+func (c *shortRead) DecodeSave(d *ecs.SaveDecoder) {
+	c.A = d.Int32()
+	if c.A == 0 {
+		c.F = d.Bool()
+	}
+}
+
+type plainShortRead shortRead
+
 // TestBinaryCodecOfTheWrongSize: a codec that writes too few bytes makes
 // Save panic naming the type; one that reads too many fails the load,
 // which leaves the world empty.
@@ -331,6 +347,16 @@ func TestBinaryCodecOfTheWrongSize(t *testing.T) {
 	err := dst.Load(bytes.NewReader(saveOf(t, src)))
 	if err == nil || !strings.Contains(err.Error(), "badRead's DecodeSave read") || dst.Len() != 0 {
 		t.Fatalf("Load through a codec that reads too much: %v, %d entities", err, dst.Len())
+	}
+
+	src = ecs.NewWorld()
+	ecs.Register[plainShortRead](src, ecs.Name("short"))
+	ecs.NewMap[plainShortRead](src).Spawn(plainShortRead{A: 1, F: true})
+	dst = ecs.NewWorld()
+	ecs.Register[shortRead](dst, ecs.Name("short"))
+	err = dst.Load(bytes.NewReader(saveOf(t, src)))
+	if err == nil || !strings.Contains(err.Error(), "shortRead's DecodeSave read 4 bytes for 1 values") || dst.Len() != 0 {
+		t.Fatalf("Load through a codec that reads too little: %v, %d entities", err, dst.Len())
 	}
 }
 

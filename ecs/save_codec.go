@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -13,20 +14,55 @@ import (
 var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // encoder appends a save file to buf.
-type encoder struct{ buf []byte }
+type encoder struct {
+	buf []byte
+	// crc is the CRC-32C of the open section's content up to crcAt in
+	// buf, or crcAt is 0 when no section is open (save_section.go).
+	crc   uint32
+	crcAt int
+}
 
 func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.buf = append(e.buf, s...) }
 
+// reserve makes room for n more bytes in buf, so that appending them
+// allocates nothing: one allocation where appends a block at a time
+// would grow the buffer, and copy it, a quarter at a time.
+func (e *encoder) reserve(n int) {
+	if n > cap(e.buf)-len(e.buf) {
+		e.buf = slices.Grow(e.buf, n)
+	}
+}
+
 // raw appends n bytes of memory at p, which hold numbers of size bytes
-// each, as little-endian numbers.
+// each, as little-endian numbers. Inside a section, it appends a block at
+// a time and adds each to the section's CRC while it is in the cache.
 func (e *encoder) raw(p unsafe.Pointer, n, size uintptr) {
 	// SAFETY: p points to n readable bytes of plain values.
 	b := unsafe.Slice((*byte)(p), n)
-	if littleEndianHost || size == 1 {
+	block := n
+	if e.crcAt > 0 && size > 0 && n > crcBlock {
+		block = max(crcBlock/size*size, size)
+		e.reserve(len(b)) // one allocation, as one append would make
+	}
+	for len(b) > 0 {
+		k := min(block, uintptr(len(b)))
+		e.rawBlock(b[:k], size)
+		b = b[k:]
+		if e.crcAt > 0 {
+			e.sum()
+		}
+	}
+}
+
+// rawBlock appends b, which holds numbers of size bytes each, as
+// little-endian numbers.
+func (e *encoder) rawBlock(b []byte, size uintptr) {
+	if littleEndianHost || size <= 1 {
 		e.buf = append(e.buf, b...)
 		return
 	}
+	n := uintptr(len(b))
 	for i := uintptr(0); i < n; i += size {
 		for j := size; j > 0; j-- {
 			e.buf = append(e.buf, b[i+j-1])
@@ -167,6 +203,7 @@ type valueCodec struct {
 	size   uintptr
 	packed bool         // the saved bytes are the value's memory (packedLayout)
 	empty  bool         // a value takes no bytes (s.fixedSize() is 0)
+	fixed  int          // s.fixedSize(): the bytes a value takes, or -1
 	word   uintptr      // the size of each number, for byte swapping (see raw)
 	fields []fieldCodec // sStruct
 	elem   *valueCodec  // sArray, sSlice
@@ -200,7 +237,8 @@ func newValueCodec(t reflect.Type, s *schema) *valueCodec {
 		}
 	}
 	c.packed, c.word = packedLayout(t, s)
-	c.empty = s.fixedSize() == 0
+	c.fixed = s.fixedSize()
+	c.empty = c.fixed == 0
 	return c
 }
 
@@ -250,6 +288,21 @@ func numberSize(s *schema) uintptr {
 	return uintptr(s.fixedSize())
 }
 
+// bytesFor returns about how many bytes n values take in a file, for
+// reserve: exactly for values of a fixed size, at least a byte each for
+// the others (a string's or slice's length), and 0 when the estimate is
+// past 1 GiB, which appends had better grow to.
+func (c *valueCodec) bytesFor(n int) int {
+	size := max(c.fixed, 1)
+	if c.fixed == 0 {
+		size = 0
+	}
+	if n > 0 && size > (1<<30)/n {
+		return 0
+	}
+	return n * size
+}
+
 // values appends n values at p: none at all for values that take no bytes
 // (a [1<<40]struct{} is not walked).
 func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
@@ -266,6 +319,7 @@ func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 	}
 	for i := range n {
 		c.value(e, unsafe.Add(p, uintptr(i)*c.size))
+		e.tick()
 	}
 }
 

@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -348,5 +349,68 @@ func TestSnapshotKeepsLoadedCursors(t *testing.T) {
 	}
 	if got := bq.NewReader().Read(); fmt.Sprint(got) != "[{1} {2}]" {
 		t.Fatalf("the reader made after the restore read %v, want [{1} {2}]", got)
+	}
+}
+
+// v2File is a save file of version 2 with the given sections' contents,
+// each given its length and CRC.
+func v2File(sections ...saveBytes) []byte {
+	b := append(saveBytes("tessera\x00"), 2)
+	for _, s := range sections {
+		head := binary.LittleEndian.AppendUint64(nil, uint64(len(s)))
+		b = append(append(b, head...), s...)
+		b = append(b, sectionCRC(head, s)...)
+	}
+	return b
+}
+
+// eventsFile is a save of an empty world with one event queue section per
+// content given.
+func eventsFile(queues ...saveBytes) []byte {
+	types := saveBytes{}.uv(0, 0, 0, 0, uint64(len(queues))) // no type; 0 tables, sparse sets, resources
+	return v2File(append([]saveBytes{saveBytes{}.uv(1, 0), types}, queues...)...)
+}
+
+// TestLoadRefusesBadEventQueues: an event queue section that Save never
+// writes, its CRC right, is an error naming the type and what is wrong,
+// and leaves the world as it was.
+func TestLoadRefusesBadEventQueues(t *testing.T) {
+	name := defaultName[ping]()
+	q := saveBytes{}.str(name)
+	intField := structOf(schemaField{"N", kindOf(kindInt32)})
+	cases := []struct {
+		file []byte
+		want string
+	}{
+		{eventsFile(q.uv(2, 1, 3, 0)), "a reader with 3 events left of 2 sent"},
+		{eventsFile(q.uv(2, 1, 1, 2)), "2 events some reader has not read, where the readers have 1 left at most"},
+		{eventsFile(q.uv(2, 1, 0, 0)), "a trailing reader with no events left"},
+		{eventsFile(q.uv(2, 0, 0), q.uv(3, 0, 0)), "is listed twice"},
+		{eventsFile(append(q.uv(2, 1, 1, 1), kindOf(kindString)...)), "was saved as string"},
+		{eventsFile(append(q.uv(2, 1, 1, 1), intField...)), "ping.N was saved as int32"},
+		{eventsFile(q.uv(2, 1, 1, 1)), "truncated"},
+	}
+	for _, c := range cases {
+		w := ecs.NewWorld()
+		wq := ecs.EventsOf[ping](w)
+		r := wq.NewReader()
+		wq.Send(ping{7})
+		before := w.Checksum()
+		err := w.Load(bytes.NewReader(c.file))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "event queue") {
+			t.Errorf("want an error in an event queue containing %q, got %v", c.want, err)
+		}
+		if w.Checksum() != before || wq.Sent() != 1 || r.Len() != 1 {
+			t.Errorf("the failed load (%v) changed the world", err)
+		}
+	}
+	// The same bytes, sound, load.
+	w := ecs.NewWorld()
+	wq := ecs.EventsOf[ping](w)
+	if err := w.Load(bytes.NewReader(eventsFile(append(q.uv(2, 2, 0, 1, 1), structOf(schemaField{"N", kindOf(kindInt64)})...).uv(9, 0, 0, 0, 0, 0, 0, 0)))); err != nil {
+		t.Fatal(err)
+	}
+	if got := wq.NewReader().Len() + wq.NewReader().Len(); wq.Sent() != 2 || got != 1 {
+		t.Fatalf("loaded: Sent %d, readers with %d events between them; want 2 and 1", wq.Sent(), got)
 	}
 }

@@ -13,6 +13,7 @@ type saveBytes []byte
 
 const (
 	kindInt32  = 4
+	kindInt64  = 5
 	kindUint8  = 6
 	kindString = 14
 	kindArray  = 16

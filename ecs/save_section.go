@@ -11,7 +11,9 @@ import (
 // sections of each kind follow), then one section per table, sparse set,
 // resource and event queue. A section is its content's length in 8
 // little-endian bytes, the content, and a CRC-32C (Castagnoli) of the
-// length and the content in 4 little-endian bytes. Load checks a
+// content followed by the length, in 4 little-endian bytes (content
+// first: Save adds blocks of it to the CRC as it writes them, while they
+// are in the cache, and knows the length at the end). Load checks a
 // section's CRC before it reads the content, so a changed bit anywhere in
 // a section is an error naming the section and its bytes, not a world
 // with a wrong value. Version 1 files have no sections and no CRCs.
@@ -27,20 +29,48 @@ const (
 // machine's CRC instructions where there are some (amd64, arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// crcBlock is how many bytes of a section Save writes before it adds
+// them to the section's CRC: few enough to be in the cache still.
+const crcBlock = 32 << 10
+
 // beginSection starts a section at the end of e.buf: it reserves the
 // length, and returns where the section starts, for endSection.
 func (e *encoder) beginSection() int {
 	start := len(e.buf)
 	e.buf = append(e.buf, make([]byte, sectionHeader)...)
+	e.crc, e.crcAt = 0, len(e.buf)
 	return start
+}
+
+// sum adds what e.buf holds past crcAt to the open section's CRC.
+func (e *encoder) sum() {
+	e.crc = crc32.Update(e.crc, castagnoli, e.buf[e.crcAt:])
+	e.crcAt = len(e.buf)
+}
+
+// tick adds the bytes written since the last sum to the open section's
+// CRC once they are a block: loops that write many small values call it.
+func (e *encoder) tick() {
+	if e.crcAt > 0 && len(e.buf)-e.crcAt >= crcBlock {
+		e.sum()
+	}
 }
 
 // endSection ends the section that beginSection started at start: it
 // writes the content's length and appends the CRC.
 func (e *encoder) endSection(start int) {
+	e.sum()
 	n := len(e.buf) - start - sectionHeader
 	binary.LittleEndian.PutUint64(e.buf[start:], uint64(n))
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf[start:], castagnoli))
+	crc := crc32.Update(e.crc, castagnoli, e.buf[start:start+sectionHeader])
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc)
+	e.crc, e.crcAt = 0, 0
+}
+
+// sectionCRC returns the CRC of a section whose length is the 8 bytes
+// head and whose content is content.
+func sectionCRC(head, content []byte) uint32 {
+	return crc32.Update(crc32.Checksum(content, castagnoli), castagnoli, head)
 }
 
 // enterSection reads a section's length and CRC, checks the CRC, and
@@ -63,7 +93,7 @@ func (d *decoder) enterSection(what string) bool {
 	}
 	end := start + sectionHeader + int(n)
 	want := binary.LittleEndian.Uint32(d.data[end:])
-	if got := crc32.Checksum(d.data[start:end], castagnoli); got != want {
+	if got := sectionCRC(d.data[start:start+sectionHeader], d.data[start+sectionHeader:end]); got != want {
 		d.fail("%s (bytes %d to %d) is corrupt: its CRC-32C is %08x, the file says %08x", what, start, end+sectionTrailer, got, want)
 		return false
 	}
