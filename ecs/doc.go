@@ -681,7 +681,9 @@
 // and int, uint and uintptr count as 64 bits in checksums and save files.
 // Repository CI runs every scenario and example on the four machines
 // (arm64 and 386 under qemu-user, wasm under Node) and compares the
-// checksum after every tick.
+// checksum after every tick; every scenario also runs under 20 seeds of
+// sched.Shuffle, which reorders what the scheduler is free to reorder, and
+// gives one checksum.
 //
 // The promise covers what the world does; user code keeps it by following
 // rules that the analyzer behind `tessera vet` (package

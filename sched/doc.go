@@ -86,6 +86,14 @@
 // bit for bit over 1,000 ticks with spawns, despawns, outputs and merges on
 // 1, 2, 4 and 8 workers.
 //
+// The same holds from one machine to another (amd64, arm64, 386, wasm) as
+// long as the systems themselves compute the same bits everywhere: float
+// products rounded before they are added, no math.Sin and its kin, no map
+// order, no clock, no goroutines of their own. Package ecs's "Determinism"
+// section lists the rules; `tessera vet` (cmd/tessera) checks them. Keep
+// the tick number in a resource (as [FixedLoop]'s [Time] is): a rollback
+// rewinds the world, not [Scheduler.Ticks].
+//
 // # Shuffled runs
 //
 // The order of record fixes what a tick means, but leaves the scheduler
