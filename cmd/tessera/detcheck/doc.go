@@ -20,6 +20,14 @@
 // [Analyzer] also plugs into any driver of the analysis framework
 // (multichecker, golangci-lint plugins, gopls-style tools).
 //
+// # In an editor
+//
+// gopls runs a fixed set of analyzers compiled into it and loads no
+// others, so detcheck reaches an editor through go vet: an editor that
+// vets on save shows its reports where it shows go vet's. In VS Code's Go
+// extension, for instance, set "go.vetOnSave": "package" and
+// "go.vetFlags": ["-vettool=/absolute/path/to/tessera"].
+//
 // # Where it reports
 //
 // Only in packages that import github.com/tessera-ecs/tessera/ecs or
