@@ -7,7 +7,8 @@ import "github.com/tessera-ecs/tessera/ecs"
 // Gen is kept only by generated code: not reported.
 type Gen struct{ N int }
 
-// Twice is kept by generated code and by keepTwice in foreign.go: reported there.
+// Twice is kept by generated code and by keepTwice in foreign.go: reported
+// at its field, for keepTwice.
 type Twice struct{ N int } // want `wordsize: Twice.N is an int kept in the world \(ecs.NewMap\)`
 
 func registerGenerated(w *ecs.World) {
