@@ -32,6 +32,6 @@ func particleTarget() *ecs.World {
 	w := ecs.NewWorld()
 	ecs.NewMap[scenario.Emitter](w)
 	ecs.NewMap4[scenario.Position, scenario.Velocity, scenario.Color, scenario.Lifetime](w)
-	ecs.AddResource(w, &scenario.ParticleState{})
+	ecs.AddResource(w, &scenario.ParticleState{}) //tessera:nondeterministic-ok a benchmark fixture: the scenario documents its ints
 	return w
 }

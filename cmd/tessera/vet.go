@@ -38,6 +38,8 @@ that can make a world differ between machines, runs or numbers of workers:
   select     select among several channels in system code
   workers    runtime.NumCPU, GOMAXPROCS and Context.Workers in system code
   address    uintptr(unsafe.Pointer(p)) used as data
+  wordsize   int, uint and uintptr fields in components, resources, events
+             and relations: 32 bits on 386 and arm, so they wrap earlier
 
 Each report says what, why and the fix. The fma and maporder reports carry
 suggested fixes: "tessera vet -fix" applies them, "-fix -diff" shows them

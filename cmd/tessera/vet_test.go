@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -168,5 +169,26 @@ func writeTestFile(t *testing.T, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVetHelpListsEveryRule checks that tessera vet -h names every rule
+// that detcheck's package documentation describes (a "# rule: ..." heading),
+// and no other.
+func TestVetHelpListsEveryRule(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("detcheck", "doc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile(`(?m)^// # ([a-z]+):`).FindAllStringSubmatch(string(src), -1) {
+		documented = append(documented, m[1])
+	}
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+) {2,}`).FindAllStringSubmatch(vetUsage, -1) {
+		listed = append(listed, m[1])
+	}
+	if len(documented) < 11 || !slices.Equal(documented, listed) {
+		t.Errorf("rules in detcheck's doc.go: %q\nrules in tessera vet -h: %q\nwant the same, in the same order", documented, listed)
 	}
 }

@@ -43,10 +43,10 @@ type (
 
 // Relation pair types.
 type (
-	Holds       struct{ Count int } // (holder, item), Multi
-	Equipped    struct{}            // (character, weapon), one weapon each
-	InBag       struct{}            // (item, bag), burning the bag destroys the item
-	QuestItemOf struct{}            // (item, quest giver), who cannot leave while it exists
+	Holds       struct{ Count int32 } // (holder, item), Multi
+	Equipped    struct{}              // (character, weapon), one weapon each
+	InBag       struct{}              // (item, bag), burning the bag destroys the item
+	QuestItemOf struct{}              // (item, quest giver), who cannot leave while it exists
 )
 
 // Game is a world with the handles, relations and queries of the inventory.
@@ -109,11 +109,11 @@ func NewGame() *Game {
 	for _, h := range []struct {
 		holder Name
 		items  []Name
-		counts []int
+		counts []int32
 	}{
-		{"alice", []Name{"healing potion", "crypt key", "sword", "backpack", "Maren's locket"}, []int{3, 1, 1, 1, 1}},
-		{"bob", []Name{"arrow", "crypt key", "bow", "axe"}, []int{40, 1, 1, 1}},
-		{"guild stash", []Name{"healing potion", "arrow", "crypt key"}, []int{10, 200, 1}},
+		{"alice", []Name{"healing potion", "crypt key", "sword", "backpack", "Maren's locket"}, []int32{3, 1, 1, 1, 1}},
+		{"bob", []Name{"arrow", "crypt key", "bow", "axe"}, []int32{40, 1, 1, 1}},
+		{"guild stash", []Name{"healing potion", "arrow", "crypt key"}, []int32{10, 200, 1}},
 	} {
 		for i, item := range h.items {
 			g.holds.Set(g.E(h.holder), g.E(item), Holds{Count: h.counts[i]})
@@ -134,7 +134,7 @@ func (g *Game) spawn(n Name) ecs.Entity {
 func (g *Game) E(n Name) ecs.Entity { return g.byName[n] }
 
 // Transfer moves n of item from one holder to another.
-func (g *Game) Transfer(from, to, item ecs.Entity, n int) error {
+func (g *Game) Transfer(from, to, item ecs.Entity, n int32) error {
 	have, ok := g.holds.TryValue(from, item)
 	if !ok || have.Count < n {
 		return fmt.Errorf("%s holds %s x%d, cannot give %d", g.name(from), g.name(item), g.Count(from, item), n)
@@ -153,7 +153,7 @@ func (g *Game) Transfer(from, to, item ecs.Entity, n int) error {
 }
 
 // Count returns how many of item holder holds.
-func (g *Game) Count(holder, item ecs.Entity) int {
+func (g *Game) Count(holder, item ecs.Entity) int32 {
 	if v, ok := g.holds.TryValue(holder, item); ok {
 		return v.Count
 	}
@@ -249,7 +249,7 @@ func run(out io.Writer) {
 	fmt.Fprintln(out, "\n== trading ==")
 	for _, t := range []struct {
 		from, to, item Name
-		n              int
+		n              int32
 	}{
 		{"guild stash", "bob", "healing potion", 5},
 		{"alice", "bob", "crypt key", 1},

@@ -70,8 +70,8 @@ func checkInvariants(t *testing.T, g *Game) {
 }
 
 // total returns how many of item all holders hold together.
-func total(g *Game, item ecs.Entity) int {
-	n := 0
+func total(g *Game, item ecs.Entity) int32 {
+	var n int32
 	for _, h := range g.holds.Sources(item) {
 		n += g.Count(h, item)
 	}
@@ -104,7 +104,7 @@ func TestTransfer(t *testing.T) {
 	sum := total(g, potion)
 	for _, step := range []struct {
 		from, to ecs.Entity
-		n        int
+		n        int32
 	}{{stash, bob, 4}, {bob, alice, 1}, {alice, stash, 4}, {bob, stash, 3}} {
 		if err := g.Transfer(step.from, step.to, potion, step.n); err != nil {
 			t.Fatal(err)

@@ -30,8 +30,8 @@ type (
 // snapshots copy it as memory.
 type ParticleState struct {
 	RNG  rand.PCG
-	Next int // the emitter whose turn it is
-	Died int // particles despawned in the last tick
+	Next int //tessera:nondeterministic-ok the emitter whose turn it is: an index below Colors
+	Died int //tessera:nondeterministic-ok particles despawned in the last tick: at most the particle count
 }
 
 // Colors is the number of emitters, one per colour.

@@ -38,7 +38,7 @@ type (
 
 // Census is a resource: the population counted at the end of each tick.
 type Census struct {
-	Prey, Predators int
+	Prey, Predators int     //tessera:nondeterministic-ok populations, bounded by PredatorState's caps
 	Energy          float64 // summed over every animal
 }
 
@@ -52,11 +52,13 @@ type PredatorState struct {
 	Rng  Rand32  // life's, used by life alone
 	Side float32 // the torus is Side x Side units
 
+	//tessera:nondeterministic-ok bounds fixed from Config.N at the start, far below 2^31
 	CapPrey, CapPredators, MinPrey, MinPredators int
 
 	// Counters kept by the systems (Born, PreyBorn, Starved, Eaten) and
 	// the observers (Chases: Hunting added; PreyGone: prey that left the
 	// world).
+	//tessera:nondeterministic-ok counts of one run; widening them changes the published checksums
 	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int
 }
 

@@ -10,7 +10,7 @@ import "github.com/tessera-ecs/tessera/ecs"
 type PreyGrid struct {
 	Side  float32 // the torus is Side x Side
 	Cell  float32 // a cell is Cell x Cell, at least the hunt radius
-	Cols  int     // cells per row and per column
+	Cols  int     //tessera:nondeterministic-ok cells per row and per column: Side/Cell, far below 2^31
 	start []int32 // per cell: where its prey begin in prey; one more entry at the end
 	prey  []gridPrey
 	cell  []int32 // scratch: the cell of each prey, in query order

@@ -35,7 +35,8 @@ import github.com/tessera-ecs/tessera/ecs or .../sched, detcheck reports what
 breaks that promise: fusable float multiply-adds, complex products, ranging
 over Go maps, global random sources, wall-clock time, goroutines in systems,
 math functions whose last bit differs by architecture, select among ready
-channels, work sized by the CPU or worker count, and addresses used as data.
+channels, work sized by the CPU or worker count, addresses used as data, and
+int, uint and uintptr in types kept in a world.
 Silence one report with a line comment
 //tessera:nondeterministic-ok <reason> on its line or alone on the line above.`
 
@@ -43,10 +44,15 @@ func run(pass *analysis.Pass) (any, error) {
 	if !reachesWorld(pass.Pkg) {
 		return nil, nil
 	}
+	var list []stored
+	checkers := make(map[*token.File]*checker, len(pass.Files))
 	for _, f := range pass.Files {
 		c := newChecker(pass, f)
+		c.stored = &list
+		checkers[c.tok] = c
 		c.walk()
 	}
+	reportWordSize(list, checkers)
 	return nil, nil
 }
 
@@ -78,6 +84,9 @@ type checker struct {
 	// assignments to and additions of local float variables: see products.go.
 	varEvents map[*types.Var][]varEvent
 	varOrder  []*types.Var
+
+	// stored collects the package's types kept in a world: see wordsize.go.
+	stored *[]stored
 }
 
 // frame is one node on the walk's stack and what it opened.
@@ -168,6 +177,7 @@ func (c *checker) visit(n ast.Node) {
 		c.checkAddress(n)
 	case *ast.Ident:
 		c.checkUse(n)
+		c.noteStored(n)
 	}
 }
 

@@ -23,6 +23,15 @@ var (
 	_ func(*sched.FixedLoop, time.Duration) int                             = (*sched.FixedLoop).Advance
 	_ sched.System                                                          = sched.Func(nil)
 	_ func(*ecs.World, func(ecs.Entity, *int))                              = ecs.OnAdd[int]
+	_ func(*ecs.World) *ecs.Map[int]                                        = ecs.NewMap[int]
+	_ func(*ecs.World) *ecs.Map2[int, int]                                  = ecs.NewMap2[int, int]
+	_ func(*ecs.World, ...ecs.ComponentOption)                              = ecs.Register[int]
+	_ func(*ecs.World) *ecs.Resource[int]                                   = ecs.NewResource[int]
+	_ func(*ecs.World, *int)                                                = ecs.AddResource[int]
+	_ func(*ecs.World) *int                                                 = ecs.GetResource[int]
+	_ func(*ecs.World) *ecs.Events[int]                                     = ecs.EventsOf[int]
+	_ func(*ecs.World, ...ecs.RelationOption) *ecs.Relation[int]            = ecs.NewRelation[int]
+	_ func(*ecs.World, ...ecs.Filter) *ecs.Query1[int]                      = ecs.NewQuery1[int]
 	_                                                                       = sched.Time{}.DT
 )
 

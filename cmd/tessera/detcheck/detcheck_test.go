@@ -91,3 +91,7 @@ func TestParticleMove(t *testing.T) {
 		t.Errorf("reported lines %v, want the lines of p[i].X += v[i].X * DT and p[i].Y += v[i].Y * DT: %v", lines, want)
 	}
 }
+
+func TestWordSize(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), detcheck.Analyzer, "wordsize")
+}

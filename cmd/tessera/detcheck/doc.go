@@ -249,6 +249,38 @@
 //
 // Fix: order or key by entity id, or by a value held in the data.
 //
+// # wordsize: int, uint and uintptr in types kept in a world
+//
+// What: an int, uint or uintptr (or a named type of one) held by a type
+// that a world keeps: a type argument of the ecs package's NewMap, NewMap2
+// to NewMap12, Register, NewResource, AddResource (whose argument is a *T),
+// EventsOf and NewRelation. Looked for as far as checksums and save files
+// reach: the type itself, its struct fields (embedded and nested ones
+// too), array and slice elements; not behind pointers, maps, channels,
+// functions or interfaces. Blank fields and unexported fields of other
+// packages' types are skipped. Each field is reported once per package: at
+// its declaration when the package declares it with that type, otherwise
+// (a type of another package, a type argument of a generic type) at the
+// first call that keeps it. Queries (NewQuery1 and the rest) and
+// GetResource only read what those calls keep, and are not looked at;
+// neither are calls in _test.go files, whose worlds are fixtures that
+// often hold ints on purpose (to test how they are saved), nor calls in
+// generated files (such as tessera gen's Register functions): a generated
+// type is reported where other code keeps it, and fixed in the definition
+// it is generated from.
+//
+// Why: int, uint and uintptr are 64 bits on amd64, arm64 and wasm, but 32
+// bits on 386 and arm. Arithmetic on them wraps at 2^31 (int) or 2^32 (uint,
+// uintptr) on 32-bit machines, so a counter, an id sum or a hash that passes
+// that gives a different world there. Tessera's checksums and save files
+// widen them to 64 bits, so equal values agree everywhere: only overflow
+// differs.
+//
+// Fix: int32 (uint32) if the values fit, int64 (uint64) otherwise. There is
+// no suggested fix: changing the type changes every expression that mixes
+// the field with an int (len, indexes, loop counters), which the author
+// settles.
+//
 // # Silencing a report
 //
 // A line comment
@@ -281,8 +313,10 @@
 //     used unsorted, a map passed to a function that ranges over it in
 //     another package, channels fed by goroutines outside systems;
 //   - runtime.GOARCH, runtime.GOOS and build tags that choose different code
-//     per machine; unsafe.Sizeof, Alignof and the size of int and uintptr
-//     (32 bits on 386 and wasm) used in arithmetic that reaches the world;
+//     per machine; unsafe.Sizeof, Alignof, and int, uint and uintptr
+//     variables (32 bits on 386 and arm, 64 on amd64, arm64 and wasm) whose
+//     overflowing arithmetic reaches the world by other routes than a field
+//     of a kept type (see wordsize);
 //   - addresses reached by other routes: fmt's %p, reflect.Value.Pointer
 //     and UnsafeAddr, unsafe.Pointer values compared;
 //   - sort.Slice and slices.SortFunc with a comparison that has ties, on
