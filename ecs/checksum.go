@@ -14,7 +14,7 @@ import (
 // sets (their entities in dense order and values), the resources and the
 // events left to read. Equal worlds give equal checksums however they were
 // built, in any process, on every little-endian machine (amd64, arm64, 386,
-// wasm: 32-bit and 64-bit alike), and in any two worlds of one
+// wasm: 32-bit words and 64-bit alike), and in any two worlds of one
 // process: the world's tag is left out of every entity, also of entities held
 // in component values. Use it to check that two simulations agree (a
 // lockstep or rollback game compares its peers' checksums every tick, as

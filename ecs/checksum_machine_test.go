@@ -8,7 +8,7 @@ import (
 )
 
 // sumWords holds the kinds whose size is the machine's word: 4 bytes on 386
-// and wasm's 32-bit pointers, 8 on amd64 and arm64.
+// and 32-bit arm, 8 on amd64, arm64 and wasm.
 type sumWords struct {
 	I int
 	U uint

@@ -86,8 +86,8 @@ func (p *hashPlan) add(t reflect.Type, off uintptr) {
 	}
 	switch t.Kind() {
 	case reflect.Int:
-		// int, uint and uintptr are 32 bits on 386 and wasm32 and 64 on
-		// amd64: hashed as their 64-bit value, so equal values give equal
+		// int, uint and uintptr are 32 bits on 386 and arm and 64 on
+		// amd64, arm64 and wasm: hashed as their 64-bit value, so equal values give equal
 		// checksums on every machine (save files store them the same way).
 		p.steps = append(p.steps, hashStep{off: off, kind: hashInt})
 	case reflect.Uint, reflect.Uintptr:

@@ -57,9 +57,9 @@ type PredatorState struct {
 
 	// Counters kept by the systems (Born, PreyBorn, Starved, Eaten) and
 	// the observers (Chases: Hunting added; PreyGone: prey that left the
-	// world).
-	//tessera:nondeterministic-ok counts of one run; widening them changes the published checksums
-	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int
+	// world). They grow for as long as the run lasts: 64 bits on every
+	// machine, so a 32-bit one wraps no sooner.
+	Born, PreyBorn, Starved, Eaten, Chases, PreyGone int64
 }
 
 // Parameters of the predator-prey world. Distances are in units, times in

@@ -97,7 +97,7 @@ func TestPredatorPreyPopulation(t *testing.T) {
 			if p.State().Born == 0 || p.State().Eaten == 0 || p.State().Chases == 0 {
 				t.Fatalf("born %d, eaten %d, chases %d: the world does not change", p.State().Born, p.State().Eaten, p.State().Chases)
 			}
-			if gone := startPrey + p.State().PreyBorn - p.preyCount.Count(); p.State().PreyGone != gone || gone < p.State().Eaten {
+			if gone := int64(startPrey) + p.State().PreyBorn - int64(p.preyCount.Count()); p.State().PreyGone != gone || gone < p.State().Eaten {
 				t.Fatalf("the observer saw %d prey leave; %d left (%d eaten)", p.State().PreyGone, gone, p.State().Eaten)
 			}
 		})
