@@ -27,7 +27,10 @@
 // and 18 (cosine) on [-pi/4, pi/4]. For |x| up to 2^20 the result is within
 // a few units in the last place of the true value (the tests bound the
 // distance to math.Sin and math.Cos); beyond that the reduction loses
-// accuracy, but every machine loses the same. Infinities and NaN give NaN.
+// accuracy, but every machine loses the same. Beyond 2^30 the argument is
+// first folded modulo the float64 nearest 2pi (by math.Mod, which is exact),
+// so the result stays in [-1, 1], however far it is from the true sine.
+// Infinities and NaN give NaN.
 //
 // Sqrt, Abs, Floor, Ceil, Trunc, Round, RoundToEven, Mod, Remainder,
 // Copysign, Min, Max and FMA of package math are exact or correctly rounded

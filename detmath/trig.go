@@ -10,6 +10,10 @@ const (
 	pio2Mid   = 0x1.0b4611a6p-34
 	pio2Lo    = 0x1.3198a2e037073p-69
 	twoOverPi = 0x1.45f306dc9c883p-01
+	twoPi     = 0x1.921fb54442d18p+02 // the float64 nearest 2pi
+	// hugeArg is where Sincos stops trusting the three-part reduction and
+	// folds its argument by math.Mod first.
+	hugeArg = 0x1p30
 )
 
 // Sin returns the sine of x radians, the same on every architecture.
@@ -38,12 +42,24 @@ func Sincos(x float64) (sin, cos float64) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return math.NaN(), math.NaN()
 	}
+	if math.Abs(x) > hugeArg {
+		// Beyond the Cody-Waite range: fold x into (-2pi, 2pi) first,
+		// exactly (math.Mod is exact), modulo the float64 nearest 2pi.
+		x = math.Mod(x, twoPi)
+	}
 	k := math.RoundToEven(x * twoOverPi)
 	r := x - float64(k*pio2Hi)
 	r -= float64(k * pio2Mid)
 	r -= float64(k * pio2Lo)
 	s, c := sinPoly(r), cosPoly(r)
-	switch int64(k) & 3 {
+	// The quadrant is k mod 4, taken on the float: converting a float
+	// beyond the int64 range is implementation-defined in Go (amd64 gives
+	// the smallest int64, arm64 saturates), math.Mod is exact everywhere.
+	q := math.Mod(k, 4)
+	if q < 0 {
+		q += 4
+	}
+	switch int(q) {
 	case 0:
 		return s, c
 	case 1:
