@@ -62,18 +62,7 @@ func changeRun(workers, ticks int) []changeTick {
 	}
 	s.AddFunc("hotA", func(ctx *sched.Context) { cur.hotA = passAll(hotA) }, sched.Reads[Heat]())
 	s.AddFunc("hotB", func(ctx *sched.Context) {
-		chunks := hotB.AppendChunks(nil, 4)
-		parts := make([][]int, len(chunks))
-		idx := make([]int, len(chunks))
-		for i := range idx {
-			idx[i] = i
-		}
-		sched.ForEach(ctx, idx, func(i int) {
-			for _, e := range chunks[i].Entities {
-				parts[i] = append(parts[i], int(e.Index()))
-			}
-		})
-		cur.hotB = slices.Sorted(slices.Values(slices.Concat(parts...)))
+		cur.hotB = slices.Sorted(slices.Values(passChunks(ctx, hotB, 4)))
 	}, sched.Reads[Heat]())
 	s.AddFunc("fresh", func(ctx *sched.Context) { cur.fresh = passAll(fresh) }, sched.Reads[Heat]())
 	var out []changeTick
@@ -115,4 +104,22 @@ func TestChangedAcrossWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// passChunks makes one change-filtered pass of q as rows-row chunks spread
+// over the workers with ForEach, and returns the indices of the entities it
+// visited, in chunk order.
+func passChunks[T any](ctx *sched.Context, q *ecs.Query1[T], rows int) []int {
+	chunks := q.AppendChunks(nil, rows)
+	parts := make([][]int, len(chunks))
+	idx := make([]int, len(chunks))
+	for i := range idx {
+		idx[i] = i
+	}
+	sched.ForEach(ctx, idx, func(i int) {
+		for _, e := range chunks[i].Entities {
+			parts[i] = append(parts[i], int(e.Index()))
+		}
+	})
+	return slices.Concat(parts...)
 }

@@ -2,7 +2,6 @@ package sched_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -93,18 +92,7 @@ func newRollbackProgram(workers int) *rollbackProgram {
 		p.lit = seen
 	}, sched.Reads[Spark]())
 	s.AddFunc("flickers", func(ctx *sched.Context) {
-		chunks := flickers.AppendChunks(nil, 8)
-		parts := make([][]int, len(chunks))
-		idx := make([]int, len(chunks))
-		for i := range idx {
-			idx[i] = i
-		}
-		sched.ForEach(ctx, idx, func(i int) {
-			for _, e := range chunks[i].Entities {
-				parts[i] = append(parts[i], int(e.Index()))
-			}
-		})
-		p.flickers = slices.Concat(parts...)
+		p.flickers = passChunks(ctx, flickers, 8)
 	}, sched.Reads[Spark]())
 	return p
 }

@@ -113,7 +113,18 @@ func (c *checker) describe(e ast.Expr) string {
 // the parenthesis just around it. It returns nil if e is not such a product
 // or is constant.
 func (c *checker) bareProduct(e ast.Expr) (wrap ast.Expr, prod *ast.BinaryExpr) {
-	wrap = e
+	inner, wrap := unwrapSigns(e)
+	if x, ok := inner.(*ast.BinaryExpr); ok && x.Op == token.MUL && !c.isConstant(x) && c.fusable(c.pass.TypesInfo.TypeOf(x)) {
+		return wrap, x
+	}
+	return nil, nil
+}
+
+// unwrapSigns strips parentheses and unary + and - from e. It returns what
+// is left, and the expression just below the last sign (e itself when
+// there is none): the part a conversion must wrap to keep the sign outside.
+func unwrapSigns(e ast.Expr) (inner, belowSign ast.Expr) {
+	belowSign = e
 	for {
 		switch x := e.(type) {
 		case *ast.ParenExpr:
@@ -122,15 +133,11 @@ func (c *checker) bareProduct(e ast.Expr) (wrap ast.Expr, prod *ast.BinaryExpr) 
 		case *ast.UnaryExpr:
 			if x.Op == token.SUB || x.Op == token.ADD {
 				e = x.X
-				wrap = e
+				belowSign = e
 				continue
 			}
-		case *ast.BinaryExpr:
-			if x.Op == token.MUL && !c.isConstant(x) && c.fusable(c.pass.TypesInfo.TypeOf(x)) {
-				return wrap, x
-			}
 		}
-		return nil, nil
+		return e, belowSign
 	}
 }
 

@@ -88,19 +88,7 @@ func (c *checker) addVarEvent(v *types.Var, e varEvent) {
 // noteAddUse records that e, if a local variable, is an operand of a float
 // addition or subtraction.
 func (c *checker) noteAddUse(e ast.Expr) {
-	for {
-		switch x := e.(type) {
-		case *ast.ParenExpr:
-			e = x.X
-			continue
-		case *ast.UnaryExpr:
-			if x.Op == token.SUB || x.Op == token.ADD {
-				e = x.X
-				continue
-			}
-		}
-		break
-	}
+	e, _ = unwrapSigns(e)
 	if v := c.localVar(e); v != nil && c.fusable(v.Type()) {
 		c.addVarEvent(v, varEvent{pos: e.Pos()})
 	}
