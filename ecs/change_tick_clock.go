@@ -47,10 +47,10 @@ func (w *World) clampTicks() {
 			tc.clamp(len(s.dense), now)
 		}
 	}
-	floor := now - maxTickAge
+	floor, never := w.tickFloor(), w.neverRun()
 	for _, q := range w.queries {
 		if newer(floor, q.lastRun) {
-			q.lastRun = floor - 1
+			q.lastRun = never
 		}
 	}
 }

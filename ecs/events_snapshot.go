@@ -112,18 +112,16 @@ func (q *Events[E]) copyEvents(dst, src []E) []E {
 // does not keep, and a queue no reader has anything left in hashes as
 // nothing, like an empty table.
 func (q *Events[E]) hashTo(h *stateHash) {
-	end := q.end()
-	behind, oldest := 0, end
+	end, oldest := q.end(), q.oldest()
+	behind := 0
 	for _, r := range q.readers {
 		if r.next < end {
 			behind++
-			oldest = min(oldest, r.next)
 		}
 	}
 	for _, c := range q.pending {
 		if c < end {
 			behind++
-			oldest = min(oldest, c)
 		}
 	}
 	if behind == 0 {

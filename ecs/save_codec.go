@@ -202,7 +202,6 @@ type valueCodec struct {
 	typ    reflect.Type
 	size   uintptr
 	packed bool         // the saved bytes are the value's memory (packedLayout)
-	empty  bool         // a value takes no bytes (s.fixedSize() is 0)
 	fixed  int          // s.fixedSize(): the bytes a value takes, or -1
 	word   uintptr      // the size of each number, for byte swapping (see raw)
 	fields []fieldCodec // sStruct
@@ -238,7 +237,6 @@ func newValueCodec(t reflect.Type, s *schema) *valueCodec {
 	}
 	c.packed, c.word = packedLayout(t, s)
 	c.fixed = s.fixedSize()
-	c.empty = c.fixed == 0
 	return c
 }
 
@@ -293,9 +291,9 @@ func numberSize(s *schema) uintptr {
 // the others (a string's or slice's length), and 0 when the estimate is
 // past 1 GiB, which appends had better grow to.
 func (c *valueCodec) bytesFor(n int) int {
-	size := max(c.fixed, 1)
-	if c.fixed == 0 {
-		size = 0
+	size := c.fixed
+	if size < 0 { // variable: at least a byte each
+		size = 1
 	}
 	if n > 0 && size > (1<<30)/n {
 		return 0
@@ -314,7 +312,7 @@ func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 		c.custom(e, p, n)
 		return
 	}
-	if c.empty {
+	if c.fixed == 0 { // a value takes no bytes
 		return
 	}
 	for i := range n {

@@ -105,7 +105,7 @@ func (d *decoder) enterSection(what string) bool {
 // leaveSection ends the section enterSection began: its content must have
 // been read to the end. d may read the rest of the file again.
 func (d *decoder) leaveSection() {
-	if !d.sectioned || d.whole == nil {
+	if d.whole == nil { // not inside a section (or a file of none)
 		return
 	}
 	if d.err == nil && d.left() != 0 {
@@ -120,7 +120,7 @@ func (d *decoder) leaveSection() {
 // skipSection passes over the rest of the section's content, for a
 // section whose content d has no use for (Merge and resources, say).
 func (d *decoder) skipSection() {
-	if d.sectioned && d.whole != nil && d.err == nil {
+	if d.whole != nil && d.err == nil {
 		d.pos = len(d.data)
 	}
 }
