@@ -98,12 +98,7 @@ func (w *World) Checksum() uint64 {
 			continue
 		}
 		h.str(names[s.info.id])
-		h.word(uint64(len(s.dense)))
-		plan := w.hashPlanOf(s.info)
-		for i, e := range s.dense {
-			h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
-			h.value(plan, s.values.at(uint32(i)))
-		}
+		hashSparse(&h, w.hashPlanOf(s.info), s)
 	}
 	w.hashResources(&h)
 	w.hashEvents(&h)
@@ -134,26 +129,36 @@ func (w *World) hashIndex(h *stateHash) {
 // hashResources hashes the resources that are present, in the order of
 // their type names.
 func (w *World) hashResources(h *stateHash) {
-	type res struct {
-		name string
-		typ  reflect.Type
-		v    unsafe.Pointer
+	rs := w.presentResources()
+	h.word(uint64(len(rs)))
+	for _, r := range rs {
+		h.str(r.name)
+		h.value(newHashPlan(r.typ), r.v)
 	}
-	var rs []res
+}
+
+// presentResource is a resource that is present: its type's name, its
+// type and its value's address.
+type presentResource struct {
+	name string
+	typ  reflect.Type
+	v    unsafe.Pointer
+}
+
+// presentResources returns w's resources that are present, in the order of
+// their type names.
+func (w *World) presentResources() []presentResource {
+	var rs []presentResource
 	for t, slot := range w.resources {
 		// Every slot is a *resourceSlot[T] whose one field is the *T.
 		p := reflect.ValueOf(slot).Elem().Field(0)
 		if p.IsNil() {
 			continue
 		}
-		rs = append(rs, res{typeName(t), t, p.UnsafePointer()})
+		rs = append(rs, presentResource{typeName(t), t, p.UnsafePointer()})
 	}
-	slices.SortFunc(rs, func(a, b res) int { return strings.Compare(a.name, b.name) })
-	h.word(uint64(len(rs)))
-	for _, r := range rs {
-		h.str(r.name)
-		h.value(newHashPlan(r.typ), r.v)
-	}
+	slices.SortFunc(rs, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
+	return rs
 }
 
 // hashPlanOf returns the hash plan of info's type, built on first use.
