@@ -109,3 +109,26 @@ func (r *SnapshotRing) slot(k int) int {
 	d := len(r.snaps)
 	return ((r.head-1-k)%d + d) % d
 }
+
+// At returns the snapshot the ring holds of tick, or nil when it does not
+// hold it. The snapshot stays the ring's: read it ([Diff], or
+// [World.Restore] of a copy of the world's state first), do not take into
+// it; a later Save may overwrite it, and a Rollback past it forgets it.
+// Complexity: O(ticks held).
+func (r *SnapshotRing) At(tick uint64) *Snapshot {
+	for k := range r.n {
+		if i := r.slot(k); r.ticks[i] == tick {
+			return &r.snaps[i]
+		}
+	}
+	return nil
+}
+
+// Ticks appends the ticks the ring holds to dst, oldest first, and returns
+// it. Complexity: O(ticks held).
+func (r *SnapshotRing) Ticks(dst []uint64) []uint64 {
+	for k := r.n - 1; k >= 0; k-- {
+		dst = append(dst, r.ticks[r.slot(k)])
+	}
+	return dst
+}

@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +128,38 @@ func TestSnapshotRingFailedSave(t *testing.T) {
 	}
 	if err := ring.Rollback(w, 2); err != nil || w.Len() != 2 {
 		t.Fatalf("rollback to tick 2: %v, %d entities", err, w.Len())
+	}
+}
+
+type ringPos struct{ X float64 }
+
+func TestSnapshotRingAtAndTicks(t *testing.T) {
+	w := ecs.NewWorld()
+	pos := ecs.NewMap[ringPos](w)
+	e := w.Spawn()
+	ring := ecs.NewSnapshotRing(3)
+	for tick := uint64(1); tick <= 5; tick++ {
+		pos.Set(e, ringPos{X: float64(tick)})
+		ring.Save(w, tick*10)
+	}
+	if got := ring.Ticks(nil); !slices.Equal(got, []uint64{30, 40, 50}) {
+		t.Fatalf("Ticks = %v, want [30 40 50]", got)
+	}
+	if ring.At(20) != nil || ring.At(45) != nil {
+		t.Fatalf("At returns a snapshot of a tick the ring does not hold")
+	}
+	s := ring.At(40)
+	if s == nil {
+		t.Fatalf("At(40) = nil")
+	}
+	r := ecs.Diff(s, w, 10)
+	if r.Total != 1 || r.Differences[0].A != "4" || r.Differences[0].B != "5" {
+		t.Fatalf("tick 40 against the world:\n%v", &r)
+	}
+	if err := ring.Rollback(w, 30); err != nil {
+		t.Fatal(err)
+	}
+	if ring.At(40) != nil || len(ring.Ticks(nil)) != 1 {
+		t.Fatalf("after a rollback to 30 the ring still holds %v", ring.Ticks(nil))
 	}
 }
