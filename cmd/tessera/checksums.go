@@ -2,21 +2,25 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 
+	"github.com/tessera-ecs/tessera/desync"
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// checksumLog writes the world's checksum after every tick, one line each:
-// the tick's number (from 1 in each run) and World.Checksum in 16 hex
-// digits. Two runs that should agree (two machines, two worker counts, a
-// straight run and one that saved and loaded) are compared line by line;
-// the first line that differs is the first tick that diverged.
+// checksumLog writes the world's checksums after every tick, one line each
+// (package desync's format): the tick's number (from 1 in each run),
+// World.Checksum in 16 hex digits, then a tab-separated column per part
+// of the world (World.Checksums: the entity index, each component type,
+// relation, resource and event queue). Two runs that should agree (two
+// machines, two worker counts, a straight run and one that saved and
+// loaded) are compared line by line; the first line that differs is the
+// first tick that diverged, and its columns name the types
+// (tessera desync A B says both).
 type checksumLog struct {
 	f   *os.File
 	buf *bufio.Writer
-	err error
+	log *desync.Writer
 }
 
 // createChecksumLog creates (or truncates) the file at path.
@@ -25,23 +29,23 @@ func createChecksumLog(path string) (*checksumLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &checksumLog{f: f, buf: bufio.NewWriter(f)}, nil
+	buf := bufio.NewWriter(f)
+	return &checksumLog{f: f, buf: buf, log: desync.NewWriter(buf)}, nil
 }
 
-// add records w's checksum after tick; the first write error is kept for close.
+// add records w's checksums after tick; the first write error is kept for close.
 func (l *checksumLog) add(tick int, w *ecs.World) {
-	if l.err == nil {
-		_, l.err = fmt.Fprintf(l.buf, "%d %016x\n", tick, w.Checksum())
-	}
+	_ = l.log.Write(uint64(tick), w) // the error comes back from close
 }
 
 // close flushes and closes the file, returning the first error met.
 func (l *checksumLog) close() error {
-	if err := l.buf.Flush(); l.err == nil {
-		l.err = err
+	err := l.log.Flush()
+	if e := l.buf.Flush(); err == nil {
+		err = e
 	}
-	if err := l.f.Close(); l.err == nil {
-		l.err = err
+	if e := l.f.Close(); err == nil {
+		err = e
 	}
-	return l.err
+	return err
 }

@@ -3,26 +3,35 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tessera-ecs/tessera/desync"
+	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// readChecksums returns the checksum column of a -checksums file, one entry
-// per tick, after checking that its ticks count from 1.
+// readChecksums returns the checksums of a -checksums file, one entry per
+// tick (the world's and every part's, as one string), after checking that
+// its ticks count from 1 and that each line has the entity index's part.
 func readChecksums(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
+	frames, err := desync.ReadLog(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 	var sums []string
-	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		tick, sum, ok := strings.Cut(line, " ")
-		if !ok || len(sum) != 16 || tick != strconv.Itoa(i+1) {
-			t.Fatalf("%s line %d is %q: want the tick %d and 16 hex digits", path, i+1, line, i+1)
+	for i, fr := range frames {
+		if fr.Tick != uint64(i+1) || len(fr.Parts) == 0 || fr.Parts[0].Kind != ecs.PartEntities {
+			t.Fatalf("%s line %d is %+v: want the tick %d and the parts, entity index first", path, i+1, fr, i+1)
 		}
-		sums = append(sums, sum)
+		line := string(desync.AppendFrame(nil, fr))
+		_, rest, _ := strings.Cut(line, " ")
+		sums = append(sums, rest)
 	}
 	return sums
 }

@@ -17,12 +17,14 @@ import (
 
 	"github.com/tessera-ecs/tessera/internal/display"
 	"github.com/tessera-ecs/tessera/internal/scenario"
+	"github.com/tessera-ecs/tessera/sched"
 )
 
 // demoOptions are the demo's flags.
 type demoOptions struct {
 	n, ticks, workers int
 	rollback          int
+	syncTest          int // -synctest K: roll back K ticks after every tick and compare
 	scenario, storage string
 	seed              uint64
 	plot              string
@@ -63,6 +65,10 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same run")
 	fs.IntVar(&o.rollback, "rollback", 0, fmt.Sprintf("after every tick, roll the world back `K` ticks and simulate\n"+
 		"them again (rollback netcode's worst case); 0 to %d, 0 for none. The final checksum must equal the straight run's", maxRollback))
+	fs.IntVar(&o.syncTest, "synctest", 0, fmt.Sprintf("run as a sync test (sched.SyncTest): after every tick roll back `K` ticks, run\n"+
+		"them again and compare each part's checksum with the first run's; a difference stops\n"+
+		"the run, naming the tick, the types, the systems that write them and the first\n"+
+		"differing entities and fields (exit status 1). 0 to %d, 0 for none", maxRollback))
 	fs.StringVar(&o.save, "save", "", "after the run, save the world to `FILE` (ecs.World.Save)")
 	fs.StringVar(&o.load, "load", "", "start from the world saved in `FILE` (by -save, with the same\n"+
 		"-scenario and -storage) instead of -n new entities")
@@ -124,9 +130,13 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-show and -inspect do not go together: -show prints the final frame of a run that ends")
 	case o.rollback < 0 || o.rollback > maxRollback:
 		return bad("-rollback %d out of range: want 0 to %d", o.rollback, maxRollback)
+	case o.syncTest < 0 || o.syncTest > maxRollback:
+		return bad("-synctest %d out of range: want 0 to %d", o.syncTest, maxRollback)
+	case o.syncTest > 0 && (o.rollback > 0 || o.inspect != ""):
+		return bad("-synctest does its own rollbacks: it goes with neither -rollback nor -inspect")
 	}
-	if limit, _ := entityLimit(o.scenario, o.storage, o.rollback); o.n > limit {
-		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, o.rollback))
+	if limit, _ := entityLimit(o.scenario, o.storage, max(o.rollback, o.syncTest)); o.n > limit {
+		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, max(o.rollback, o.syncTest)))
 	} else if o.n < 1 {
 		return bad("-n %d out of range: want 1 to %d", o.n, limit)
 	}
@@ -267,10 +277,19 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	if o.rollback > 0 {
 		rb = newRollbackRun(sc, o.rollback)
 	}
+	var st *sched.SyncTest
+	var syncErr error
+	if o.syncTest > 0 {
+		st = sched.NewSyncTest(sc.Scheduler(), o.syncTest)
+	}
 	tick := 0
 	step := func() {
 		t0 := time.Now()
-		sc.Tick()
+		if st == nil {
+			sc.Tick()
+		} else if syncErr == nil {
+			syncErr = st.Step(sc.Tick)
+		}
 		log.add(time.Since(t0))
 		tick++
 		if rb != nil {
@@ -291,7 +310,9 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 		}
 	} else {
 		for range o.ticks {
-			step()
+			if step(); syncErr != nil {
+				break
+			}
 		}
 	}
 	wall := time.Since(start)
@@ -305,6 +326,10 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 		}
 		fmt.Fprintln(stdout, "checksum per tick written to", o.checksums)
 	}
+	if syncErr != nil {
+		fmt.Fprintln(stderr, "tessera demo: -synctest:", syncErr)
+		return 1
+	}
 	if err := sc.Check(); err != nil {
 		fmt.Fprintln(stderr, "tessera demo: invariant broken:", err)
 		return 1
@@ -312,6 +337,9 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	printSummary(stdout, sc, log, wall)
 	if rb != nil {
 		rb.print(stdout, o.ticks)
+	}
+	if st != nil {
+		fmt.Fprintf(stdout, "sync test:        %d ticks, each run again after rolling back %d: every part agreed\n", st.Ticks(), o.syncTest)
 	}
 	if o.save != "" {
 		if err := saveWorld(o.save, sc); err != nil {

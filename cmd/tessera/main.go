@@ -6,6 +6,9 @@
 //	                       predator-prey world and report
 //	tessera gen [-o out.go] defs.json...
 //	                       write the Go code of component definitions
+//	tessera desync A.log B.log
+//	                       the first tick at which two -checksums logs differ,
+//	                       and the types that differ there
 //	tessera vet [packages] run go vet with the determinism analyzer
 //	                       (package detcheck) on the packages (default ./...)
 //
@@ -46,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return gen(args[1:], stdout, stderr)
 	case "vet":
 		return vet(args[1:], stdout, stderr)
+	case "desync":
+		return desyncCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -64,6 +69,9 @@ Commands:
           ticks per second, tick times, memory and each system's share
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
+  desync  compare two demo -checksums logs: the first tick at which they
+          differ, and the component types, relations, resources and event
+          queues that differ there
   vet     run go vet with the determinism analyzer: report code that makes
           a world differ between machines, runs or worker counts
           (go vet -vettool=$(command -v tessera) ./... does the same)
