@@ -2,8 +2,10 @@ package inspect
 
 import (
 	"encoding/json"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 )
 
 // Media types a PATCH body may be sent as: a JSON merge patch (RFC 7386),
@@ -105,7 +107,8 @@ func mergePatch(target, patch any) any {
 	if !ok {
 		t = map[string]any{}
 	}
-	for k, v := range p {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		v := p[k]
 		if v == nil {
 			delete(t, k)
 			continue

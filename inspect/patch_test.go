@@ -40,7 +40,7 @@ type bodyWorld struct {
 	body *ecs.Map[Body]
 }
 
-func newBodyWorld(t *testing.T) *bodyWorld {
+func newBodyWorld(t testing.TB) *bodyWorld {
 	w := ecs.NewWorld()
 	f := &fixture{t: t, w: w}
 	bodies := ecs.NewMap[Body](w)

@@ -87,6 +87,7 @@ func (in *Inspector) routes() {
 	m.HandleFunc("/api/loop/{verb}", methods{
 		http.MethodPost: in.answer(http.StatusOK, func(r *http.Request) (any, *httpError) { return in.control(r.PathValue("verb")) }),
 	}.serve)
+	in.relationRoutes(m)
 }
 
 // methods dispatches a route by method: 405 with an Allow header for the
