@@ -203,7 +203,13 @@
 //	w.Apply(cmds)
 //
 // [Reflection.EntityAt] turns an index a person typed into a handle, and
-// [Reflection.Resources] lists the resources. These calls allocate and
+// [Reflection.Resources] lists the resources. Relations are read the same
+// way, without their pair types: [Reflection.Relations] lists them,
+// [Reflection.PairsOf] and [Reflection.PairsTo] yield an entity's pairs as
+// source and as target (relation, both entities and a boxed copy of the
+// value), [Reflection.NumPairs] counts them, and
+// [Reflection.RelationRoots] yields the tops of a relation's trees (for
+// [ChildOf], the hierarchy's roots) in entity index order. These calls allocate and
 // walk the world's type list: they are for tools, not for systems.
 //
 // A scheduler's plumbing sits behind [World.Parallel] the same way: the

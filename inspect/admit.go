@@ -27,7 +27,7 @@ func (in *Inspector) admit(r *http.Request) error {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		return nil
-	case http.MethodPost, http.MethodPut, http.MethodDelete:
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 	default:
 		return errorf(http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}

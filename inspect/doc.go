@@ -1,12 +1,13 @@
 // Package inspect looks inside a running Tessera world from a browser: a
 // web page and a JSON API that list the world's entities, tables, component
 // types, resources and systems, show and edit any entity's components,
-// chart the tick time and each system's time live, and pause, step and
-// resume the loop. Nothing to install: the page is embedded in the binary
-// and enabling it is one line. It is built only on the public API of
-// packages ecs (the introspection calls of World.Reflect: Components,
-// Entities, Value, DecodeValue and the like, and Commands.SetValue) and
-// sched.
+// show its parent, children and relation pairs and the world's hierarchy
+// as a tree, chart the tick time and each system's time live, and pause,
+// step and resume the loop. Nothing to install: the page is embedded in
+// the binary and enabling it is one line. It is built only on the public
+// API of packages ecs (the introspection calls of World.Reflect:
+// Components, Entities, Value, DecodeValue, Relations, PairsOf, PairsTo,
+// RelationRoots and the like, and Commands.SetValue) and sched.
 //
 // # Enabling it
 //
@@ -89,10 +90,43 @@
 //	    100 by default. with and without may repeat. (Bevy: world.query.)
 //	GET /api/entities/{id}
 //	    {"id", "components": [{"name", "goType", "storage", "value",
-//	     "text"}]}: every component as JSON, encoded as World.SaveJSON
-//	    encodes it, and as its String() in "text" when its type has one
-//	    (the types tessera gen writes do).
-//	    (Bevy: world.get_components.)
+//	     "text"}], "parent", "ancestors", "ancestorsMore", "children",
+//	     "childCount", "pairs", "pairCount", "targetOf", "targetOfCount"}:
+//	    every component as JSON, encoded as World.SaveJSON encodes it,
+//	    and as its String() in "text" when its type has one (the types
+//	    tessera gen writes do). Then its place in the hierarchy
+//	    (ecs.ChildOf): its parent, its ancestors nearest first (at most
+//	    100; ancestorsMore when there are more), its children in the
+//	    order they were attached (the first 100 of childCount); and its
+//	    relation pairs, of every relation, as source ("pairs") and as
+//	    target ("targetOf"), the first 100 of each with the counts, each
+//	    {"relation", "goType", "source", "target", "value"} (relation: the
+//	    pair type's stable name; value: the pair's value, left out for a
+//	    type without fields such as ecs.ChildOf). Each relation member is
+//	    left out when empty or zero, so an entity in no relation answers
+//	    {"id", "components"}. (Bevy: world.get_components.)
+//	GET /api/entities/{id}/pairs?as=source|target&relation=NAME&offset=0&limit=100
+//	    {"id", "as", "total", "offset", "limit", "pairs": [as above]}:
+//	    all of the entity's pairs as source (the default) or as target, of
+//	    one relation (stable name, or Go name such as ecs.ChildOf) or of
+//	    all, paged as /api/entities is.
+//	GET /api/relations
+//	    {"relations": [{"name", "goType", "exclusive", "acyclic",
+//	     "splitByTarget", "onTargetDespawn", "sources", "targets"}]}, in
+//	    declaration order; sources and targets count entities.
+//	GET /api/hierarchy?offset=0&limit=100
+//	    {"declared", "total", "offset", "limit", "nodes": [{"id",
+//	     "childCount", "components"}]}: the roots of the hierarchy (the
+//	    entities with children and no parent), in entity index order.
+//	    declared: the world declares ecs.ChildOf (reading never declares
+//	    it). limit is from 1 to 1,000: however large the hierarchy, an
+//	    answer holds at most 1,000 nodes, and a client expands the tree a
+//	    node at a time. Costs the loop a walk of the entities with
+//	    children.
+//	GET /api/hierarchy/{id}?offset=0&limit=100
+//	    The same for the children of id, in the order they were attached,
+//	    with "id" and its "parent" (left out for a root). Costs
+//	    O(offset + limit).
 //	GET /api/systems
 //	    {"scheduler", "plan", "systems": [{"name", "stage", "enabled",
 //	     "runs", "lastNs", "meanNs", "maxNs", "totalNs"}]}: the stage plan
@@ -109,11 +143,24 @@
 // applied at once, so hooks and observers fire as for any other change:
 //
 //	PUT    /api/entities/{id}/components/{name}   body: the value as JSON
-//	    Adds the component or overwrites it (OnAdd or OnSet). Fields are
-//	    matched by name; a missing field is zero; an unknown field, a
-//	    value of the wrong kind or a second value is a 400 that names the
-//	    problem (ecs.Reflection.DecodeValue). Answers the entity as GET does.
+//	    Adds the component or replaces its value whole (OnAdd or OnSet): a
+//	    field the body leaves out is zero. Answers the entity as GET does.
 //	    (Bevy: world.insert_components.)
+//	PATCH  /api/entities/{id}/components/{name}   body: a JSON merge patch
+//	    Changes part of the component's value (OnSet), as RFC 7386 says:
+//	    a member the patch leaves out keeps its value; an object merges
+//	    into the member recursively; anything else, arrays included,
+//	    replaces the member whole; null removes the member, which for a Go
+//	    value means: a struct field is set to its zero value (a pointer to
+//	    nil, a slice or map to nil), a map entry is deleted. A patch that
+//	    is not an object replaces the whole value; a patch of null is a
+//	    400 (DELETE removes a component). Content-Type
+//	    application/merge-patch+json, or application/json (the same), or
+//	    none; any other, JSON Patch (RFC 6902) included, is a 415 with an
+//	    Accept-Patch header. 404 if the entity has no such component (PUT
+//	    adds one); 409 if its value cannot be written as JSON to merge
+//	    into. The patched value is decoded in full before anything
+//	    changes.
 //	DELETE /api/entities/{id}/components/{name}
 //	    Removes it (400 if the entity has none). (Bevy: world.remove_components.)
 //	DELETE /api/entities/{id}
@@ -127,16 +174,38 @@
 //	    {"paused", "tick"}. Step runs one tick while paused; 409 without a
 //	    loop, and for a step while running.
 //
-// Statuses: 400 for malformed JSON, unknown component or system names,
-// dead entities, bad ids and bad paging, and wrong field kinds; 403 for a
-// write without the right token, a foreign Host or Origin; 404 for an
-// unknown path; 405 for a method a path does not take; 408 for a body
-// that does not arrive in time; 409 as above; 413 for a body over the
-// limit; 500 for a hook that panicked (above); 503 when the loop does not
-// serve in time. Every request refused with a 4xx or 503 changes nothing.
+// The bodies of PUT, PATCH and POST /api/entities are read strictly, and a
+// 400 names the component type and the field's path (Pos.X, Path[2].Y,
+// Tags["a"]): a field name must be the type's JSON name exactly, so a
+// misspelling, a wrong case ("hp" for "HP": encoding/json alone would take
+// it) or a field the type lacks is refused, with the near name when there
+// is one; a value must fit its field (a string for a number, 300 for an
+// int8, -1 for a uint, 1.5 for an int, 1e999 for a float64); then the
+// value is decoded by ecs.Reflection.DecodeValue, whose errors also
+// answer 400. A type with its own UnmarshalJSON or UnmarshalText, such as
+// ecs.Entity ({"index", "generation"}), is read by it. On the demo
+// (TESSERA_INSPECT_TOKEN=secret go run ./cmd/tessera demo -scenario game
+// -inspect 127.0.0.1:7777), this sets one field of a component and keeps
+// the others:
 //
-// The types a relation keeps its pairs in are not listed and cannot be
-// written: a change that bypassed the relation's code would break it.
+//	curl -s -X PATCH -H 'Authorization: Bearer secret' \
+//	  -H 'Content-Type: application/merge-patch+json' -d '{"HP": 3}' \
+//	  http://127.0.0.1:7777/api/entities/1v0/components/scenario.Health
+//
+// Statuses: 400 for malformed JSON, unknown component, relation or system
+// names, dead entities, bad ids and bad paging, unknown fields and values
+// that do not fit; 403 for a write without the right token, a foreign Host
+// or Origin; 404 for an unknown path and a PATCH of a component the entity
+// lacks; 405 for a method a path does not take; 408 for a body that does
+// not arrive in time; 409 as above; 413 for a body over the limit; 415 for
+// a PATCH that is not a merge patch; 500 for a hook that panicked (above);
+// 503 when the loop does not serve in time. Every request refused with a
+// 4xx or 503 changes nothing.
+//
+// Relations are shown, not written: the types a relation keeps its pairs
+// in are not listed as components and cannot be written, since a change
+// that bypassed the relation's code would break it. Change pairs with the
+// game's own Relation and Hierarchy calls.
 //
 // # Security
 //
@@ -199,9 +268,12 @@
 // The page at / shows a summary header, pause, step and resume buttons,
 // live charts of the tick time and each system's time (uPlot, vendored from
 // npm with its MIT licence in web/vendor/uplot), the entity browser with
-// filters and paging, the open entity with editable fields, the systems
-// table with the stage plan, the archetype table, the component types and
-// the resources. It is plain HTML, CSS and JavaScript: no build step.
+// filters and paging, the open entity with editable fields, its parent
+// (with the path from its root), children and relation pairs, each a link
+// to that entity, the hierarchy as a tree that loads a node's children
+// when it is expanded, a page at a time, the systems table with the stage
+// plan, the archetype table, the component types and the resources. It is
+// plain HTML, CSS and JavaScript: no build step.
 //
 // # Cost
 //

@@ -78,3 +78,41 @@ func ExampleInspector_Tick() {
 	}
 	// Output: 200 OK HP: 99 ticks ran: true
 }
+
+// A hierarchy and a merge patch: list the roots, read a node's children,
+// then change one field of a component and leave the others.
+func Example_hierarchyAndPatch() {
+	w := ecs.NewWorld()
+	h := ecs.NewHierarchy(w)
+	pos := ecs.NewMap[Position](w)
+	ship := pos.Spawn(Position{X: 1, Y: 2})
+	turret := w.Spawn()
+	h.SetParent(turret, ship)
+
+	var mu sync.Mutex
+	in := inspect.New(w, inspect.Locker(&mu), inspect.Token("let-me-in"))
+	srv := httptest.NewServer(in)
+	defer srv.Close()
+
+	send := func(method, path, body string) {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer let-me-in")
+		req.Header.Set("Content-Type", "application/merge-patch+json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Print(resp.StatusCode, " ", string(out))
+	}
+	send(http.MethodGet, "/api/hierarchy", "")
+	send(http.MethodGet, "/api/hierarchy/1v0?limit=10", "")
+	send(http.MethodPatch, "/api/entities/1v0/components/inspect_test.Position", `{"Y": 5}`)
+	send(http.MethodPatch, "/api/entities/1v0/components/inspect_test.Position", `{"y": 5}`)
+	// Output:
+	// 200 {"declared":true,"total":1,"offset":0,"limit":100,"nodes":[{"id":"1v0","childCount":1,"components":["github.com/tessera-ecs/tessera/inspect_test.Position"]}]}
+	// 200 {"declared":true,"id":"1v0","total":1,"offset":0,"limit":10,"nodes":[{"id":"2v0","childCount":0,"components":[]}]}
+	// 200 {"id":"1v0","components":[{"name":"github.com/tessera-ecs/tessera/inspect_test.Position","goType":"inspect_test.Position","storage":"table","value":{"X":1,"Y":5}}],"children":["2v0"],"childCount":1,"targetOf":[{"relation":"github.com/tessera-ecs/tessera/ecs.ChildOf","goType":"ecs.ChildOf","source":"2v0","target":"1v0"}],"targetOfCount":1}
+	// 400 {"error":"component inspect_test.Position: unknown field \"y\" (did you mean \"Y\"?)"}
+}

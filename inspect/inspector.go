@@ -66,10 +66,11 @@ type Option func(*Inspector)
 // disable systems.
 func Scheduler(s *sched.Scheduler) Option { return func(in *Inspector) { in.s = s } }
 
-// Token turns writes on: every request that changes something (PUT, POST,
-// DELETE) must carry the header "Authorization: Bearer " + token, compared
-// in constant time; without it, or with no token configured, writes answer
-// 403 and change nothing. Panics on an empty token.
+// Token turns writes on: every request that changes something (PUT,
+// PATCH, POST, DELETE) must carry the header "Authorization: Bearer " +
+// token, compared in constant time; without it, or with no token
+// configured, writes answer 403 and change nothing. Panics on an empty
+// token.
 func Token(token string) Option {
 	if token == "" {
 		panic("inspect: Token: empty token; leave the option out to keep the inspector read-only")

@@ -145,6 +145,11 @@ type entityPage struct {
 // pageParams reads offset and limit: integers, offset >= 0 and limit from
 // 1 to maxLimit (default defaultLimit).
 func pageParams(r *http.Request) (offset, limit int, err *httpError) {
+	return pageParamsUpTo(r, maxLimit)
+}
+
+// pageParamsUpTo is pageParams with a limit from 1 to maxLimit.
+func pageParamsUpTo(r *http.Request, maxLimit int) (offset, limit int, err *httpError) {
 	limit = defaultLimit
 	for _, p := range []struct {
 		name     string
@@ -221,6 +226,7 @@ func stringOf(v any) (text string) {
 type entityDetail struct {
 	ID         string     `json:"id"`
 	Components []valueRow `json:"components"`
+	entityRelations
 }
 
 func (in *Inspector) entity(e ecs.Entity) entityDetail {
@@ -237,6 +243,7 @@ func (in *Inspector) entity(e ecs.Entity) entityDetail {
 		row.Text = stringOf(v)
 		out.Components = append(out.Components, row)
 	}
+	out.entityRelations = in.relationsOf(e)
 	return out
 }
 

@@ -74,6 +74,7 @@ func (in *Inspector) routes() {
 		http.MethodPut: in.withBody(http.StatusOK, func(r *http.Request, body []byte) (any, *httpError) {
 			return in.setComponent(r.PathValue("id"), r.PathValue("name"), body)
 		}),
+		http.MethodPatch: in.patchHandler(),
 		http.MethodDelete: in.answer(http.StatusOK, func(r *http.Request) (any, *httpError) {
 			return in.removeComponent(r.PathValue("id"), r.PathValue("name"))
 		}),
@@ -86,6 +87,7 @@ func (in *Inspector) routes() {
 	m.HandleFunc("/api/loop/{verb}", methods{
 		http.MethodPost: in.answer(http.StatusOK, func(r *http.Request) (any, *httpError) { return in.control(r.PathValue("verb")) }),
 	}.serve)
+	in.relationRoutes(m)
 }
 
 // methods dispatches a route by method: 405 with an Allow header for the

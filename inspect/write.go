@@ -46,16 +46,17 @@ func (in *Inspector) afterWrite(e ecs.Entity) any {
 }
 
 // setComponent gives the entity the component from the JSON body, adding
-// or overwriting it, through a command buffer (so hooks and observers
-// fire as for any other add or set).
+// it or replacing its value whole (fields the body leaves out are zero),
+// through a command buffer (so hooks and observers fire as for any other
+// add or set). The body is read strictly (strictValue).
 func (in *Inspector) setComponent(id, name string, body []byte) (any, *httpError) {
 	e, c, err := in.entityComponent(id, name)
 	if err != nil {
 		return nil, err
 	}
-	v, derr := in.w.Reflect().DecodeValue(c.Type, body)
-	if derr != nil {
-		return nil, badRequest("%v", derr)
+	v, err := in.strictValue(c, body)
+	if err != nil {
+		return nil, err
 	}
 	cmds := in.w.NewCommands()
 	cmds.SetValue(e, v)
@@ -124,9 +125,9 @@ func (in *Inspector) spawn(body []byte) (any, *httpError) {
 		if slices.ContainsFunc(vals, func(n named) bool { return n.name == c.Name }) {
 			return nil, badRequest("component %s given twice", c.Name)
 		}
-		v, derr := in.w.Reflect().DecodeValue(c.Type, raw)
-		if derr != nil {
-			return nil, badRequest("%v", derr)
+		v, err := in.strictValue(c, raw)
+		if err != nil {
+			return nil, err
 		}
 		vals = append(vals, named{c.Name, v})
 	}

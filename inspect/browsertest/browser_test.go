@@ -253,6 +253,8 @@ func TestInspectorPage(t *testing.T) {
 		return ""
 	})
 
+	checkHierarchy(t, l, run, click)
+
 	// Resume: ticks run again, and the charts fill.
 	click("#btn-resume")
 	eventually(t, "resumed", func() string {
@@ -293,4 +295,68 @@ func TestInspectorPage(t *testing.T) {
 	if len(consoleErrors) > 0 {
 		t.Logf("browser protocol errors: %v", consoleErrors)
 	}
+}
+
+// checkHierarchy gives the world a small tree, root > mid > three leaves,
+// then uses the page as a person would: opens the hierarchy view, expands
+// the root, opens mid from the tree, finds its parent and children listed
+// in the detail, and clicks through to the parent.
+func checkHierarchy(t *testing.T, l *gameLoop, run func(string, ...chromedp.Action), click func(string)) {
+	t.Helper()
+	var root, mid ecs.Entity
+	var leaves []string
+	l.probe(func(w *ecs.World) {
+		h := ecs.NewHierarchy(w)
+		root, mid = w.Spawn(), w.Spawn()
+		h.SetParent(mid, root)
+		for range 3 {
+			leaf := w.Spawn()
+			h.SetParent(leaf, mid)
+			leaves = append(leaves, leaf.String())
+		}
+	})
+	click("#hierarchy-section > summary")
+	rootSel := `#hierarchy-tree > li[data-id="` + root.String() + `"]`
+	run("the root in the tree", chromedp.WaitVisible(rootSel, chromedp.ByQuery))
+	click(rootSel + " > .tree-toggle")
+	midSel := rootSel + ` li[data-id="` + mid.String() + `"]`
+	run("mid under the root", chromedp.WaitVisible(midSel, chromedp.ByQuery))
+	click(midSel + " > a.entity-link")
+
+	// relations reads what the detail shows of the open entity.
+	type relations struct {
+		ID, Parent      string
+		Children, Pairs []string
+	}
+	read := func() relations {
+		var r relations
+		run("read the relations", chromedp.Evaluate(`(() => {
+			const ids = (sel) => [...document.querySelectorAll(sel)].map((a) => a.dataset.id);
+			const box = document.getElementById("entity-relations");
+			return {
+				ID: document.getElementById("entity-detail").dataset.id || "",
+				Parent: box.hidden ? "" : (ids("#entity-relations .rel-parent > a.entity-link")[0] || ""),
+				Children: ids("#entity-relations .rel-children > a.entity-link"),
+				Pairs: [...document.querySelectorAll('#entity-relations .rel-pairs[data-side="target"] tr[data-relation]')]
+					.map((tr) => tr.dataset.relation + ">" + tr.querySelector("a.entity-link").dataset.id),
+			};
+		})()`, &r))
+		return r
+	}
+	eventually(t, "mid's relations", func() string {
+		r := read()
+		if r.ID != mid.String() || r.Parent != root.String() || !slices.Equal(r.Children, leaves) ||
+			!slices.Equal(r.Pairs, []string{"github.com/tessera-ecs/tessera/ecs.ChildOf>" + root.String()}) {
+			return fmt.Sprintf("the detail shows %+v; want %v with parent %v and children %v", r, mid, root, leaves)
+		}
+		return ""
+	})
+	click("#entity-relations .rel-parent > a.entity-link")
+	eventually(t, "the parent opened", func() string {
+		r := read()
+		if r.ID != root.String() || r.Parent != "" || !slices.Equal(r.Children, []string{mid.String()}) {
+			return fmt.Sprintf("after clicking the parent the detail shows %+v; want %v with the child %v", r, root, mid)
+		}
+		return ""
+	})
 }

@@ -9,6 +9,9 @@
 //   POST /api/loop/pause|step|resume
 //   PUT/DELETE /api/entities/ID/components/NAME, DELETE /api/entities/ID
 //   PUT /api/systems/NAME {"enabled":bool}
+// relations.js shows the open entity's relations and the hierarchy: it
+// hears "tessera:entity" (the detail shown, or null) and sends
+// "tessera:open" (an entity id to open), both on document.
 //
 // Plain DOM code, no framework; everything the server sends is shown with
 // textContent, never parsed as HTML. The page runs under a CSP of
@@ -448,6 +451,12 @@
     detail.replaceChildren(...parts);
     setDetailButtons(true);
     markSelected(entity);
+    announce(entity);
+  }
+
+  // announce tells relations.js which entity the detail shows (null: none).
+  function announce(entity) {
+    document.dispatchEvent(new CustomEvent("tessera:entity", { detail: entity }));
   }
 
   function renderMissing(id, message) {
@@ -458,6 +467,7 @@
     setDetailButtons(false);
     $("btn-reload").disabled = false;
     setStatus(`entity ${id}: ${message}`, "error");
+    announce(null);
   }
 
   function clearDetail() {
@@ -467,6 +477,7 @@
     $("detail-title").textContent = "none selected";
     detail.replaceChildren();
     setDetailButtons(false);
+    announce(null);
   }
 
   function componentBlock(c) {
@@ -525,6 +536,7 @@
   }
 
   function setupDetail() {
+    document.addEventListener("tessera:open", (ev) => openEntity(ev.detail));
     $("btn-despawn").addEventListener("click", despawn);
     $("btn-reload").addEventListener("click", () => state.openId && openEntity(state.openId));
     $("add-component").addEventListener("submit", (ev) => {
