@@ -79,16 +79,10 @@ func (w *World) Checksum() uint64 {
 		for _, i := range cols {
 			h.str(names[t.columns[i].id])
 		}
-		h.word(uint64(len(t.entities)))
-		for _, e := range t.entities {
-			h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
-		}
+		h.entities(t.entities)
 		for _, i := range cols {
 			col := &t.columns[i]
-			plan := w.hashPlanOf(col.info)
-			for row := range uint32(len(t.entities)) {
-				h.value(plan, col.at(row))
-			}
+			h.values(w.hashPlanOf(col.info), col.base, len(t.entities), col.info.size)
 		}
 	}
 	sparse := slices.Clone(w.sparse)
@@ -112,18 +106,10 @@ func (w *World) hashIndex(h *stateHash) {
 	x := &w.entities
 	h.word(uint64(x.next))
 	h.word(uint64(x.alive))
-	for i := uint32(1); i < x.next; i++ {
-		r := &x.recs[i]
-		live := uint64(0)
-		if r.slot != deadSlot {
-			live = 1
-		}
-		h.word(uint64(r.gen&genMask) | live<<32)
-	}
+	h.records(x.recs[1:max(x.next, 1)])
 	h.word(uint64(len(x.free)))
-	for _, i := range x.free {
-		h.word(uint64(i))
-	}
+	// SAFETY: a []uint32 is plain memory, len*4 bytes from its first element.
+	h.plainBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x.free))), 4*len(x.free)))
 }
 
 // hashResources hashes the resources that are present, in the order of
@@ -133,7 +119,7 @@ func (w *World) hashResources(h *stateHash) {
 	h.word(uint64(len(rs)))
 	for _, r := range rs {
 		h.str(r.name)
-		h.value(newHashPlan(r.typ), r.v)
+		h.values(cachedHashPlan(r.typ), r.v, 1, r.typ.Size())
 	}
 }
 

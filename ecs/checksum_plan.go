@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 )
 
@@ -49,12 +50,29 @@ type hashStep struct {
 type hashPlan struct {
 	steps  []hashStep
 	method func(p unsafe.Pointer) uint64 // the Checksummer method, or nil
+	// bulk says how a column of the type hashes as one run (see
+	// checksum_bulk.go).
+	bulk bulkKind
 }
 
 var (
 	entityType      = reflect.TypeFor[Entity]()
 	checksummerType = reflect.TypeFor[Checksummer]()
 )
+
+// hashPlans caches the hash plan of the types that have no componentInfo
+// to hold one: resources, relation pair values. Plans are immutable once
+// built, so worlds in any goroutine share them.
+var hashPlans sync.Map // reflect.Type -> *hashPlan
+
+// cachedHashPlan returns the hash plan of t, built on first use.
+func cachedHashPlan(t reflect.Type) *hashPlan {
+	if p, ok := hashPlans.Load(t); ok {
+		return p.(*hashPlan)
+	}
+	p, _ := hashPlans.LoadOrStore(t, newHashPlan(t))
+	return p.(*hashPlan)
+}
 
 // newHashPlan builds the hash plan of t.
 func newHashPlan(t reflect.Type) *hashPlan {
@@ -69,6 +87,7 @@ func newHashPlan(t reflect.Type) *hashPlan {
 		return p
 	}
 	p.add(t, 0)
+	p.bulk = p.bulkOf(t.Size())
 	return p
 }
 
@@ -112,6 +131,10 @@ func (p *hashPlan) add(t reflect.Type, off uintptr) {
 				kind = hashFloat64s
 			}
 			p.steps = append(p.steps, hashStep{off: off, n: uintptr(t.Len()), kind: kind})
+			return
+		}
+		if elem := newHashPlan(t.Elem()); elem.bulk == bulkBytes {
+			p.bytes(off, t.Size()) // plain bytes, element after element
 			return
 		}
 		for i := range t.Len() {

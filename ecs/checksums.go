@@ -92,16 +92,16 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 		if len(t.entities) == 0 {
 			continue
 		}
+		// The table's entities are hashed once, and their hash goes into
+		// each of its types' sums.
+		var eh stateHash
+		eh.entities(t.entities)
 		for i := range t.columns {
 			col := &t.columns[i]
 			h := &hs[col.id]
 			used[col.id] = true
-			plan := w.hashPlanOf(col.info)
-			h.word(uint64(len(t.entities)))
-			for row, e := range t.entities {
-				h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
-				h.value(plan, col.at(uint32(row)))
-			}
+			h.word(eh.h)
+			h.values(w.hashPlanOf(col.info), col.base, len(t.entities), col.info.size)
 		}
 	}
 	start := len(dst)
@@ -143,7 +143,7 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 	start = len(dst)
 	for _, r := range w.presentResources() {
 		var h stateHash
-		h.value(newHashPlan(r.typ), r.v)
+		h.values(cachedHashPlan(r.typ), r.v, 1, r.typ.Size())
 		dst = append(dst, PartChecksum{Kind: PartResource, Name: r.name, Sum: h.sum()})
 	}
 	sortParts(dst[start:])
@@ -161,11 +161,8 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 
 // hashSparse hashes a sparse set's entities and values in dense order.
 func hashSparse(h *stateHash, plan *hashPlan, s *sparseSet) {
-	h.word(uint64(len(s.dense)))
-	for i, e := range s.dense {
-		h.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
-		h.value(plan, s.values.at(uint32(i)))
-	}
+	h.entities(s.dense)
+	h.values(plan, s.values.base, len(s.dense), s.info.size)
 }
 
 func sortParts(ps []PartChecksum) {

@@ -263,8 +263,8 @@ func (d *differ) resources() {
 		default:
 			ra, rb := &a[i], &b[j]
 			var ha, hb stateHash
-			ha.value(newHashPlan(ra.typ), ra.v)
-			hb.value(newHashPlan(rb.typ), rb.v)
+			ha.value(cachedHashPlan(ra.typ), ra.v)
+			hb.value(cachedHashPlan(rb.typ), rb.v)
 			if ha != hb {
 				if ra.typ != rb.typ {
 					d.add(Difference{Kind: ValueDiffers, Part: PartResource, Type: ra.name,

@@ -3,7 +3,6 @@ package ecs
 import (
 	"reflect"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -101,17 +100,7 @@ func hashEntities(h *stateHash, es []Entity) {
 	}
 }
 
-// relPlans caches the hash plan of each relation value type.
-var relPlans sync.Map // reflect.Type -> *hashPlan
-
-func relHashPlan[T any]() *hashPlan {
-	t := reflect.TypeFor[T]()
-	if p, ok := relPlans.Load(t); ok {
-		return p.(*hashPlan)
-	}
-	p, _ := relPlans.LoadOrStore(t, newHashPlan(t))
-	return p.(*hashPlan)
-}
+func relHashPlan[T any]() *hashPlan { return cachedHashPlan(reflect.TypeFor[T]()) }
 
 // pairSnapshotPolicy makes snapshots copy the source side of r by the
 // rules of T, the pair type, as for a component of type T: through T's
