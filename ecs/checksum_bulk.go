@@ -21,9 +21,13 @@ const (
 	bulkFloat32s                 // float32s only, two to a word, NaNs made canonical
 	bulkFloat64s                 // float64s only, one to a word, NaNs made canonical
 	bulkNothing                  // the type holds nothing to hash
-	laneSeed1    = 0x243F6A8885A308D3
-	laneSeed2    = 0x13198A2E03707344
-	laneSeed3    = 0xA4093822299F31D0
+)
+
+// The lanes' seeds (digits of pi), so that the four lanes start apart.
+const (
+	laneSeed1 = 0x243F6A8885A308D3
+	laneSeed2 = 0x13198A2E03707344
+	laneSeed3 = 0xA4093822299F31D0
 )
 
 // bulkOf returns how a plan's values hash as a run: the steps must cover
