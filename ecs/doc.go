@@ -674,6 +674,24 @@
 // read, not by how many were ever sent: a peer that joined from a save file
 // agrees with the peers that ran from the start.
 //
+// # Finding where two states differ
+//
+// One checksum says that two runs disagree, not where. [World.Checksums]
+// gives one sum per part ([PartChecksum]: the entity index, each component
+// type, relation, resource and event queue) in one pass over the rows, so
+// that per-tick logs of two runs name the first tick and the types that
+// diverged ([DiffChecksums]; package desync reads and compares such logs).
+// [Diff] then compares two states, each a world or a [Snapshot] (of one
+// world or of two: two runs, two peers), entity by entity, component by
+// component and field by field, in time linear in their size, and reports
+// the first differences with both values and counts them all:
+//
+//	r := ecs.Diff(ring.At(tick), w, 10) // the tick as it was, against now
+//	fmt.Print(&r)                       // entity 7v0 component game.Pos field X: differs: A 1.5, B 1.25
+//
+// Values compare as the checksum hashes them. [SnapshotRing.At] and
+// [SnapshotRing.Ticks] read the ring's past ticks without rolling back.
+//
 // # Determinism
 //
 // The same calls give the same world: the same entity ids (index and

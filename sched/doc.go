@@ -117,6 +117,27 @@
 //
 // internal/scenario's TestShuffledScenarios runs every scenario this way.
 //
+// # Sync tests
+//
+// A tick must come out the same when it runs again from the same state:
+// rollback netcode runs ticks again whenever a late input arrives. A
+// [SyncTest] checks that on every tick (GGRS' SyncTestSession): it rolls
+// the world back k ticks, runs them again and compares each part's
+// checksum with the first run's. State kept outside the world, a map
+// range, an unseeded random call or the clock fails on the first tick it
+// matters, with a [SyncError] that names the tick, the parts, the systems
+// declared to write them and the first differing entities and fields:
+//
+//	st := sched.NewSyncTest(s, 3)
+//	for range 600 {
+//		if err := st.Step(loop.Step); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// tessera demo -synctest 3 runs a scenario this way; CI runs every
+// scenario and the arena game so.
+//
 // # Run/Sync outputs
 //
 // The Run/Sync design of a student game engine's parallel lock-free ECS has
