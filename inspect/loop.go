@@ -216,6 +216,10 @@ func (in *Inspector) Run(ctx context.Context, tps float64, step func()) error {
 		panic(fmt.Sprintf("inspect: Run: %v ticks per second; want 0 (as fast as it can) or a positive number", tps))
 	}
 	in.looping.Store(true)
+	// The state before the first tick, for a read that comes first.
+	in.enter()
+	in.keepHistory(false)
+	in.leave()
 	if tps == 0 {
 		for ctx.Err() == nil {
 			if !in.Tick(step) {
