@@ -226,7 +226,9 @@
 // Replays and reads of the past are exact only for a world whose state is
 // all in the world, as rollback needs: systems that keep state of their
 // own (a counter in a closure, a random generator outside the world) see
-// the branch's ticks too.
+// the branch's ticks too. Reads of the past and branches restore the world
+// (ecs.World.Restore), so, as after any restore, pointers to components
+// kept from one tick to the next must not be used after them.
 //
 // # Security
 //

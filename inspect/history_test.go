@@ -502,3 +502,44 @@ func TestHistoryStopsOnWorldsThatCannotSnapshot(t *testing.T) {
 	status, body := f.call(http.MethodGet, "/api/world?at=1", "")
 	wantError(t, "look at the past", status, body, http.StatusConflict, "Pointer")
 }
+
+// TestBranchPanicRestores: a replay step that panics answers 500, and
+// leaves the world, the systems and the loop as they were, with no branch
+// open.
+func TestBranchPanicRestores(t *testing.T) {
+	var f *fixture
+	steps := 0
+	f, d := historyFixture(t, 16, inspect.Replay(func() {
+		f.s.Run()
+		if steps++; steps == 2 {
+			panic("replay refused")
+		}
+	}))
+	d.tick(4)
+	before := d.checksum()
+	status, body := f.write(http.MethodPost, "/api/branch", `{"tick": 1, "systems": {"move": false}}`)
+	wantError(t, "a panicking replay", status, body, http.StatusInternalServerError, "replay refused")
+	if after := d.checksum(); after != before {
+		t.Errorf("a panicking branch changed the world: checksum %x then %x", before, after)
+	}
+	var sys struct {
+		Systems []struct {
+			Name    string
+			Enabled bool
+		}
+	}
+	f.get("/api/systems", &sys)
+	for _, s := range sys.Systems {
+		if !s.Enabled {
+			t.Errorf("system %s left off by a panicking branch", s.Name)
+		}
+	}
+	status, body = f.call(http.MethodGet, "/api/branch", "")
+	wantError(t, "no branch after a panic", status, body, http.StatusConflict, "no branch is open")
+	if ran := d.tick(2); ran != 2 {
+		t.Errorf("%d ticks ran of 2 after a panicking branch", ran)
+	}
+	if s := f.summary(); s.Tick != 7 {
+		t.Errorf("summary tick %d, want 7: the branch's tick counts", s.Tick)
+	}
+}
