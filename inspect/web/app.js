@@ -148,11 +148,13 @@
     }
   }
 
-  // viewed adds at= to a request about the world's contents while the
-  // page looks at a past tick or a branch: reads answer as of then, and
-  // writes are refused by the server (the past is read-only).
+  // viewed adds at= to a request about the world's contents (any API path
+  // but the loop's, the systems', the stream and time travel's own) while
+  // the page looks at a past tick or a branch: reads answer as of then,
+  // and writes are refused by the server (the past is read-only).
   function viewed(path) {
-    if (state.at === null || !/^\/api\/(world|components|tables|resources|entities)([/?]|$)/.test(path)) return path;
+    if (state.at === null || !path.startsWith("/api/") ||
+      /^\/api\/(history|branch|loop|systems|stream)([/?]|$)/.test(path)) return path;
     return path + (path.includes("?") ? "&" : "?") + "at=" + encodeURIComponent(state.at);
   }
 
