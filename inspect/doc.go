@@ -178,11 +178,13 @@
 //	    the ticks it holds) or no branch is open; 400 for a bad tick.
 //	    A write with at (PUT, POST, DELETE) answers 409: the past is
 //	    read-only.
-//	GET /api/history
-//	    {"depth", "ticks": [held, oldest first], "oldest", "newest",
-//	     "saving", "error", "replay", "branch"}: depth is 0 without a ring;
-//	    saving: the inspector fills the ring; replay: a branch can run
-//	    ticks; branch: the open branch (as below, without its diff) or null.
+//	GET /api/history?list=1
+//	    {"depth", "count", "contiguous", "oldest", "newest", "saving",
+//	     "error", "replay", "branch"}, and with list=1 "ticks": every tick
+//	    held, oldest first. depth is 0 without a ring; contiguous: every
+//	    tick from oldest to newest is held; saving: the inspector fills the
+//	    ring; replay: a branch can run ticks; branch: the open branch (as
+//	    below, without its diff) or null.
 //	GET /api/history/diff?a=T1&b=T2&limit=100
 //	    ecs.Diff of the ring's snapshots of T1 (A) and T2 (B), read where
 //	    they are, the world untouched: {"a", "b", "total", "entities",

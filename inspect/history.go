@@ -95,29 +95,37 @@ func (in *Inspector) held() bool { return in.tt.branch != nil }
 
 // historyState is the answer of GET /api/history.
 type historyState struct {
-	Depth  int          `json:"depth"` // 0: no history (the History option)
-	Ticks  []uint64     `json:"ticks"` // held, oldest first
-	Oldest *uint64      `json:"oldest"`
-	Newest *uint64      `json:"newest"`
-	Saving bool         `json:"saving"` // the inspector saves (a loop runs through Tick)
-	Error  string       `json:"error,omitempty"`
-	Replay bool         `json:"replay"` // a branch can run ticks
-	Branch *branchState `json:"branch"`
+	Depth int `json:"depth"` // 0: no history (the History option)
+	Count int `json:"count"` // ticks held
+	// Ticks are the ticks held, oldest first, with ?list=1 only (a deep
+	// ring holds many); Contiguous says whether they are every tick from
+	// Oldest to Newest.
+	Ticks      []uint64     `json:"ticks,omitempty"`
+	Contiguous bool         `json:"contiguous"`
+	Oldest     *uint64      `json:"oldest"`
+	Newest     *uint64      `json:"newest"`
+	Saving     bool         `json:"saving"` // the inspector saves (a loop runs through Tick)
+	Error      string       `json:"error,omitempty"`
+	Replay     bool         `json:"replay"` // a branch can run ticks
+	Branch     *branchState `json:"branch"`
 }
 
-func (in *Inspector) history() (any, *httpError) {
+func (in *Inspector) history(list bool) (any, *httpError) {
 	tt := &in.tt
-	out := historyState{Ticks: []uint64{}, Error: tt.err, Replay: in.replayStep() != nil}
+	out := historyState{Error: tt.err, Replay: in.replayStep() != nil}
 	if tt.ring == nil {
 		return out, nil
 	}
-	out.Depth, out.Saving = tt.ring.Depth(), tt.started && tt.err == ""
-	out.Ticks = tt.ring.Ticks(out.Ticks)
+	out.Depth, out.Count, out.Saving = tt.ring.Depth(), tt.ring.Len(), tt.started && tt.err == ""
 	if t, ok := tt.ring.Oldest(); ok {
 		out.Oldest = &t
 	}
 	if t, ok := tt.ring.Newest(); ok {
 		out.Newest = &t
+	}
+	out.Contiguous = out.Count == 0 || *out.Newest-*out.Oldest == uint64(out.Count-1)
+	if list {
+		out.Ticks = tt.ring.Ticks(make([]uint64, 0, out.Count))
 	}
 	if b := tt.branch; b != nil {
 		s := b.state(false)
@@ -250,7 +258,7 @@ func (in *Inspector) timeTravelRoutes(m *http.ServeMux) {
 		}
 	}
 	m.HandleFunc("/api/history", methods{
-		http.MethodGet: job(func(*http.Request, []byte) (any, *httpError) { return in.history() }, http.StatusOK),
+		http.MethodGet: job(func(r *http.Request, _ []byte) (any, *httpError) { return in.history(r.URL.Query().Get("list") == "1") }, http.StatusOK),
 	}.serve)
 	m.HandleFunc("/api/history/diff", methods{
 		http.MethodGet: func(rw http.ResponseWriter, r *http.Request) {

@@ -77,8 +77,9 @@ func historyFixture(t *testing.T, depth int, opts ...inspect.Option) (*fixture, 
 }
 
 type historyAnswer struct {
-	Depth          int
+	Depth, Count   int
 	Ticks          []uint64
+	Contiguous     bool
 	Oldest, Newest *uint64
 	Saving, Replay bool
 	Error          string
@@ -132,8 +133,8 @@ func TestHistoryScrub(t *testing.T) {
 		t.Fatalf("%d ticks ran of 5", ran)
 	}
 	var h historyAnswer
-	f.get("/api/history", &h)
-	if h.Depth != 16 || !slices.Equal(h.Ticks, []uint64{0, 1, 2, 3, 4, 5, 6}) || *h.Oldest != 0 || *h.Newest != 6 || !h.Saving || !h.Replay || h.Branch != nil {
+	f.get("/api/history?list=1", &h)
+	if h.Depth != 16 || h.Count != 7 || !h.Contiguous || !slices.Equal(h.Ticks, []uint64{0, 1, 2, 3, 4, 5, 6}) || *h.Oldest != 0 || *h.Newest != 6 || !h.Saving || !h.Replay || h.Branch != nil {
 		t.Fatalf("history: %+v", h)
 	}
 	e0 := "/api/entities/" + f.es[0].String() // moves 1 in X a tick, from 0
@@ -183,9 +184,10 @@ func TestHistoryScrub(t *testing.T) {
 
 	// The ring forgets the oldest ticks as new ones come.
 	d.tick(12)
+	h = historyAnswer{}
 	f.get("/api/history", &h)
-	if len(h.Ticks) != 16 || *h.Oldest != 3 || *h.Newest != 18 {
-		t.Errorf("after 18 ticks, a ring of 16 holds %v", h.Ticks)
+	if h.Count != 16 || h.Ticks != nil || *h.Oldest != 3 || *h.Newest != 18 {
+		t.Errorf("after 18 ticks, a ring of 16 holds %+v", h)
 	}
 	status, body = f.call(http.MethodGet, e0+"?at=2", "")
 	wantError(t, "at a tick forgotten", status, body, http.StatusConflict, "tick 2 is not held")
@@ -438,7 +440,7 @@ func TestHistoryOff(t *testing.T) {
 	f := newFixture(t, inspect.Token(token))
 	var h historyAnswer
 	f.get("/api/history", &h)
-	if h.Depth != 0 || len(h.Ticks) != 0 || h.Saving {
+	if h.Depth != 0 || h.Count != 0 || h.Oldest != nil || h.Saving {
 		t.Errorf("history without a ring: %+v", h)
 	}
 	for _, c := range []struct{ method, path, body string }{
@@ -465,8 +467,8 @@ func TestHistorySavedByCaller(t *testing.T) {
 	f.mu.Unlock()
 	before := f.checksum()
 	var h historyAnswer
-	f.get("/api/history", &h)
-	if len(h.Ticks) != 5 || h.Saving {
+	f.get("/api/history?list=1", &h)
+	if len(h.Ticks) != 5 || h.Count != 5 || h.Saving {
 		t.Errorf("history: %+v", h)
 	}
 	if x := f.positionX("/api/entities/" + f.es[3].String() + "?at=2"); x != 3+2 {

@@ -96,7 +96,7 @@ func TestDemoInspectHistory(t *testing.T) {
 		if m == nil {
 			continue
 		}
-		resp, err := http.Get(m[1] + "api/history")
+		resp, err := http.Get(m[1] + "api/history?list=1")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,8 @@
     if (!h.depth) return;
     if (!tt.systemsLoaded) loadChoices();
     const slider = $("tt-slider");
-    const held = h.oldest === null ? "nothing held yet" : `ticks ${h.oldest}–${h.newest} held`;
+    const held = h.oldest === null ? "nothing held yet" :
+      `ticks ${h.oldest}–${h.newest} held` + (h.contiguous ? "" : ` (${h.count}, with gaps)`);
     $("tt-range").textContent = `${held} (depth ${h.depth})` + (h.error ? ` — not saving: ${h.error}` : "");
     if (h.oldest !== null) {
       slider.min = String(h.oldest);
