@@ -207,6 +207,100 @@
 // that bypassed the relation's code would break it. Change pairs with the
 // game's own Relation and Hierarchy calls.
 //
+// # Time travel
+//
+// Give the inspector a snapshot ring and it can show the world as it was
+// at any tick the ring holds, compare two ticks, and replay from one with
+// a system off or a value changed:
+//
+//	ring := ecs.NewSnapshotRing(600) // the last 600 ticks: 10 s at 60 ticks a second
+//	in := inspect.New(w, inspect.Scheduler(s), inspect.Token(token), inspect.History(ring))
+//
+// With a loop through [Inspector.Tick] or [Inspector.Run], the inspector
+// fills the ring: it saves the world before the first tick and after each
+// tick, numbered from the summary's tick count then, one more a tick. A
+// program that ticks by itself and calls [Inspector.Serve], or serves
+// under a [Locker], saves into the ring itself after each tick
+// (ring.Save(w, tick)), numbering ticks one by one. Each save costs the
+// tick an [ecs.World.Snapshot] of the world, and the ring holds its depth
+// times the world's live data: size it to the world (the demo's -history
+// flag counts it against the machine's memory). A world with a type that
+// cannot be snapshotted stops the saving, not the loop; GET /api/history
+// says why.
+//
+// The page shows a timeline over the ticks held. Choosing one shows the
+// entity list, the open entity and the other panels as they were at the
+// end of that tick; the page pauses the loop meanwhile (when it has the
+// token) so that the tick stays held, and Live resumes it. It diffs two
+// ticks, and branches.
+//
+//	GET /api/...?at=TICK, GET /api/...?at=branch
+//	    Every read of the world (/api/world, /api/components, /api/tables,
+//	    /api/resources, /api/entities, /api/entities/{id}) takes at: it
+//	    answers as the world was at the end of TICK, or as the open branch
+//	    left it. The read runs in one job on the world's goroutine: the
+//	    live state is saved into a scratch snapshot, the past restored, the
+//	    read answered and the live state restored, so no system ever runs on
+//	    the past, and the live world is afterwards exactly what it was (its
+//	    checksum included). Such a read costs a snapshot and two restores of
+//	    the world. 409 when the ring does not hold TICK (the message names
+//	    the ticks it holds) or no branch is open; 400 for a bad tick.
+//	    A write with at (PUT, POST, DELETE) answers 409: the past is
+//	    read-only.
+//	GET /api/history?list=1
+//	    {"depth", "count", "contiguous", "oldest", "newest", "saving",
+//	     "error", "replay", "branch"}, and with list=1 "ticks": every tick
+//	    held, oldest first. depth is 0 without a ring; contiguous: every
+//	    tick from oldest to newest is held; saving: the inspector fills the
+//	    ring; replay: a branch can run ticks; branch: the open branch (as
+//	    below, without its diff) or null.
+//	GET /api/history/diff?a=T1&b=T2&limit=100
+//	    ecs.Diff of the ring's snapshots of T1 (A) and T2 (B), read where
+//	    they are, the world untouched: {"a", "b", "total", "entities",
+//	    "parts": [{"part", "type", "n"}], "differences": [{"kind", "part",
+//	    "type", "entity", "field", "a", "b"}]}, the first limit differences
+//	    (1 to 10,000) in ecs.DiffReport's order, values as Go prints them.
+//	    409 for a tick not held.
+//	POST   /api/branch   body: {"tick": T, "ticks": N, "systems": {"name": false},
+//	                            "set": [{"entity", "component", "value"}], "limit": 100}
+//	    Replays from tick T: restores the ring's snapshot of T, sets the
+//	    values (as PUT of a component does, hooks included), turns the
+//	    named systems off (or on), and runs N ticks (by default up to the
+//	    newest tick held; at most 10,000) with the [Replay] step, the
+//	    scheduler's Run by default. The result is kept in a snapshot of the
+//	    branch's own and diffed against the main line's snapshot of the same
+//	    tick (A the main line, B the branch); 201 and {"from", "to",
+//	    "ticks", "systems", "set", "diff"}, or a "note" instead of the diff
+//	    when the ring holds no such tick. All of it runs in one job, which
+//	    first saves the live state and ends by restoring it and the
+//	    systems' switches, also when a step or a hook panics (500) or an
+//	    entity to set was not alive at T (400): the world is the main
+//	    line's whenever the loop could see it. Everything the body names is
+//	    checked before anything changes (400 for unknown systems or
+//	    components, bad values or counts; 409 for a tick not held, a
+//	    branch already open, no scheduler or Replay step).
+//	GET    /api/branch
+//	    The open branch with its diff; 409 when none is.
+//	DELETE /api/branch
+//	    Leaves the branch: {"left": T, "tick"}; 409 when none is open.
+//
+// While a branch is open, the main line is held as it was when the branch
+// began, so that leaving finds it exactly so: Tick runs no tick (the loop
+// is paused, whatever pause and resume say, which still answer), a step
+// and every write but pause and resume answer 409. The reads take
+// at=branch to look at the branch. On leaving, the loop goes on from the
+// main line as if no branch had happened: the tick the summary shows and
+// the ring's numbering leave the branch's ticks out. A scheduler's own
+// counters (Scheduler.Ticks, the systems' run counts and times) do count
+// them.
+//
+// Replays and reads of the past are exact only for a world whose state is
+// all in the world, as rollback needs: systems that keep state of their
+// own (a counter in a closure, a random generator outside the world) see
+// the branch's ticks too. Reads of the past and branches restore the world
+// (ecs.World.Restore), so, as after any restore, pointers to components
+// kept from one tick to the next must not be used after them.
+//
 // # Security
 //
 // An inspector can change the world, so it is closed by default:
@@ -272,7 +366,8 @@
 // (with the path from its root), children and relation pairs, each a link
 // to that entity, the hierarchy as a tree that loads a node's children
 // when it is expanded, a page at a time, the systems table with the stage
-// plan, the archetype table, the component types and the resources. It is
+// plan, the archetype table, the component types and the resources, and
+// with [History] the time-travel panel (above). It is
 // plain HTML, CSS and JavaScript: no build step.
 //
 // # Cost

@@ -54,6 +54,7 @@ type Inspector struct {
 	ticks    uint64
 
 	samples samples
+	tt      timeTravel // History: the ring, branches (history.go)
 	static  http.Handler
 	mux     *http.ServeMux
 }

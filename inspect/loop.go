@@ -178,14 +178,20 @@ func (in *Inspector) leave() {
 // Tick serves the waiting requests, then runs step (one tick of the
 // world: a FixedLoop's Step, a Scheduler's Run) unless the inspector is
 // paused with no single step asked for, timing it for the summary, the
-// charts and the stream. It reports whether step ran. A game loop calls it
-// in place of step, on the world's goroutine. Panics as Serve does when
-// called on two goroutines at once.
+// charts and the stream. It reports whether step ran. With [History], it
+// saves the world into the ring before the first tick and after each one,
+// and runs no tick while a branch is open. A game loop calls it in place
+// of step, on the world's goroutine. Panics as Serve does when called on
+// two goroutines at once.
 func (in *Inspector) Tick(step func()) bool {
 	in.enter()
 	defer in.leave()
 	in.looping.Store(true)
+	in.keepHistory(false)
 	in.serve()
+	if in.held() {
+		return false
+	}
 	if in.paused {
 		if in.steps == 0 {
 			return false
@@ -196,6 +202,7 @@ func (in *Inspector) Tick(step func()) bool {
 	step()
 	in.ticks++
 	in.record(start, time.Since(start))
+	in.keepHistory(true)
 	return true
 }
 
@@ -209,6 +216,10 @@ func (in *Inspector) Run(ctx context.Context, tps float64, step func()) error {
 		panic(fmt.Sprintf("inspect: Run: %v ticks per second; want 0 (as fast as it can) or a positive number", tps))
 	}
 	in.looping.Store(true)
+	// The state before the first tick, for a read that comes first.
+	in.enter()
+	in.keepHistory(false)
+	in.leave()
 	if tps == 0 {
 		for ctx.Err() == nil {
 			if !in.Tick(step) {
@@ -274,7 +285,7 @@ func (in *Inspector) control(verb string) (any, *httpError) {
 // tick is the tick count shown: the scheduler's when there is one.
 func (in *Inspector) tick() uint64 {
 	if in.s != nil {
-		return in.s.Ticks()
+		return in.s.Ticks() - in.tt.replayed // a branch's ticks are not the main line's
 	}
 	return in.ticks
 }

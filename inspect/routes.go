@@ -88,6 +88,7 @@ func (in *Inspector) routes() {
 		http.MethodPost: in.answer(http.StatusOK, func(r *http.Request) (any, *httpError) { return in.control(r.PathValue("verb")) }),
 	}.serve)
 	in.relationRoutes(m)
+	in.timeTravelRoutes(m)
 }
 
 // methods dispatches a route by method: 405 with an Allow header for the
@@ -110,10 +111,11 @@ func (ms methods) serve(rw http.ResponseWriter, r *http.Request) {
 }
 
 // answer runs fn on the world's goroutine (Inspector.do) and writes its
-// result as JSON with status ok, or its error.
+// result as JSON with status ok, or its error. Time travel (travel) may
+// answer a read as of a past tick, or refuse a write.
 func (in *Inspector) answer(ok int, fn func(*http.Request) (any, *httpError)) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
-		out, err := in.do(r.Context(), func() (any, *httpError) { return fn(r) })
+		out, err := in.do(r.Context(), func() (any, *httpError) { return in.travel(r, func() (any, *httpError) { return fn(r) }) })
 		if err != nil {
 			writeError(rw, err)
 			return

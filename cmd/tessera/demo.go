@@ -25,6 +25,7 @@ type demoOptions struct {
 	n, ticks, workers int
 	rollback          int
 	syncTest          int // -synctest K: roll back K ticks after every tick and compare
+	history           int // -history N: the inspector keeps the last N ticks
 	scenario, storage string
 	seed              uint64
 	plot              string
@@ -85,6 +86,9 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 	fs.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "with -inspect: the token writes need (Authorization: Bearer); none keeps the\n"+
 		"inspector read-only. Defaults to $TESSERA_INSPECT_TOKEN, which keeps it out of the process list")
 	fs.Float64Var(&o.tps, "tps", 60, "with -inspect: ticks per second; 0 runs as fast as it can")
+	fs.IntVar(&o.history, "history", 0, fmt.Sprintf("with -inspect: keep a snapshot of the last `N` ticks (0 to %d; 0 for none) for the\n"+
+		"inspector's time travel: look at a past tick, diff two, branch from one. Each costs\n"+
+		"a snapshot of the world a tick and its size in memory", maxHistory))
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: tessera demo [flags]\n\nRuns a scenario and reports ticks per second, tick times, memory and each system's share.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -99,7 +103,7 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		switch f.Name {
 		case "ticks":
 			o.ticksSet = true
-		case "tps", "token", "inspect-hosts":
+		case "tps", "token", "inspect-hosts", "history":
 			if o.inspect == "" {
 				o.inspectHosts = "-" + f.Name // refused below
 			}
@@ -134,9 +138,12 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-synctest %d out of range: want 0 to %d", o.syncTest, maxRollback)
 	case o.syncTest > 0 && (o.rollback > 0 || o.inspect != ""):
 		return bad("-synctest does its own rollbacks: it goes with neither -rollback nor -inspect")
+	case o.history < 0 || o.history > maxHistory:
+		return bad("-history %d out of range: want 0 to %d", o.history, maxHistory)
 	}
-	if limit, _ := entityLimit(o.scenario, o.storage, max(o.rollback, o.syncTest)); o.n > limit {
-		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, max(o.rollback, o.syncTest)))
+	snaps := snapshotsKept(max(o.rollback, o.syncTest), o.history)
+	if limit, _ := entityLimit(o.scenario, o.storage, snaps); o.n > limit {
+		return bad("%s", entityLimitError(o.n, o.scenario, o.storage, snaps))
 	} else if o.n < 1 {
 		return bad("-n %d out of range: want 1 to %d", o.n, limit)
 	}

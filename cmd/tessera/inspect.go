@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tessera-ecs/tessera/ecs"
 	"github.com/tessera-ecs/tessera/inspect"
 	"github.com/tessera-ecs/tessera/internal/scenario"
 )
@@ -24,6 +25,12 @@ func runInspected(o demoOptions, sc scenario.Scenario, step func(), ticks func()
 	if o.inspectHosts != "" {
 		opts = append(opts, inspect.AllowRemote(strings.Split(o.inspectHosts, ",")...))
 	}
+	if o.history > 0 {
+		// The inspector saves into the ring after every tick it runs;
+		// branches replay with the scheduler's Run, which is the
+		// scenario's whole tick.
+		opts = append(opts, inspect.History(ecs.NewSnapshotRing(o.history)))
+	}
 	in := inspect.New(sc.World(), opts...)
 	srv, err := in.Listen(o.inspect)
 	if err != nil {
@@ -33,6 +40,9 @@ func runInspected(o demoOptions, sc scenario.Scenario, step func(), ticks func()
 	writes := "read-only (give -token or $TESSERA_INSPECT_TOKEN to allow writes)"
 	if o.token != "" {
 		writes = "writes allowed with the token"
+	}
+	if o.history > 0 {
+		writes += fmt.Sprintf("; time travel over the last %d ticks", o.history)
 	}
 	fmt.Fprintf(stdout, "inspector:        %s  (%s; Ctrl-C stops)\n", srv.URL, writes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

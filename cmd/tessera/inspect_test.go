@@ -71,3 +71,47 @@ func TestDemoInspectRefusesRemoteAddress(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestDemoInspectHistory runs the demo with -history and reads the
+// inspector's history while the ticks run.
+func TestDemoInspectHistory(t *testing.T) {
+	pr, pw := io.Pipe()
+	var errOut strings.Builder
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"demo", "-quiet", "-n", "2000", "-inspect", "127.0.0.1:0", "-history", "50", "-tps", "300", "-ticks", "300"}, pw, &errOut)
+		pw.Close()
+	}()
+	url := regexp.MustCompile(`inspector: +(http://127\.0\.0\.1:\d+/)`)
+	var history struct {
+		Depth  int
+		Ticks  []uint64
+		Replay bool
+	}
+	var out strings.Builder
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		m := url.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		resp, err := http.Get(m[1] + "api/history?list=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&history)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("GET api/history: %d %v", resp.StatusCode, err)
+		}
+		break
+	}
+	go io.Copy(&out, pr)
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d: %s", c, errOut.String())
+	}
+	if history.Depth != 50 || len(history.Ticks) == 0 || history.Ticks[0] != 0 || !history.Replay {
+		t.Errorf("history: %+v", history)
+	}
+}

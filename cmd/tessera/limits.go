@@ -34,6 +34,11 @@ const (
 	// default and a few dozen at the very most; each tick back costs one
 	// more snapshot of the world in memory and one more tick per tick.
 	maxRollback = 64
+
+	// maxHistory caps -history: 100,000 ticks is half an hour at 60 ticks
+	// per second; each tick held costs one snapshot of the world in memory
+	// (the entity limit counts them).
+	maxHistory = 100_000
 )
 
 // peakBytesPerEntity estimates the demo's peak resident memory per entity,
@@ -41,14 +46,25 @@ const (
 // measured on linux/amd64 with 1 and 4 million entities (and 8 million for
 // the particle system; 1 and 3 million for the predator-prey world), rounded
 // up by about 15%.
-func peakBytesPerEntity(scenario, storage string, rollback int) uint64 {
-	snaps := uint64(0)
+func peakBytesPerEntity(scenario, storage string, snapshots int) uint64 {
+	// Each snapshot holds the live values, the entity's row handle and
+	// its 12-byte index record, rounded up.
+	return uint64(snapshots)*snapshotBytesPerEntity(scenario, storage) + basePeakBytesPerEntity(scenario, storage)
+}
+
+// snapshotsKept is how many snapshots of the world a run keeps: rollback+1
+// for -rollback, and for -history its depth and three the inspector uses
+// (the live state while a read looks at the past, a branch's, and the main
+// line's while a branch runs).
+func snapshotsKept(rollback, history int) int {
+	n := 0
 	if rollback > 0 {
-		// A -rollback run keeps rollback+1 snapshots: the live values, the
-		// entity's row handle and its 12-byte index record, rounded up.
-		snaps = uint64(rollback+1) * snapshotBytesPerEntity(scenario, storage)
+		n += rollback + 1
 	}
-	return snaps + basePeakBytesPerEntity(scenario, storage)
+	if history > 0 {
+		n += history + 3
+	}
+	return n
 }
 
 // snapshotBytesPerEntity is the size of one entity in a snapshot: its
@@ -83,21 +99,21 @@ func basePeakBytesPerEntity(scenario, storage string) uint64 {
 }
 
 // entityLimit is the largest -n the demo accepts for the scenario and
-// storage: maxEntities, or fewer if the estimated peak memory of that many
+// storage, keeping that many snapshots (snapshotsKept): maxEntities, or fewer if the estimated peak memory of that many
 // entities would not fit in the machine's memory. mem is that memory, if
 // it is what bounds the limit, or else 0.
-func entityLimit(scenario, storage string, rollback int) (limit int, mem uint64) {
+func entityLimit(scenario, storage string, snapshots int) (limit int, mem uint64) {
 	m, ok := machineMemory()
-	if n := m / peakBytesPerEntity(scenario, storage, rollback); ok && n < maxEntities {
+	if n := m / peakBytesPerEntity(scenario, storage, snapshots); ok && n < maxEntities {
 		return int(n), m
 	}
 	return maxEntities, 0
 }
 
 // entityLimitError explains why n entities are too many.
-func entityLimitError(n int, scenario, storage string, rollback int) string {
-	limit, mem := entityLimit(scenario, storage, rollback)
-	per := peakBytesPerEntity(scenario, storage, rollback)
+func entityLimitError(n int, scenario, storage string, snapshots int) string {
+	limit, mem := entityLimit(scenario, storage, snapshots)
+	per := peakBytesPerEntity(scenario, storage, snapshots)
 	need := gib(float64(n) * float64(per))
 	if mem == 0 {
 		return fmt.Sprintf("-n %d out of range: want 1 to %d (the demo's cap; %d entities of the %s scenario with %s storage would need about %s)",

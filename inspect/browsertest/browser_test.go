@@ -28,6 +28,7 @@ const token = "browser-test-token"
 type gameLoop struct {
 	g      *scenario.Game
 	in     *inspect.Inspector
+	ring   *ecs.SnapshotRing // the inspector's history
 	probes chan func()
 }
 
@@ -36,8 +37,8 @@ func startGame(t *testing.T) (*gameLoop, *inspect.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &gameLoop{g: g, probes: make(chan func())}
-	l.in = inspect.New(g.World(), inspect.Scheduler(g.Scheduler()), inspect.Token(token))
+	l := &gameLoop{g: g, probes: make(chan func()), ring: ecs.NewSnapshotRing(600)}
+	l.in = inspect.New(g.World(), inspect.Scheduler(g.Scheduler()), inspect.Token(token), inspect.History(l.ring))
 	srv, err := l.in.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -292,6 +293,8 @@ func TestInspectorPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s (%dx%d)", path, b.Dx(), b.Dy())
+
+	timeTravel(t, l, ctx, run, text, click)
 	if len(consoleErrors) > 0 {
 		t.Logf("browser protocol errors: %v", consoleErrors)
 	}

@@ -12,6 +12,7 @@
 // relations.js shows the open entity's relations and the hierarchy: it
 // hears "tessera:entity" (the detail shown, or null) and sends
 // "tessera:open" (an entity id to open), both on document.
+// Time travel (timetravel.js): the reads above take at=TICK or at=branch.
 //
 // Plain DOM code, no framework; everything the server sends is shown with
 // textContent, never parsed as HTML. The page runs under a CSP of
@@ -34,6 +35,7 @@
     openId: null,          // entity shown in the detail
     pendingSystems: new Set(),
     readError: false,
+    at: null,              // time travel: a past tick or "branch" the reads look at (timetravel.js)
   };
 
   // ---- small helpers -------------------------------------------------------
@@ -111,6 +113,7 @@
   // carrying the server's {"error"} message. Every method but GET is a
   // write and carries the token. body is a JS value, or a string sent as is.
   async function api(method, path, body) {
+    path = viewed(path);
     const init = { method, headers: { Accept: "application/json" } };
     if (method !== "GET") {
       if (!state.token) throw new Error("no write token: paste it in the token field");
@@ -146,6 +149,16 @@
       setStatus(label + ": " + err.message, "error");
       return null;
     }
+  }
+
+  // viewed adds at= to a request about the world's contents (any API path
+  // but the loop's, the systems', the stream and time travel's own) while
+  // the page looks at a past tick or a branch: reads answer as of then,
+  // and writes are refused by the server (the past is read-only).
+  function viewed(path) {
+    if (state.at === null || !path.startsWith("/api/") ||
+      /^\/api\/(history|branch|loop|systems|stream)([/?]|$)/.test(path)) return path;
+    return path + (path.includes("?") ? "&" : "?") + "at=" + encodeURIComponent(state.at);
   }
 
   const entityPath = (id) => "/api/entities/" + encodeURIComponent(id);
@@ -685,6 +698,22 @@
     resize.observe($("chart-systems"));
     return true;
   }
+
+  // ---- time travel hooks (used by timetravel.js) ----------------------------
+
+  window.tesseraInspector = {
+    api, write, setStatus, el,
+    openId: () => state.openId,
+    openEntity,
+    // setView makes the reads look at a past tick, the branch ("branch")
+    // or the live world (null), and reloads what shows the world.
+    setView(at) {
+      state.at = at;
+      document.body.classList.toggle("in-past", at !== null);
+      loadEntities();
+      if (state.openId) openEntity(state.openId);
+    },
+  };
 
   // ---- start ---------------------------------------------------------------
 
