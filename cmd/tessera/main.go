@@ -8,8 +8,12 @@
 //	                       write the Go code of component definitions
 //	tessera vet [packages] run go vet with the determinism analyzer
 //	                       (package detcheck) on the packages (default ./...)
+//	tessera diff [-n N] [-json] A.sav B.sav
+//	                       compare two save files: exit status 0 when equal,
+//	                       1 when they differ, 2 on error
 //
-// Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for the flags.
+// Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or
+// "tessera diff -h" for the flags.
 //
 // The binary is also a go vet tool: when go vet runs it (with -V=full,
 // -flags or a *.cfg file), it runs the detcheck analyzer, so
@@ -46,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return gen(args[1:], stdout, stderr)
 	case "vet":
 		return vet(args[1:], stdout, stderr)
+	case "diff":
+		return diffSaves(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -67,7 +73,11 @@ Commands:
   vet     run go vet with the determinism analyzer: report code that makes
           a world differ between machines, runs or worker counts
           (go vet -vettool=$(command -v tessera) ./... does the same)
+  diff    compare two save files (-save): entities, components, values
+          field by field, relations, resources, event queues; exit status
+          0 when equal, 1 when they differ, 2 on error
 
-Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for their flags.
+Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or "tessera diff -h"
+for their flags.
 `)
 }
