@@ -40,10 +40,13 @@ func (e *SaveFileError) Unwrap() error { return e.Err }
 // package path and name, as the file names the pair type), with these
 // exceptions: a whole value (of a component on one side, or of a type
 // whose schema changed between the files) is printed by its fields where
-// Diff would call a String or Format method of its type or fields; a
-// [Checksummer] type's values compare field by field, where Diff first
-// compares their Checksum; a type defined from Entity or an entity in an
-// unexported field prints as an entity; with relations split by target
+// Diff would call a String or Format method of its type or fields; values
+// compare field by field, slices' elements included, where Diff compares
+// their checksum hashes first, which see a slice's elements only in a
+// [Checksummer] type (so a difference Diff misses inside another type's
+// slice, DiffSaves reports; and a Checksum method that leaves a field out
+// does not hide it here); a type defined from Entity, or an entity in an
+// unexported field, prints as an entity; with relations split by target
 // (SplitByTarget) a file holds one table per set of component types, so
 // the order of entities in a table may be reported otherwise; and values
 // differing only in a NaN's bits are equal, as in Diff. A type whose
@@ -53,8 +56,8 @@ func (e *SaveFileError) Unwrap() error { return e.Err }
 // It returns a *[SaveFileError] for a file it cannot read: not a save
 // file, another version, truncated or corrupt (a section whose CRC-32C
 // does not match is named, with its bytes), or inconsistent (an entity in
-// two tables, a bool of 2); it never panics on bad input. Errors of a or
-// b's Read are returned as they are, wrapped.
+// two tables, a bool of 2), or whose Read fails (that error wrapped); it
+// never panics on bad input.
 //
 // Complexity: O(the files' sizes + entities × component types per entity),
 // the second term counting types of no size, which files hold without a

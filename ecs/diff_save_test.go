@@ -58,6 +58,26 @@ func sameReport(t *testing.T, what string, got, want ecs.DiffReport) {
 	}
 }
 
+type dfOwner struct{}
+type dfNamed struct {
+	On   bool
+	Hits [3]uint16
+}
+
+// dfWorldX is dfWorld with an exclusive relation of a pair type of no
+// size (every fourth entity owned by the first) and a component type
+// registered under a name of its own.
+func dfWorldX(n int) (*ecs.World, []ecs.Entity) {
+	w, es := dfWorld(n)
+	ecs.Register[dfNamed](w, ecs.Name("df/named"))
+	owner, named := ecs.NewRelation[dfOwner](w), ecs.NewMap[dfNamed](w)
+	for i := 4; i < n; i += 4 {
+		owner.Add(es[i], es[0])
+		named.Set(es[i], dfNamed{On: true, Hits: [3]uint16{uint16(i)}})
+	}
+	return w, es
+}
+
 // mutateDF makes up to four random changes to b, one of dfWorld's worlds
 // (es its entities), of every kind Diff reports: values (a float, a
 // slice's element and length, a string), components and sparse values
@@ -66,12 +86,13 @@ func sameReport(t *testing.T, what string, got, want ecs.DiffReport) {
 func mutateDF(rng *rand.Rand, b *ecs.World, es []ecs.Entity) {
 	pos, vel, mark, bag := ecs.NewMap[dfPos](b), ecs.NewMap[dfVel](b), ecs.NewMap[dfMark](b), ecs.NewMap[dfBag](b)
 	link := ecs.NewRelation[dfLink](b, ecs.Multi())
+	owner, named := ecs.NewRelation[dfOwner](b), ecs.NewMap[dfNamed](b)
 	for range rng.IntN(5) {
 		e := es[rng.IntN(len(es))]
 		if !b.Alive(e) {
 			continue
 		}
-		switch rng.IntN(14) {
+		switch rng.IntN(17) {
 		case 0:
 			pos.Get(e).Y += 0.5
 		case 1:
@@ -108,6 +129,19 @@ func mutateDF(rng *rand.Rand, b *ecs.World, es []ecs.Entity) {
 			}
 		case 13:
 			link.Remove(e, es[rng.IntN(len(es))])
+		case 14:
+			if t := es[rng.IntN(len(es))]; t != e && b.Alive(t) {
+				owner.Set(e, t, dfOwner{})
+			}
+		case 15:
+			owner.RemoveTargets(e)
+		case 16:
+			if x, ok := named.TryGet(e); ok {
+				x.Hits[rng.IntN(3)]++
+				x.On = rng.IntN(2) == 0
+			} else {
+				named.Set(e, dfNamed{})
+			}
 		}
 	}
 }
@@ -119,8 +153,8 @@ func TestDiffSavesAgreesWithDiff(t *testing.T) {
 	differing, seen := 0, map[string]bool{}
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 5))
-		a, esa := dfWorld(30)
-		b, es := dfWorld(30)
+		a, esa := dfWorldX(30)
+		b, es := dfWorldX(30)
 		if seed%4 == 0 {
 			mutateDF(rng, a, esa) // changes on both sides
 		}

@@ -51,8 +51,7 @@ func (w *fieldWalk) pathString(last string) string {
 	return b.String()
 }
 
-// emit reports the leaf at the path, of plan p, with values a and b; a
-// length when lenA and lenB are >= 0.
+// emit reports the leaf at the path, of plan p, with values a and b.
 func (w *fieldWalk) emit(p *valuePlan, a, b []byte) {
 	x := w.x
 	if w.s.keeps() {
