@@ -23,6 +23,11 @@ type savedImage struct {
 	sparse    []savedSparse // in the order of their keys
 	resources []savedValue  // in the order of their names
 	events    []savedQueue  // in the order of their names
+	// tableNo counts the tables read, and names holds the resources' and
+	// (after a 0 byte) event types' names read: to find one listed twice
+	// at once.
+	tableNo int
+	names   map[string]bool
 }
 
 // savedFileType is one component type of a file, with the names Diff
@@ -34,6 +39,9 @@ type savedFileType struct {
 	key     string // as viewColumn.key
 	part    PartKind
 	diff    string // the part's name in a Difference
+	// inTable is the number of the last table read that holds the type,
+	// or -1 once its sparse set is read.
+	inTable int
 }
 
 type savedTable struct {
@@ -87,7 +95,7 @@ func readSave(d *decoder) (*savedImage, error) {
 		return nil, fmt.Errorf("ecs: %s: save format version %d; this Tessera reads versions %d and %d", d.op, v, saveVersion1, saveVersion)
 	}
 	d.sectioned = v >= saveVersion
-	img := &savedImage{}
+	img := &savedImage{names: map[string]bool{}}
 	img.readIndex(d)
 	d.enterSection("the types")
 	img.readTypes(d)
@@ -231,13 +239,15 @@ func (img *savedImage) entity(d *decoder, what string) uint32 {
 // the columns' values. masks holds the sets of types of the tables read.
 func (img *savedImage) readTable(d *decoder, masks map[string]bool) {
 	var t savedTable
+	img.tableNo++
 	for range d.count(1) {
 		ref := d.uvarint()
 		if d.err != nil || ref >= uint64(len(img.types)) || img.types[ref].storage != TableStorage ||
-			slices.ContainsFunc(t.cols, func(c savedColumn) bool { return c.typ == &img.types[ref] }) {
+			img.types[ref].inTable == img.tableNo {
 			d.fail("a table column of type %d, unknown, sparse or listed twice", ref)
 			return
 		}
+		img.types[ref].inTable = img.tableNo
 		t.cols = append(t.cols, savedColumn{typ: &img.types[ref]})
 	}
 	for range d.count(1) {
@@ -283,12 +293,11 @@ func (img *savedImage) readSparse(d *decoder) {
 		return
 	}
 	s := savedSparse{savedColumn: savedColumn{typ: &img.types[ref]}}
-	for _, other := range img.sparse {
-		if other.typ == s.typ {
-			d.fail("%s has two sparse sets", savedTypeLabel(s.typ.name))
-			return
-		}
+	if s.typ.inTable != 0 {
+		d.fail("%s has two sparse sets", savedTypeLabel(s.typ.name))
+		return
 	}
+	s.typ.inTable = -1 // its set is read
 	stamp := int32(len(img.sparse) + 1)
 	for range d.count(1) {
 		i := img.entity(d, "a sparse value's")
@@ -312,12 +321,11 @@ func (img *savedImage) readResource(d *decoder) {
 	if d.err != nil {
 		return
 	}
-	for _, r := range img.resources {
-		if r.name == name {
-			d.fail("resource %q is listed twice", name)
-			return
-		}
+	if img.names[name] {
+		d.fail("resource %q is listed twice", name)
+		return
 	}
+	img.names[name] = true
 	p, start := newValuePlan(s), d.pos
 	skipValue(d, p)
 	if d.err != nil {
@@ -346,11 +354,10 @@ func (img *savedImage) readQueue(d *decoder) {
 	if d.err == nil && uint64(n) != most {
 		d.fail("event type %q: %d events some reader has not read, where the readers have %d left at most", q.name, n, most)
 	}
-	for _, other := range img.events {
-		if other.name == q.name {
-			d.fail("event type %q is listed twice", q.name)
-		}
+	if img.names["\x00"+q.name] {
+		d.fail("event type %q is listed twice", q.name)
 	}
+	img.names["\x00"+q.name] = true
 	if d.err != nil {
 		return
 	}
