@@ -811,6 +811,17 @@
 // world's resources alone; a file it cannot read leaves the world as it
 // was.
 //
+// [Diff] compares two worlds or snapshots in memory and says where they
+// differ: entities, components, relation pairs and resources, field by
+// field with both values, and the entity index and iteration order that
+// checksums count. [DiffSaves] does the same for two binary save files
+// without the program's Go types, each value read by its file's schema,
+// so a tool (`tessera diff`) compares any program's saves; for two worlds
+// saved by one program it reports what Diff reports of them, plus the
+// event queues. It checks the files as Load does (CRCs, counts, entity
+// indices) and returns an error for anything it cannot read, never a
+// panic, in memory linear in the files' sizes.
+//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every

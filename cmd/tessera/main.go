@@ -11,8 +11,12 @@
 //	                       and the types that differ there
 //	tessera vet [packages] run go vet with the determinism analyzer
 //	                       (package detcheck) on the packages (default ./...)
+//	tessera diff [-n N] [-json] A.sav B.sav
+//	                       compare two save files: exit status 0 when equal,
+//	                       1 when they differ, 2 on error
 //
-// Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for the flags.
+// Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or
+// "tessera diff -h" for the flags.
 //
 // The binary is also a go vet tool: when go vet runs it (with -V=full,
 // -flags or a *.cfg file), it runs the detcheck analyzer, so
@@ -51,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return vet(args[1:], stdout, stderr)
 	case "desync":
 		return desyncCmd(args[1:], stdout, stderr)
+	case "diff":
+		return diffSaves(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -69,13 +75,17 @@ Commands:
           ticks per second, tick times, memory and each system's share
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
-  desync  compare two demo -checksums logs: the first tick at which they
-          differ, and the component types, relations, resources and event
-          queues that differ there
   vet     run go vet with the determinism analyzer: report code that makes
           a world differ between machines, runs or worker counts
           (go vet -vettool=$(command -v tessera) ./... does the same)
+  diff    compare two save files (-save): entities, components, values
+          field by field, relations, resources, event queues; exit status
+          0 when equal, 1 when they differ, 2 on error
+  desync  compare two demo -checksums logs: the first tick at which they
+          differ, and the component types, relations, resources and event
+          queues that differ there
 
-Run "tessera demo -h", "tessera gen -h" or "tessera vet -h" for their flags.
+Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or "tessera diff -h"
+for their flags.
 `)
 }
