@@ -176,3 +176,24 @@ func TestNewSyncTestRefusesNoRollback(t *testing.T) {
 	}()
 	sched.NewSyncTest(s, 0)
 }
+
+type stNoClone struct{ L []int }
+
+// TestSyncTestRefusesWorldsSnapshotsCannotTake: a type that holds a slice
+// without a Clone method stops the first Step with the snapshot's message,
+// before any tick runs.
+func TestSyncTestRefusesWorldsSnapshotsCannotTake(t *testing.T) {
+	s, loop, es := stWorld(t, 1, 3, nil)
+	ecs.NewMap[stNoClone](s.World()).Set(es[0], stNoClone{L: []int{1}})
+	st := sched.NewSyncTest(s, 2)
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(r.(string), "stNoClone") || !strings.Contains(r.(string), "Clone") {
+			t.Fatalf("panic %v, want the snapshot's message naming stNoClone", r)
+		}
+		if loop.Time().Tick != 0 {
+			t.Fatalf("a tick ran (Time.Tick %d) before the refusal", loop.Time().Tick)
+		}
+	}()
+	_ = st.Step(loop.Step)
+}
