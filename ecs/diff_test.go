@@ -323,3 +323,64 @@ func TestChecksumsCoverEventsAndResources(t *testing.T) {
 		t.Fatalf("reusing dst: %d parts, want %d", len(again), len(got))
 	}
 }
+
+// dfHidden keeps its state behind a map, which Diff cannot walk: its
+// Checksum sees it, so Diff reports the whole values.
+type dfHidden struct{ M map[string]int }
+
+func (h *dfHidden) Checksum() uint64 { return uint64(h.M["k"]) }
+
+// Clone copies the map.
+func (h dfHidden) Clone() dfHidden { return dfHidden{M: map[string]int{"k": h.M["k"]}} }
+
+type dfLeaves struct {
+	C complex64
+	B bool
+	U uint16
+	I int
+}
+
+func TestDiffFormatsEveryKind(t *testing.T) {
+	a, b := ecs.NewWorld(), ecs.NewWorld()
+	ea := ecs.NewMap2[dfHidden, dfLeaves](a).Spawn(dfHidden{map[string]int{"k": 1}}, dfLeaves{C: 1 + 2i, B: true, U: 7, I: -1})
+	ecs.NewMap2[dfHidden, dfLeaves](b).Spawn(dfHidden{map[string]int{"k": 2}}, dfLeaves{C: 1 - 2i, B: false, U: 8, I: -2})
+	r := ecs.Diff(a, b, 10)
+	got := map[string][2]string{}
+	for _, d := range r.Differences {
+		if d.Entity != ea {
+			t.Fatalf("difference on %v, want %v", d.Entity, ea)
+		}
+		got[d.Field] = [2]string{d.A, d.B}
+	}
+	want := map[string][2]string{
+		"":  {"{M:map[k:1]}", "{M:map[k:2]}"},
+		"C": {"(1+2i)", "(1-2i)"}, "B": {"true", "false"}, "U": {"7", "8"}, "I": {"-1", "-2"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("fields %v, want %v", got, want)
+	}
+	for f, v := range want {
+		if got[f] != v {
+			t.Errorf("field %q: %v, want %v", f, got[f], v)
+		}
+	}
+	for _, c := range []struct {
+		d    ecs.Difference
+		want string
+	}{
+		{ecs.Difference{Kind: ecs.OnlyInA, Part: ecs.PartResource, Type: "r", A: "{1}"}, "resource r: only in A: {1}"},
+		{ecs.Difference{Kind: ecs.OnlyInB, Part: ecs.PartComponent, Type: "c", Entity: ea, B: "{2}"}, "entity " + ea.String() + " component c: only in B: {2}"},
+		{ecs.Difference{Kind: ecs.OrderDiffers, Part: ecs.PartEvents, Type: "e", Field: "iteration order"}, "events e field iteration order: order differs"},
+	} {
+		if s := c.d.String(); s != c.want {
+			t.Errorf("String() = %q, want %q", s, c.want)
+		}
+	}
+	if s := ecs.DiffKind(9).String() + ecs.PartKind(0).String(); s != "DiffKind(9)PartKind(0)" {
+		t.Errorf("unknown kinds print as %q", s)
+	}
+	var empty ecs.DiffReport
+	if empty.String() != "no differences\n" {
+		t.Errorf("an empty report prints %q", empty.String())
+	}
+}
