@@ -132,18 +132,18 @@ type presentResource struct {
 }
 
 // presentResources returns w's resources that are present, in the order of
-// their type names.
+// their type names, types of one name in the order their slots were made.
 func (w *World) presentResources() []presentResource {
 	var rs []presentResource
-	for t, slot := range w.resources {
-		// Every slot is a *resourceSlot[T] whose one field is the *T.
-		p := reflect.ValueOf(slot).Elem().Field(0)
+	for _, t := range w.resourceOrder {
+		// Every slot is a *resourceSlot[T] whose first field is the *T.
+		p := reflect.ValueOf(w.resources[t]).Elem().Field(0)
 		if p.IsNil() {
 			continue
 		}
 		rs = append(rs, presentResource{typeName(t), t, p.UnsafePointer()})
 	}
-	slices.SortFunc(rs, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
+	slices.SortStableFunc(rs, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
 	return rs
 }
 

@@ -172,7 +172,7 @@ func (s *stateHash) float32s(f []uint32) {
 	if i < len(f) {
 		l.a = mix(l.a, uint64(canon32(f[i])))
 	}
-	l.fold(s, len(f))
+	l.fold(s, 4*len(f)) // in bytes: the run hashes as plainBytes of its bytes would
 }
 
 // float64s hashes a run of float64 bits, one to a word, NaNs made
@@ -190,12 +190,33 @@ func (s *stateHash) float64s(f []uint64) {
 	for ; i < len(f); i++ {
 		l.a = mix(l.a, canon64(f[i]))
 	}
-	l.fold(s, len(f))
+	l.fold(s, 8*len(f)) // in bytes, as float32s
 }
 
-// plainBytes hashes a run of bytes eight to a word, the last padded with zeros.
+// plainBytes hashes a run of bytes eight to a word: whole rounds of four
+// words on the four lanes, then the words left on the first lane, the last
+// padded with zeros, then the byte count. float32s and float64s hash their
+// runs exactly as plainBytes hashes the runs' (canonical) bytes, and the
+// gathered values of other types go through the same stream, so that a
+// value hashes the same whichever path its type takes on a machine: a
+// struct of a uint32 and a uint64 is plain bytes on 386 and padded on
+// amd64.
 func (s *stateHash) plainBytes(b []byte) {
-	l := newLanes(s)
+	st := byteStream{l: newLanes(s)}
+	st.finish(s, b[st.rounds(b):])
+}
+
+// byteStream is plainBytes over a run that arrives in pieces: rounds
+// consumes whole rounds of 32 bytes, and finish the rest.
+type byteStream struct {
+	l     lanes
+	total int
+}
+
+// rounds hashes the whole 32-byte rounds at the start of b and returns how
+// many bytes it consumed.
+func (st *byteStream) rounds(b []byte) int {
+	l := &st.l
 	i := 0
 	for ; i+32 <= len(b); i += 32 {
 		x := b[i : i+32 : i+32]
@@ -204,6 +225,14 @@ func (s *stateHash) plainBytes(b []byte) {
 		l.c = mix(l.c, binary.LittleEndian.Uint64(x[16:]))
 		l.d = mix(l.d, binary.LittleEndian.Uint64(x[24:]))
 	}
+	st.total += i
+	return i
+}
+
+// finish hashes b, less than a round, and folds the lanes into s.
+func (st *byteStream) finish(s *stateHash, b []byte) {
+	l := &st.l
+	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		l.a = mix(l.a, binary.LittleEndian.Uint64(b[i:]))
 	}
@@ -212,7 +241,7 @@ func (s *stateHash) plainBytes(b []byte) {
 		copy(tail[:], b[i:])
 		l.a = mix(l.a, binary.LittleEndian.Uint64(tail[:]))
 	}
-	l.fold(s, len(b))
+	l.fold(s, st.total+len(b))
 }
 
 // values hashes n values of one type at base, size bytes apart, by plan
@@ -239,19 +268,19 @@ func (s *stateHash) values(p *hashPlan, base unsafe.Pointer, n int, size uintptr
 		// Values with padding, strings, entities or a mix of floats and
 		// integers: each value's hashed content is gathered, padding left
 		// out and floats made canonical, and the gathered bytes are hashed
-		// as runs a few kilobytes long.
-		var stack [4096]byte
+		// as one stream (plainBytes's), a few hundred bytes at a time.
+		st := byteStream{l: newLanes(s)}
+		var stack [512]byte
 		buf := stack[:0]
 		for i := range n {
 			// SAFETY: i < n, the number of values from base.
 			buf = p.gather(buf, unsafe.Add(base, uintptr(i)*size))
-			if len(buf) >= len(stack)-512 {
-				s.plainBytes(buf)
-				buf = buf[:0]
+			if len(buf) >= 256 {
+				k := st.rounds(buf)
+				buf = buf[:copy(buf, buf[k:])]
 			}
 		}
-		s.plainBytes(buf)
-		s.word(uint64(n))
+		st.finish(s, buf[st.rounds(buf):])
 	}
 }
 

@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"encoding/binary"
-	"math"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -48,6 +47,7 @@ type hashStep struct {
 // leaves unspecified, never change a checksum) and fields of pointer kinds
 // skipped. A type that implements Checksummer is hashed by its method.
 type hashPlan struct {
+	size   uintptr // the type's size
 	steps  []hashStep
 	method func(p unsafe.Pointer) uint64 // the Checksummer method, or nil
 	// bulk says how a column of the type hashes as one run (see
@@ -76,7 +76,7 @@ func cachedHashPlan(t reflect.Type) *hashPlan {
 
 // newHashPlan builds the hash plan of t.
 func newHashPlan(t reflect.Type) *hashPlan {
-	p := &hashPlan{}
+	p := &hashPlan{size: t.Size()}
 	if reflect.PointerTo(t).Implements(checksummerType) {
 		// Through a pointer for value methods too (the pointer type's
 		// method set holds them): an interface of a pointer needs no
@@ -213,67 +213,7 @@ func (s *stateHash) str(v string) {
 	s.raw(unsafe.Pointer(unsafe.StringData(v)), uintptr(len(v)))
 }
 
-// float32 hashes f as a word, every NaN as the canonical one.
-func (s *stateHash) float32(f float32) {
-	bits := uint64(math.Float32bits(f))
-	if f != f {
-		bits = canonicalNaN32
-	}
-	s.word(bits)
-}
-
-// float64 hashes f as a word, every NaN as the canonical one.
-func (s *stateHash) float64(f float64) {
-	bits := math.Float64bits(f)
-	if f != f {
-		bits = canonicalNaN64
-	}
-	s.word(bits)
-}
-
-// floats hashes an array of floats (a hashFloat32s or hashFloat64s step
-// at a), each as a single float step would.
-func (s *stateHash) floats(st hashStep, a unsafe.Pointer) {
-	if st.kind == hashFloat32s {
-		// SAFETY: the step's n float32s lie inside the value.
-		for _, f := range unsafe.Slice((*float32)(a), st.n) {
-			s.float32(f)
-		}
-		return
-	}
-	// SAFETY: the step's n float64s lie inside the value.
-	for _, f := range unsafe.Slice((*float64)(a), st.n) {
-		s.float64(f)
-	}
-}
-
-// value hashes the value at v by plan p.
+// value hashes the value at v by plan p, as a column of one value.
 func (s *stateHash) value(p *hashPlan, v unsafe.Pointer) {
-	if p.method != nil {
-		s.word(p.method(v))
-		return
-	}
-	for _, st := range p.steps {
-		// SAFETY: every step lies inside the value (built from its type).
-		a := unsafe.Add(v, st.off)
-		switch st.kind {
-		case hashBytes:
-			s.raw(a, st.n)
-		case hashFloat32:
-			s.float32(*(*float32)(a))
-		case hashFloat64:
-			s.float64(*(*float64)(a))
-		case hashString:
-			s.str(*(*string)(a))
-		case hashEntity:
-			e := *(*Entity)(a)
-			s.word(uint64(e.index) | uint64(e.gen&genMask)<<32)
-		case hashInt:
-			s.word(uint64(int64(*(*int)(a))))
-		case hashUint:
-			s.word(uint64(*(*uint)(a)))
-		default:
-			s.floats(st, a)
-		}
-	}
+	s.values(p, v, 1, p.size)
 }

@@ -12,7 +12,8 @@ type PartKind uint8
 const (
 	// PartEntities is the entity index: the generation of every index
 	// handed out, which are alive, and the free list in reuse order, so
-	// the ids the next spawns return.
+	// the ids the next spawns return; and the order of every entity in a
+	// table, as a query over all entities sees them.
 	PartEntities PartKind = iota + 1
 	// PartComponent is one component type: its entities and values, in
 	// iteration order.
@@ -31,6 +32,8 @@ const (
 var partKindNames = [...]string{PartEntities: "entities", PartComponent: "component",
 	PartRelation: "relation", PartResource: "resource", PartEvents: "events"}
 
+// String names the kind as logs write it: entities, component, relation,
+// resource or events.
 func (k PartKind) String() string {
 	if k >= PartEntities && k <= PartEvents {
 		return partKindNames[k]
@@ -79,9 +82,13 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 	}
 	w.beginMethods("Checksums") // Checksum methods run
 	defer w.endMethods()
+	// The entity index's part also counts the order of the non-empty
+	// tables, each by its entities: the order in which a query over every
+	// entity sees them, which no type's part holds.
 	var ix stateHash
 	w.hashIndex(&ix)
-	dst = append(dst, PartChecksum{Kind: PartEntities, Name: "entities", Sum: ix.sum()})
+	dst = append(dst, PartChecksum{Kind: PartEntities, Name: "entities"})
+	first := len(dst) - 1
 
 	// One hash state per component type, fed table by table in iteration
 	// order: a type's sum is its rows in the order queries see them.
@@ -96,6 +103,7 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 		// each of its types' sums.
 		var eh stateHash
 		eh.entities(t.entities)
+		ix.word(eh.h)
 		for i := range t.columns {
 			col := &t.columns[i]
 			h := &hs[col.id]
@@ -104,13 +112,14 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 			h.values(w.hashPlanOf(col.info), col.base, len(t.entities), col.info.size)
 		}
 	}
+	dst[first].Sum = ix.sum()
 	start := len(dst)
 	for id, info := range infos {
 		if used[id] {
 			dst = append(dst, PartChecksum{Kind: PartComponent, Name: info.name, Sum: hs[id].sum()})
 		}
 	}
-	rel := make(map[*relation]*stateHash)
+	rel := make([]*stateHash, len(w.relations)) // by relation index
 	for _, s := range w.sparse {
 		if len(s.dense) == 0 {
 			continue
@@ -118,10 +127,10 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 		var h stateHash
 		hashSparse(&h, w.hashPlanOf(s.info), s)
 		if s.rel != nil {
-			rh := rel[s.rel]
+			rh := rel[s.rel.index]
 			if rh == nil {
 				rh = new(stateHash)
-				rel[s.rel] = rh
+				rel[s.rel.index] = rh
 			}
 			// Source side first, then target side, whatever the order of
 			// the sets: the two are folded in a fixed order.
@@ -136,8 +145,10 @@ func (w *World) Checksums(dst []PartChecksum) []PartChecksum {
 	}
 	sortParts(dst[start:])
 	start = len(dst)
-	for r, h := range rel {
-		dst = append(dst, PartChecksum{Kind: PartRelation, Name: "Relation[" + typeName(r.typ) + "]", Sum: h.sum()})
+	for i, h := range rel {
+		if h != nil {
+			dst = append(dst, PartChecksum{Kind: PartRelation, Name: "Relation[" + typeName(w.relations[i].typ) + "]", Sum: h.sum()})
+		}
 	}
 	sortParts(dst[start:])
 	start = len(dst)
@@ -165,8 +176,11 @@ func hashSparse(h *stateHash, plan *hashPlan, s *sparseSet) {
 	h.values(plan, s.values.base, len(s.dense), s.info.size)
 }
 
+// sortParts orders parts of one kind by name; parts of one name (types of
+// two packages' scopes that share a path and name) keep the order they
+// came in, which the world's order of first use fixes.
 func sortParts(ps []PartChecksum) {
-	slices.SortFunc(ps, func(a, b PartChecksum) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(ps, func(a, b PartChecksum) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // DiffChecksums returns the parts whose checksums differ between two lists
@@ -176,25 +190,39 @@ func sortParts(ps []PartChecksum) {
 // then those only in b in b's order, with a's sum (b's for those only in
 // b). Complexity: O(len(a) + len(b)), plus a map of b's names.
 func DiffChecksums(a, b []PartChecksum) []PartChecksum {
+	// Parts are matched by kind, name and, for parts of one name, their
+	// rank among them.
 	type key struct {
 		kind PartKind
 		name string
+		nth  int
 	}
+	keys := func(ps []PartChecksum) []key {
+		seen := make(map[key]int, len(ps))
+		ks := make([]key, len(ps))
+		for i, p := range ps {
+			k := key{p.Kind, p.Name, 0}
+			k.nth = seen[k]
+			seen[key{p.Kind, p.Name, 0}]++
+			ks[i] = k
+		}
+		return ks
+	}
+	ka, kb := keys(a), keys(b)
 	inB := make(map[key]uint64, len(b))
-	for _, p := range b {
-		inB[key{p.Kind, p.Name}] = p.Sum
+	for i, p := range b {
+		inB[kb[i]] = p.Sum
 	}
 	var out []PartChecksum
-	seen := make(map[key]bool, len(a))
-	for _, p := range a {
-		k := key{p.Kind, p.Name}
-		seen[k] = true
-		if s, ok := inB[k]; !ok || s != p.Sum {
+	inA := make(map[key]bool, len(a))
+	for i, p := range a {
+		inA[ka[i]] = true
+		if s, ok := inB[ka[i]]; !ok || s != p.Sum {
 			out = append(out, p)
 		}
 	}
-	for _, p := range b {
-		if !seen[key{p.Kind, p.Name}] {
+	for i, p := range b {
+		if !inA[kb[i]] {
 			out = append(out, p)
 		}
 	}

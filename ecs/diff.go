@@ -27,6 +27,8 @@ const (
 var diffKindNames = [...]string{OnlyInA: "only in A", OnlyInB: "only in B",
 	ValueDiffers: "differs", OrderDiffers: "order differs"}
 
+// String names the kind as reports print it: "only in A", "only in B",
+// "differs" or "order differs".
 func (k DiffKind) String() string {
 	if k >= OnlyInA && k <= OrderDiffers {
 		return diffKindNames[k]
@@ -188,6 +190,10 @@ type differ struct {
 	// differs, so that each counts once.
 	marked []bool
 }
+
+// keeps reports whether the next difference is kept: past the limit, a
+// difference is only counted, and its values need not be formatted.
+func (d *differ) keeps() bool { return len(d.out) < d.limit }
 
 func (d *differ) add(x Difference) {
 	d.total++

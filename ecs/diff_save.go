@@ -18,7 +18,10 @@ type SaveFileError struct {
 	Err error
 }
 
+// Error returns Err's message, which names the file (A or B).
 func (e *SaveFileError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err, for errors.Is and errors.As.
 func (e *SaveFileError) Unwrap() error { return e.Err }
 
 // DiffSaves compares two binary save files ([World.Save], version 1 or 2)

@@ -141,20 +141,21 @@ func (s *Snapshot) diffView() stateView {
 		}
 	}
 	sortSparse(v.sparse)
-	for t, st := range s.res {
-		if st.ptr == nil || st.val == nil {
+	for _, t := range w.resourceOrder { // as presentResources orders them
+		st := s.res[t]
+		if st == nil || st.ptr == nil || st.val == nil {
 			continue
 		}
 		v.resources = append(v.resources, presentResource{typeName(t), t, reflect.ValueOf(st.val).UnsafePointer()})
 	}
-	slices.SortFunc(v.resources, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
+	slices.SortStableFunc(v.resources, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
 	return v
 }
 
 func sortColumns(cs []viewColumn) {
-	slices.SortFunc(cs, func(a, b viewColumn) int { return strings.Compare(a.key, b.key) })
+	slices.SortStableFunc(cs, func(a, b viewColumn) int { return strings.Compare(a.key, b.key) })
 }
 
 func sortSparse(ss []viewSparse) {
-	slices.SortFunc(ss, func(a, b viewSparse) int { return strings.Compare(a.key, b.key) })
+	slices.SortStableFunc(ss, func(a, b viewSparse) int { return strings.Compare(a.key, b.key) })
 }

@@ -267,8 +267,9 @@ func TestDiffOrder(t *testing.T) {
 		t.Fatalf("order difference not reported:\n%v", &r)
 	}
 	parts := ecs.DiffChecksums(a.Checksums(nil), b.Checksums(nil))
-	if len(parts) != 1 || parts[0].Name != pfx+"dfPos" {
-		t.Fatalf("parts %v, want dfPos", parts)
+	// dfPos's rows, and so every entity's order, changed.
+	if len(parts) != 2 || parts[0].Kind != ecs.PartEntities || parts[1].Name != pfx+"dfPos" {
+		t.Fatalf("parts %v, want the entity index's and dfPos's", parts)
 	}
 }
 
@@ -382,5 +383,68 @@ func TestDiffFormatsEveryKind(t *testing.T) {
 	var empty ecs.DiffReport
 	if empty.String() != "no differences\n" {
 		t.Errorf("an empty report prints %q", empty.String())
+	}
+}
+
+type dfA struct{ N int32 }
+type dfB struct{ N int32 }
+
+// TestChecksumsSeeTableOrder: two worlds with the same entities and values
+// in tables of disjoint types made in another order. Every type's rows are
+// the same, but a query over every entity sees them in another order: the
+// entity index's part and Diff say so.
+func TestChecksumsSeeTableOrder(t *testing.T) {
+	one := ecs.NewWorld()
+	ecs.NewMap[dfA](one).Spawn(dfA{1})
+	ecs.NewMap[dfB](one).Spawn(dfB{2})
+	two := ecs.NewWorld()
+	e1, e2 := two.Spawn(), two.Spawn()
+	ecs.NewMap[dfB](two).Add(e2, dfB{2})
+	ecs.NewMap[dfA](two).Add(e1, dfA{1})
+	if one.Checksum() == two.Checksum() {
+		t.Fatalf("the table order does not change the checksum")
+	}
+	parts := ecs.DiffChecksums(one.Checksums(nil), two.Checksums(nil))
+	if len(parts) != 1 || parts[0].Kind != ecs.PartEntities {
+		t.Fatalf("parts %v, want the entity index's", parts)
+	}
+	r := ecs.Diff(one, two, 5)
+	if r.Total != 1 || r.Differences[0].Kind != ecs.OrderDiffers || r.Differences[0].Part != ecs.PartEntities {
+		t.Fatalf("Diff:\n%v", &r)
+	}
+}
+
+// sameNamedResources adds two resources whose types share a package path
+// and name (both declared inside a function), which only the order of
+// first use tells apart.
+func sameNamedResources(w *ecs.World) {
+	{
+		type twin struct{ N int32 }
+		ecs.AddResource(w, &twin{1})
+	}
+	{
+		type twin struct{ M int64 }
+		ecs.AddResource(w, &twin{2})
+	}
+}
+
+// TestChecksumOfSameNamedResourcesIsStable: the order in which checksums
+// and Diff walk resources does not follow a map's random order, even for
+// types of one name.
+func TestChecksumOfSameNamedResourcesIsStable(t *testing.T) {
+	w, _ := dfWorld(3)
+	sameNamedResources(w)
+	sum, parts := w.Checksum(), w.Checksums(nil)
+	for range 200 {
+		if w.Checksum() != sum || len(ecs.DiffChecksums(parts, w.Checksums(nil))) != 0 {
+			t.Fatalf("the checksum of an unchanged world changed")
+		}
+	}
+	var s ecs.Snapshot
+	w.Snapshot(&s)
+	for range 50 {
+		if r := ecs.Diff(&s, w, 5); !r.Equal() {
+			t.Fatalf("a world differs from its snapshot:\n%v", &r)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -156,7 +157,11 @@ func formatValue(t reflect.Type, p unsafe.Pointer) string {
 	}
 	s := fmt.Sprintf("%+v", reflect.NewAt(t, p).Elem())
 	if len(s) > maxFormatted {
-		s = s[:maxFormatted] + "..."
+		cut := maxFormatted
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // not inside a character
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"unsafe"
@@ -56,6 +57,15 @@ func (d *differ) tables() {
 	}
 }
 
+// format formats a whole value for a difference that is kept, and skips
+// the work for one only counted.
+func (d *differ) format(t reflect.Type, p unsafe.Pointer) string {
+	if !d.keeps() {
+		return ""
+	}
+	return formatValue(t, p)
+}
+
 // columnNames lists a table's component names, for an entity that only
 // one state has.
 func columnNames(t *viewTable) string {
@@ -74,11 +84,11 @@ func (d *differ) row(e Entity, ta *viewTable, ra int, tb *viewTable, rb int) {
 		switch {
 		case j == len(tb.cols) || i < len(ta.cols) && ta.cols[i].key < tb.cols[j].key:
 			c := &ta.cols[i]
-			d.add(Difference{Kind: OnlyInA, Part: c.part, Type: c.name, Entity: e, A: formatValue(c.info.typ, c.at(ra))})
+			d.add(Difference{Kind: OnlyInA, Part: c.part, Type: c.name, Entity: e, A: d.format(c.info.typ, c.at(ra))})
 			i++
 		case i == len(ta.cols) || tb.cols[j].key < ta.cols[i].key:
 			c := &tb.cols[j]
-			d.add(Difference{Kind: OnlyInB, Part: c.part, Type: c.name, Entity: e, B: formatValue(c.info.typ, c.at(rb))})
+			d.add(Difference{Kind: OnlyInB, Part: c.part, Type: c.name, Entity: e, B: d.format(c.info.typ, c.at(rb))})
 			j++
 		default:
 			d.value(e, &ta.cols[i], ta.cols[i].at(ra), &tb.cols[j], tb.cols[j].at(rb))
@@ -104,7 +114,7 @@ func (d *differ) value(e Entity, ca *viewColumn, pa unsafe.Pointer, cb *viewColu
 		// One name, two Go types: states of two programs. The values are
 		// compared whole.
 		d.add(Difference{Kind: ValueDiffers, Part: ca.part, Type: ca.name, Entity: e,
-			A: formatValue(ca.info.typ, pa), B: formatValue(cb.info.typ, pb)})
+			A: d.format(ca.info.typ, pa), B: d.format(cb.info.typ, pb)})
 		return
 	}
 	diffFields(ca.info.typ, pa, pb, func(field, va, vb string) {
@@ -117,6 +127,44 @@ func (d *differ) value(e Entity, ca *viewColumn, pa unsafe.Pointer, cb *viewColu
 // components: the order in which a query over that type sees them, which
 // its checksum counts.
 func (d *differ) order() {
+	before := d.total
+	d.typeOrder()
+	if d.total == before {
+		d.worldOrder()
+	}
+}
+
+// worldOrder reports the first place where A's and B's entities part, the
+// tables' entities one after another: the order of a query over every
+// entity, which the entity index's part counts. Every type's own order can
+// agree while it differs, with tables of disjoint types made in another
+// order.
+func (d *differ) worldOrder() {
+	a, b := d.a, d.b
+	ti, tj, i, j := 0, 0, 0, 0
+	for {
+		for ti < len(a.tables) && i == len(a.tables[ti].entities) {
+			ti, i = ti+1, 0
+		}
+		for tj < len(b.tables) && j == len(b.tables[tj].entities) {
+			tj, j = tj+1, 0
+		}
+		if ti == len(a.tables) || tj == len(b.tables) {
+			return
+		}
+		ea, eb := a.tables[ti].entities[i], b.tables[tj].entities[j]
+		if ea.index != eb.index {
+			d.add(Difference{Kind: OrderDiffers, Part: PartEntities, Type: "entities", Entity: ea,
+				Field: "iteration order", A: ea.String(), B: eb.String()})
+			return
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// typeOrder reports, per component type, the first place where A's and
+// B's orders of the entities that hold it part.
+func (d *differ) typeOrder() {
 	sa, sb := typeOrders(d.a), typeOrders(d.b)
 	for _, k := range sortedKeys(sa) {
 		oa, ob := sa[k], sb[k]
@@ -198,9 +246,9 @@ func (d *differ) sparseOnly(s *viewSparse, k DiffKind) {
 		}
 		x := Difference{Kind: k, Part: s.part, Type: s.name, Entity: e}
 		if k == OnlyInA {
-			x.A = formatValue(s.info.typ, s.at(i))
+			x.A = d.format(s.info.typ, s.at(i))
 		} else {
-			x.B = formatValue(s.info.typ, s.at(i))
+			x.B = d.format(s.info.typ, s.at(i))
 		}
 		d.add(x)
 	}
@@ -221,7 +269,7 @@ func (d *differ) sparseBoth(sa, sb *viewSparse) {
 			if !liveIn(d.b, e) {
 				continue // tables reported the entity
 			}
-			d.add(Difference{Kind: OnlyInA, Part: sa.part, Type: sa.name, Entity: e, A: formatValue(sa.info.typ, sa.at(i))})
+			d.add(Difference{Kind: OnlyInA, Part: sa.part, Type: sa.name, Entity: e, A: d.format(sa.info.typ, sa.at(i))})
 			continue
 		}
 		delete(at, e.index)
@@ -233,7 +281,7 @@ func (d *differ) sparseBoth(sa, sb *viewSparse) {
 			if !liveIn(d.a, e) {
 				continue
 			}
-			d.add(Difference{Kind: OnlyInB, Part: sb.part, Type: sb.name, Entity: e, B: formatValue(sb.info.typ, sb.at(i))})
+			d.add(Difference{Kind: OnlyInB, Part: sb.part, Type: sb.name, Entity: e, B: d.format(sb.info.typ, sb.at(i))})
 		}
 	}
 	if !sameSet {
@@ -255,10 +303,10 @@ func (d *differ) resources() {
 	for i < len(a) || j < len(b) {
 		switch {
 		case j == len(b) || i < len(a) && a[i].name < b[j].name:
-			d.add(Difference{Kind: OnlyInA, Part: PartResource, Type: a[i].name, A: formatValue(a[i].typ, a[i].v)})
+			d.add(Difference{Kind: OnlyInA, Part: PartResource, Type: a[i].name, A: d.format(a[i].typ, a[i].v)})
 			i++
 		case i == len(a) || b[j].name < a[i].name:
-			d.add(Difference{Kind: OnlyInB, Part: PartResource, Type: b[j].name, B: formatValue(b[j].typ, b[j].v)})
+			d.add(Difference{Kind: OnlyInB, Part: PartResource, Type: b[j].name, B: d.format(b[j].typ, b[j].v)})
 			j++
 		default:
 			ra, rb := &a[i], &b[j]
@@ -268,7 +316,7 @@ func (d *differ) resources() {
 			if ha != hb {
 				if ra.typ != rb.typ {
 					d.add(Difference{Kind: ValueDiffers, Part: PartResource, Type: ra.name,
-						A: formatValue(ra.typ, ra.v), B: formatValue(rb.typ, rb.v)})
+						A: d.format(ra.typ, ra.v), B: d.format(rb.typ, rb.v)})
 				} else {
 					diffFields(ra.typ, ra.v, rb.v, func(field, va, vb string) {
 						d.add(Difference{Kind: ValueDiffers, Part: PartResource, Type: ra.name, Field: field, A: va, B: vb})

@@ -155,7 +155,9 @@ func (x Reflection) PairsTo(t Entity, relation reflect.Type) iter.Seq[PairInfo] 
 // parent; an entity with neither is in no tree and is not yielded). A
 // type that is not a declared relation yields nothing. The world is
 // locked for the loop as for [Reflection.PairsOf]. Complexity: O(highest
-// entity index / 1024 + targets of the relation), no allocation: a tool
+// entity index) at worst (the target side's sparse pages, 1,024 indices
+// each, are walked slot by slot; pages no target lies in are skipped),
+// no allocation: a tool
 // that pages through the roots skips and takes from the sequence.
 func (x Reflection) RelationRoots(relation reflect.Type) iter.Seq[Entity] {
 	w := x.w

@@ -18,6 +18,10 @@ type resourceSlot[T any] struct {
 // *resourceSlot[T] per type T ever asked for, with or without a value.
 type resourceStore struct {
 	resources map[reflect.Type]any
+	// resourceOrder lists the types of resources in the order their slots
+	// were made, so that what walks every resource (checksums, Diff) need
+	// not follow the map's random order, even among types of one name.
+	resourceOrder []reflect.Type
 }
 
 // slotOf returns w's slot for T, making it if create is set (nil otherwise
@@ -34,6 +38,7 @@ func slotOf[T any](w *World, create bool) *resourceSlot[T] {
 	s.policy, _ = snapshotPolicyOf[T]()
 	s.policy = w.reg.lift(t, s.policy)
 	w.resources[t] = s
+	w.resourceOrder = append(w.resourceOrder, t)
 	return s
 }
 

@@ -45,11 +45,15 @@ type SyncTest struct {
 	limit int
 }
 
+// MaxSyncTestBack is the most ticks a [SyncTest] rolls back: it keeps a
+// snapshot of the world per tick it can go back to.
+const MaxSyncTestBack = 1 << 12
+
 // NewSyncTest returns a sync test of s's world that rolls back k ticks
-// after every tick. Panics if k < 1.
+// after every tick. Panics if k is not between 1 and MaxSyncTestBack.
 func NewSyncTest(s *Scheduler, k int) *SyncTest {
-	if k < 1 {
-		panic(fmt.Sprintf("sched: NewSyncTest: %d ticks back; want 1 or more", k))
+	if k < 1 || k > MaxSyncTestBack {
+		panic(fmt.Sprintf("sched: NewSyncTest: %d ticks back; want 1 to %d", k, MaxSyncTestBack))
 	}
 	return &SyncTest{s: s, k: k, ring: ecs.NewSnapshotRing(k + 1),
 		sums: make([][]ecs.PartChecksum, k+1), limit: 10}
@@ -127,6 +131,8 @@ type SyncError struct {
 	Report ecs.DiffReport
 }
 
+// Error formats the mismatch: the tick, the parts with their writers, and
+// the report's first differences, one per line.
 func (e *SyncError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sched: sync test: tick %d run again (after rolling back %d ticks) differs from its first run in", e.Tick, e.Back)

@@ -2,6 +2,8 @@ package sched_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -169,12 +171,17 @@ func TestSyncTestNamesAResource(t *testing.T) {
 
 func TestNewSyncTestRefusesNoRollback(t *testing.T) {
 	s, _, _ := stWorld(t, 1, 1, nil)
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "0 ticks back") {
-			t.Fatalf("panic %v, want one naming 0 ticks back", r)
-		}
-	}()
-	sched.NewSyncTest(s, 0)
+	for _, k := range []int{0, -1, sched.MaxSyncTestBack + 1, math.MaxInt} {
+		func() {
+			defer func() {
+				want := fmt.Sprintf("sched: NewSyncTest: %d ticks back; want 1 to %d", k, sched.MaxSyncTestBack)
+				if r := recover(); r != want {
+					t.Fatalf("panic %v, want %q", r, want)
+				}
+			}()
+			sched.NewSyncTest(s, k)
+		}()
+	}
 }
 
 type stNoClone struct{ L []int }
