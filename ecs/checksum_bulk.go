@@ -268,20 +268,33 @@ func (s *stateHash) values(p *hashPlan, base unsafe.Pointer, n int, size uintptr
 		// Values with padding, strings, entities or a mix of floats and
 		// integers: each value's hashed content is gathered, padding left
 		// out and floats made canonical, and the gathered bytes are hashed
-		// as one stream (plainBytes's), a few hundred bytes at a time.
-		st := byteStream{l: newLanes(s)}
-		var stack [512]byte
-		buf := stack[:0]
-		for i := range n {
-			// SAFETY: i < n, the number of values from base.
-			buf = p.gather(buf, unsafe.Add(base, uintptr(i)*size))
-			if len(buf) >= 256 {
-				k := st.rounds(buf)
-				buf = buf[:copy(buf, buf[k:])]
-			}
+		// as one stream (plainBytes's), a few kilobytes at a time. One
+		// value (a resource, an event, a pair) gets a small buffer, which
+		// Go zeroes on every call.
+		if n == 1 {
+			var small [256]byte
+			s.gathered(p, base, n, size, small[:0])
+		} else {
+			var big [4096]byte
+			s.gathered(p, base, n, size, big[:0])
 		}
-		st.finish(s, buf[st.rounds(buf):])
 	}
+}
+
+// gathered hashes n values at base by gathering their content into buf
+// (empty, with room to spare), as one stream.
+func (s *stateHash) gathered(p *hashPlan, base unsafe.Pointer, n int, size uintptr, buf []byte) {
+	st := byteStream{l: newLanes(s)}
+	flush := cap(buf) / 2
+	for i := range n {
+		// SAFETY: i < n, the number of values from base.
+		buf = p.gather(buf, unsafe.Add(base, uintptr(i)*size))
+		if len(buf) >= flush {
+			k := st.rounds(buf)
+			buf = buf[:copy(buf, buf[k:])]
+		}
+	}
+	st.finish(s, buf[st.rounds(buf):])
 }
 
 // gather appends the content of the value at v that plan p hashes, as a
