@@ -56,24 +56,16 @@ func (l *Writer) Flush() error {
 func AppendFrame(dst []byte, f Frame) []byte {
 	dst = strconv.AppendUint(dst, f.Tick, 10)
 	dst = append(dst, ' ')
-	dst = appendHex(dst, f.World)
+	dst = fmt.Appendf(dst, "%016x", f.World)
 	for _, p := range f.Parts {
 		dst = append(dst, '\t')
 		dst = append(dst, p.Kind.String()...)
 		dst = append(dst, ':')
 		dst = append(dst, p.Name...)
 		dst = append(dst, '=')
-		dst = appendHex(dst, p.Sum)
+		dst = fmt.Appendf(dst, "%016x", p.Sum)
 	}
 	return append(dst, '\n')
-}
-
-func appendHex(dst []byte, x uint64) []byte {
-	const digits = "0123456789abcdef"
-	for shift := 60; shift >= 0; shift -= 4 {
-		dst = append(dst, digits[x>>uint(shift)&15])
-	}
-	return dst
 }
 
 // maxLine bounds a line of a log read back: a world with thousands of

@@ -136,12 +136,9 @@ type presentResource struct {
 func (w *World) presentResources() []presentResource {
 	var rs []presentResource
 	for _, t := range w.resourceOrder {
-		// Every slot is a *resourceSlot[T] whose first field is the *T.
-		p := reflect.ValueOf(w.resources[t]).Elem().Field(0)
-		if p.IsNil() {
-			continue
+		if p := w.resources[t].(resourceHolder).pointer(); p != nil {
+			rs = append(rs, presentResource{typeName(t), t, p})
 		}
-		rs = append(rs, presentResource{typeName(t), t, p.UnsafePointer()})
 	}
 	slices.SortStableFunc(rs, func(a, b presentResource) int { return strings.Compare(a.name, b.name) })
 	return rs

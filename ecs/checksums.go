@@ -192,19 +192,21 @@ func sortParts(ps []PartChecksum) {
 func DiffChecksums(a, b []PartChecksum) []PartChecksum {
 	// Parts are matched by kind, name and, for parts of one name, their
 	// rank among them.
-	type key struct {
+	type name struct {
 		kind PartKind
 		name string
-		nth  int
+	}
+	type key struct {
+		name
+		nth int
 	}
 	keys := func(ps []PartChecksum) []key {
-		seen := make(map[key]int, len(ps))
+		seen := make(map[name]int, len(ps))
 		ks := make([]key, len(ps))
 		for i, p := range ps {
-			k := key{p.Kind, p.Name, 0}
-			k.nth = seen[k]
-			seen[key{p.Kind, p.Name, 0}]++
-			ks[i] = k
+			n := name{p.Kind, p.Name}
+			ks[i] = key{n, seen[n]}
+			seen[n]++
 		}
 		return ks
 	}
