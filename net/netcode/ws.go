@@ -1,0 +1,3 @@
+package netcode
+
+import _ "github.com/coder/websocket"
