@@ -1,28 +1,22 @@
 package inspect
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
-	"net"
+	"errors"
 	"net/http"
-	"slices"
-	"strings"
+
+	"github.com/tessera-ecs/tessera/internal/admit"
 )
 
 // admit refuses what no client of this inspector may send: a Host that is
 // not the machine's loopback name or an allowed name (DNS rebinding: a web
 // page whose domain now resolves to 127.0.0.1), a request from a page of
 // another origin (cross-site requests carry its Origin or Sec-Fetch-Site
-// header), and writes without the token.
+// header), and writes without the token. The checks are package admit's;
+// the messages, which name the refused Host or Origin inside the JSON
+// answer, are the inspector's.
 func (in *Inspector) admit(r *http.Request) error {
-	if !in.hostAllowed(r.Host) {
-		return errorf(http.StatusForbidden, "host %q is not allowed: the inspector answers localhost and loopback addresses (see AllowRemote)", r.Host)
-	}
-	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
-		return errorf(http.StatusForbidden, "cross-origin request from %q refused", o)
-	}
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return errorf(http.StatusForbidden, "cross-site request refused")
+	if err := in.policy.Check(r); err != nil {
+		return refusal(err, r)
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
@@ -31,30 +25,29 @@ func (in *Inspector) admit(r *http.Request) error {
 	default:
 		return errorf(http.StatusMethodNotAllowed, "method %s not allowed", r.Method)
 	}
-	if in.token == nil {
-		return errorf(http.StatusForbidden, "writes are off: the inspector has no token (inspect.Token)")
-	}
-	scheme, bearer, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	ok = ok && strings.EqualFold(scheme, "Bearer") // schemes ignore case (RFC 9110)
-	sum := sha256.Sum256([]byte(bearer))
-	if !ok || subtle.ConstantTimeCompare(sum[:], in.token[:]) != 1 {
-		return errorf(http.StatusForbidden, "writes need the header \"Authorization: Bearer <token>\" with the inspector's token")
+	if err := in.policy.Bearer(r); err != nil {
+		return refusal(err, r)
 	}
 	return nil
 }
 
-// hostAllowed reports whether host (a Host header: name or address, with
-// or without a port) names this machine's loopback interface or one of the
-// names AllowRemote gave.
-func (in *Inspector) hostAllowed(host string) bool {
-	name := host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		name = h
+// refusal is the answer to err, an *admit.Error for r.
+func refusal(err error, r *http.Request) *httpError {
+	var e *admit.Error
+	if !errors.As(err, &e) {
+		return errorf(http.StatusInternalServerError, "admission: %v", err)
 	}
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
-	if strings.EqualFold(name, "localhost") || slices.ContainsFunc(in.hosts, func(h string) bool { return strings.EqualFold(h, name) }) {
-		return true
+	switch e {
+	case admit.ErrHost:
+		return errorf(e.Status, "host %q is not allowed: the inspector answers localhost and loopback addresses (see AllowRemote)", r.Host)
+	case admit.ErrOrigin:
+		return errorf(e.Status, "cross-origin request from %q refused", r.Header.Get("Origin"))
+	case admit.ErrCrossSite:
+		return errorf(e.Status, "cross-site request refused")
+	case admit.ErrNoToken:
+		return errorf(e.Status, "writes are off: the inspector has no token (inspect.Token)")
+	case admit.ErrToken:
+		return errorf(e.Status, "writes need the header \"Authorization: Bearer <token>\" with the inspector's token")
 	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
+	return errorf(e.Status, "%s", e.Reason)
 }

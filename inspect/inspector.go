@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/admit"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -24,11 +24,11 @@ type Inspector struct {
 	w      *ecs.World
 	s      *sched.Scheduler
 	locker sync.Locker
-	// token is the SHA-256 digest of the write token, nil when writes are
-	// off; digests compare in constant time whatever the lengths.
-	token   *[sha256.Size]byte
-	remote  bool     // AllowRemote: a non-loopback listen address is allowed
-	hosts   []string // extra Host names accepted (AllowRemote)
+	// policy admits requests: the extra Host names of AllowRemote, and
+	// the SHA-256 digest of the write token (nil when writes are off),
+	// compared in constant time whatever the lengths.
+	policy  admit.Policy
+	remote  bool // AllowRemote: a non-loopback listen address is allowed
 	maxBody int64
 	wait    time.Duration // how long a request waits for the loop
 	// Deadlines: the body's read (the handler's), one answer's or stream
@@ -81,8 +81,8 @@ func Token(token string) Option {
 			panic("inspect: Token: the token holds a space or control character (a newline read from a file?), which an HTTP header cannot carry; trim it")
 		}
 	}
-	sum := sha256.Sum256([]byte(token))
-	return func(in *Inspector) { in.token = &sum }
+	sum := admit.Digest(token)
+	return func(in *Inspector) { in.policy.Token = sum }
 }
 
 // Locker serves a world that has no loop calling Tick, Serve or Run: each
@@ -103,7 +103,7 @@ func Locker(l sync.Locker) Option { return func(in *Inspector) { in.locker = l }
 // machine. Without it, the inspector listens on loopback only and refuses
 // any other Host, which stops DNS-rebinding attacks from web pages.
 func AllowRemote(hosts ...string) Option {
-	return func(in *Inspector) { in.remote, in.hosts = true, append(in.hosts, hosts...) }
+	return func(in *Inspector) { in.remote, in.policy.Hosts = true, append(in.policy.Hosts, hosts...) }
 }
 
 // MaxBody limits request bodies to n bytes (default 1 MiB); a larger body

@@ -37,7 +37,7 @@ func (in *Inspector) Listen(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inspect: Listen: address %q: %v", addr, err)
 	}
-	if !in.remote && !in.hostAllowed(host) {
+	if !in.remote && !in.policy.HostAllowed(host) {
 		return nil, fmt.Errorf("inspect: Listen: %q is not a loopback address; listening on other interfaces needs the AllowRemote option", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -55,7 +55,7 @@ func (in *Inspector) Listen(addr string) (*Server, error) {
 		BaseContext: func(net.Listener) context.Context { return base }}
 	srv.RegisterOnShutdown(stop)
 	go srv.Serve(ln) // returns when Close or Shutdown closes the listener
-	return &Server{URL: "http://" + urlHost(ln.Addr().(*net.TCPAddr), in.hosts) + "/", srv: srv, stop: stop}, nil
+	return &Server{URL: "http://" + urlHost(ln.Addr().(*net.TCPAddr), in.policy.Hosts) + "/", srv: srv, stop: stop}, nil
 }
 
 // urlHost is the host and port of the page's address: the listen address,

@@ -33,7 +33,7 @@ func (in *Inspector) summary() (any, *httpError) {
 	s := worldSummary{
 		Entities: st.Entities, Tables: len(st.Tables), Components: len(st.Components),
 		Resources: len(in.w.Reflect().Resources()), MemoryBytes: st.TotalBytes,
-		Tick: in.tick(), Paused: in.paused, Loop: in.looping.Load(), Writes: in.token != nil,
+		Tick: in.tick(), Paused: in.paused, Loop: in.looping.Load(), Writes: in.policy.Token != nil,
 	}
 	s.TickTime, s.TicksPerSecond = in.samples.summary(time.Now())
 	return s, nil
