@@ -1,0 +1,230 @@
+package netcode
+
+import "encoding/binary"
+
+// Value modes: how an update carries a value, two bits per entry.
+const (
+	// modePredicted: each number as the residual from the linear
+	// extrapolation 2*x1 - x2 of the last two values sent, when they were
+	// sent as far apart as the newest is from this tick. A number moving by
+	// a steady step (a position under a constant velocity) costs a nibble.
+	modePredicted byte = iota
+	// modeDelta: each number as the residual from the last value sent.
+	modeDelta
+	// modeWhole: the value's bytes as ecs.SaveCodec wrote them.
+	modeWhole
+	// modeRemoved: the entity lost the component.
+	modeRemoved
+)
+
+// baselines are, for one rule and one client, the last two values the
+// server sent for each entity index and the ticks it sent them at (0: not
+// sent). The server and the client keep equal copies: the server updates
+// its copy when it encodes a value, the client when it applies one, and
+// the transport (TCP under WebSocket) loses and reorders nothing, so both
+// predict the same number from the same bytes.
+type baselines struct {
+	size   int     // bytes per value, or -1 when they vary
+	widths []uint8 // fixed layouts: the byte width of each number
+	b1, b2 []byte  // fixed layouts: value i at [i*size:]
+	v1     [][]byte
+	t1, t2 []uint64
+}
+
+func newBaselines(r rule) baselines {
+	return baselines{size: r.fixedSize(), widths: r.numberWidths()}
+}
+
+// grow makes room for n indices.
+func (b *baselines) grow(n int) {
+	if n <= len(b.t1) {
+		return
+	}
+	k := n - len(b.t1)
+	b.t1 = append(b.t1, make([]uint64, k)...)
+	b.t2 = append(b.t2, make([]uint64, k)...)
+	if b.size >= 0 {
+		b.b1 = append(b.b1, make([]byte, k*b.size)...)
+		b.b2 = append(b.b2, make([]byte, k*b.size)...)
+	} else {
+		b.v1 = append(b.v1, make([][]byte, k)...)
+	}
+}
+
+// last returns the last value sent for idx, or false.
+func (b *baselines) last(idx int) ([]byte, bool) {
+	if b.t1[idx] == 0 {
+		return nil, false
+	}
+	if b.size >= 0 {
+		return b.b1[idx*b.size : (idx+1)*b.size], true
+	}
+	return b.v1[idx], true
+}
+
+// modeFor returns the mode a present value of idx takes at tick.
+func (b *baselines) modeFor(idx int, tick uint64) byte {
+	t1, t2 := b.t1[idx], b.t2[idx]
+	switch {
+	case b.size < 0 || t1 == 0:
+		return modeWhole
+	case t2 != 0 && tick-t1 == t1-t2:
+		return modePredicted
+	default:
+		return modeDelta
+	}
+}
+
+// push records v as the value sent for idx at tick.
+func (b *baselines) push(idx int, v []byte, tick uint64) {
+	if b.size >= 0 {
+		lo, hi := idx*b.size, (idx+1)*b.size
+		copy(b.b2[lo:hi], b.b1[lo:hi])
+		copy(b.b1[lo:hi], v)
+	} else {
+		b.v1[idx] = append(b.v1[idx][:0], v...)
+	}
+	b.t2[idx], b.t1[idx] = b.t1[idx], tick
+}
+
+// drop forgets idx: its entity left, or lost the component.
+func (b *baselines) drop(idx int) {
+	b.t1[idx], b.t2[idx] = 0, 0
+	if b.size < 0 {
+		b.v1[idx] = b.v1[idx][:0]
+	}
+}
+
+// reset forgets every index.
+func (b *baselines) reset() {
+	clear(b.t1)
+	clear(b.t2)
+	for i := range b.v1 {
+		b.v1[i] = b.v1[i][:0]
+	}
+}
+
+// residuals writes the residuals of cur against idx's baselines in mode
+// (modePredicted or modeDelta) to n.
+func (b *baselines) residuals(idx int, cur []byte, mode byte, n *nibbles) {
+	x1 := b.b1[idx*b.size : (idx+1)*b.size]
+	x2 := b.b2[idx*b.size : (idx+1)*b.size]
+	off := 0
+	for _, w := range b.widths {
+		x := readLE(cur[off:], w)
+		p := readLE(x1[off:], w)
+		if mode == modePredicted {
+			p = 2*p - readLE(x2[off:], w)
+		}
+		n.put(zigzag(signExtend(x-p, w)))
+		off += int(w)
+	}
+}
+
+// rebuild writes into out the value whose residuals against idx's
+// baselines in mode n holds next; false when n runs out.
+func (b *baselines) rebuild(idx int, mode byte, n *nibbleReader, out []byte) bool {
+	x1 := b.b1[idx*b.size : (idx+1)*b.size]
+	x2 := b.b2[idx*b.size : (idx+1)*b.size]
+	off := 0
+	for _, w := range b.widths {
+		zz, ok := n.next()
+		if !ok {
+			return false
+		}
+		p := readLE(x1[off:], w)
+		if mode == modePredicted {
+			p = 2*p - readLE(x2[off:], w)
+		}
+		writeLE(out[off:], w, p+uint64(unzigzag(zz)))
+		off += int(w)
+	}
+	return true
+}
+
+// readLE reads a little-endian number of w bytes (1, 2, 4 or 8).
+func readLE(b []byte, w uint8) uint64 {
+	switch w {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	default:
+		return binary.LittleEndian.Uint64(b)
+	}
+}
+
+// writeLE writes the low w bytes of x, little-endian.
+func writeLE(b []byte, w uint8, x uint64) {
+	switch w {
+	case 1:
+		b[0] = byte(x)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(x))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(x))
+	default:
+		binary.LittleEndian.PutUint64(b, x)
+	}
+}
+
+// signExtend reads the low w bytes of x as a signed number: residuals
+// wrap at the number's width, as the numbers do.
+func signExtend(x uint64, w uint8) int64 {
+	s := 64 - 8*uint(w)
+	return int64(x<<s) >> s
+}
+
+// nibbles packs residuals: a value below 15 takes four bits, a larger one
+// the escape nibble 15 and a varint of the rest in a column of its own.
+// Most residuals of steady motion are -1, 0 or 1 (zigzagged: 1, 0, 2).
+type nibbles struct {
+	nib  []byte
+	half bool // the last byte of nib has its high nibble free
+	esc  []byte
+}
+
+func (n *nibbles) reset() { n.nib, n.half, n.esc = n.nib[:0], false, n.esc[:0] }
+
+func (n *nibbles) put(zz uint64) {
+	v := byte(zz)
+	if zz >= 15 {
+		v = 15
+		n.esc = appendUvarint(n.esc, zz-15)
+	}
+	if n.half {
+		n.nib[len(n.nib)-1] |= v << 4
+	} else {
+		n.nib = append(n.nib, v)
+	}
+	n.half = !n.half
+}
+
+// nibbleReader reads what nibbles wrote.
+type nibbleReader struct {
+	nib []byte
+	pos int // in nibbles
+	esc reader
+}
+
+func (n *nibbleReader) next() (uint64, bool) {
+	if n.pos>>1 >= len(n.nib) {
+		return 0, false
+	}
+	v := n.nib[n.pos>>1]
+	if n.pos&1 == 1 {
+		v >>= 4
+	}
+	v &= 15
+	n.pos++
+	if v < 15 {
+		return uint64(v), true
+	}
+	x := n.esc.uvarint()
+	if n.esc.err != nil || x > ^uint64(0)-15 {
+		return 0, false
+	}
+	return x + 15, true
+}

@@ -1,0 +1,6 @@
+package netcode
+
+type inputRule interface {
+	inputName() string
+	schema() uint64
+}

@@ -1,3 +1,0 @@
-package netcode
-
-import _ "github.com/coder/websocket"
