@@ -27,6 +27,7 @@ type view struct {
 	modes  []byte
 	// pending counts the candidates the last State left out for the budget.
 	pending int
+	msg     []byte // the State encoded this tick
 }
 
 // candidate is an entity with something to send: it enters the view, or
