@@ -24,3 +24,11 @@ type RelevancyFunc func(c ClientID, w *ecs.World, dst []ecs.Entity) []ecs.Entity
 func (f RelevancyFunc) Relevant(c ClientID, w *ecs.World, dst []ecs.Entity) []ecs.Entity {
 	return f(c, w, dst)
 }
+
+// preparer is a Relevancy that builds something once a tick, before the
+// server asks it about any client (Grid rebuilds its cells).
+type preparer interface{ Prepare(w *ecs.World) }
+
+// forgetter is a Relevancy that keeps something per client, dropped when
+// the client leaves.
+type forgetter interface{ Forget(c ClientID) }

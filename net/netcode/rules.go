@@ -158,21 +158,21 @@ type typedRule[T any] struct {
 	refs   bool
 }
 
-func (r *typedRule[T]) ruleName() string       { return r.name }
-func (r *typedRule[T]) schema() uint64         { return r.codec.Schema() }
-func (r *typedRule[T]) fixedSize() int         { return r.size }
-func (r *typedRule[T]) numberWidths() []uint8  { return r.widths }
-func (r *typedRule[T]) holdsRefs() bool        { return r.refs }
+func (r *typedRule[T]) ruleName() string      { return r.name }
+func (r *typedRule[T]) schema() uint64        { return r.codec.Schema() }
+func (r *typedRule[T]) fixedSize() int        { return r.size }
+func (r *typedRule[T]) numberWidths() []uint8 { return r.widths }
+func (r *typedRule[T]) holdsRefs() bool       { return r.refs }
 func (r *typedRule[T]) bind(w *ecs.World) boundRule {
 	return &boundTyped[T]{r: r, m: ecs.NewMap[T](w),
 		q: ecs.NewQuery1[T](w, ecs.With(ecs.C[Replicated]()))}
 }
 
 type boundTyped[T any] struct {
-	r      *typedRule[T]
-	m      *ecs.Map[T]
-	q      *ecs.Query1[T]
-	v      T
+	r *typedRule[T]
+	m *ecs.Map[T]
+	q *ecs.Query1[T]
+	v T
 }
 
 func (b *boundTyped[T]) capture(img *ruleImage) {

@@ -35,10 +35,10 @@ type Server struct {
 	img    image
 	tick   uint64
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	joins  chan *conn
-	conns  atomic.Int32 // upgraded connections alive
+	ctx        context.Context
+	cancel     context.CancelFunc
+	joins      chan *conn
+	conns      atomic.Int32 // upgraded connections alive
 	nextID     atomic.Uint32
 	sharedTick atomic.Uint64 // tick, for the handler's welcome
 
@@ -211,6 +211,9 @@ func (s *Server) Update() {
 	if len(s.img.gens) > s.opts.MaxEntities {
 		s.img.gens = s.img.gens[:s.opts.MaxEntities] // beyond the bound: not replicated
 	}
+	if p, ok := s.opts.Relevancy.(preparer); ok {
+		p.Prepare(s.w)
+	}
 	send := s.prepare(now)
 	s.encode(send)
 	s.stats.LastBytes = 0
@@ -264,7 +267,7 @@ func (s *Server) admit(now time.Time) {
 // receive drops the clients whose connection ended and reads the others'
 // messages.
 func (s *Server) receive(now time.Time) {
-	s.clients = slices.DeleteFunc(s.clients, func(c *client) bool { return c.conn.closed.Load() })
+	s.dropClosed()
 	for _, c := range s.clients {
 	drain:
 		for {
@@ -276,7 +279,19 @@ func (s *Server) receive(now time.Time) {
 			}
 		}
 	}
-	s.clients = slices.DeleteFunc(s.clients, func(c *client) bool { return c.conn.closed.Load() })
+	s.dropClosed()
+}
+
+// dropClosed forgets the clients whose connection ended.
+func (s *Server) dropClosed() {
+	f, _ := s.opts.Relevancy.(forgetter)
+	s.clients = slices.DeleteFunc(s.clients, func(c *client) bool {
+		gone := c.conn.closed.Load()
+		if gone && f != nil {
+			f.Forget(c.id)
+		}
+		return gone
+	})
 }
 
 func (s *Server) handle(c *client, msg []byte, now time.Time) {

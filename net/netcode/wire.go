@@ -3,7 +3,6 @@ package netcode
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 )
 
 // Message kinds: the first byte of every WebSocket message. Client to
@@ -215,6 +214,3 @@ func decodeAck(msg []byte) (ack, error) {
 	}
 	return a, r.done()
 }
-
-// describeKind names a message kind for errors.
-func describeKind(k byte) string { return fmt.Sprintf("message kind %#x", k) }
