@@ -104,9 +104,9 @@ func (b *baselines) reset() {
 	}
 }
 
-// residuals writes the residuals of cur against idx's baselines in mode
-// (modePredicted or modeDelta) to n.
-func (b *baselines) residuals(idx int, cur []byte, mode byte, n *nibbles) {
+// residuals appends the zigzagged residuals of cur against idx's
+// baselines in mode (modePredicted or modeDelta) to dst.
+func (b *baselines) residuals(idx int, cur []byte, mode byte, dst []uint64) []uint64 {
 	x1 := b.b1[idx*b.size : (idx+1)*b.size]
 	x2 := b.b2[idx*b.size : (idx+1)*b.size]
 	off := 0
@@ -116,21 +116,26 @@ func (b *baselines) residuals(idx int, cur []byte, mode byte, n *nibbles) {
 		if mode == modePredicted {
 			p = 2*p - readLE(x2[off:], w)
 		}
-		n.put(zigzag(signExtend(x-p, w)))
+		dst = append(dst, zigzag(signExtend(x-p, w)))
 		off += int(w)
 	}
+	return dst
 }
 
 // rebuild writes into out the value whose residuals against idx's
-// baselines in mode n holds next; false when n runs out.
-func (b *baselines) rebuild(idx int, mode byte, n *nibbleReader, out []byte) bool {
+// baselines in mode n holds next (zero for the numbers not in mask);
+// false when n runs out.
+func (b *baselines) rebuild(idx int, mode byte, mask uint64, n *nibbleReader, out []byte) bool {
 	x1 := b.b1[idx*b.size : (idx+1)*b.size]
 	x2 := b.b2[idx*b.size : (idx+1)*b.size]
 	off := 0
-	for _, w := range b.widths {
-		zz, ok := n.next()
-		if !ok {
-			return false
+	for f, w := range b.widths {
+		var zz uint64
+		if coded(mask, f) {
+			var ok bool
+			if zz, ok = n.next(); !ok {
+				return false
+			}
 		}
 		p := readLE(x1[off:], w)
 		if mode == modePredicted {
@@ -177,54 +182,62 @@ func signExtend(x uint64, w uint8) int64 {
 	return int64(x<<s) >> s
 }
 
-// nibbles packs residuals: a value below 15 takes four bits, a larger one
-// the escape nibble 15 and a varint of the rest in a column of its own.
-// Most residuals of steady motion are -1, 0 or 1 (zigzagged: 1, 0, 2).
+// nibbles packs residual codes of width bits (2 or 4) each: a code below
+// its maximum stands for itself (zigzagged residuals: 0, -1, +1, ...),
+// and the maximum escapes to a varint of the rest in a column of its own.
 type nibbles struct {
-	nib  []byte
-	half bool // the last byte of nib has its high nibble free
-	esc  []byte
+	nib   []byte
+	used  int // codes in nib
+	width uint
+	esc   []byte
 }
 
-func (n *nibbles) reset() { n.nib, n.half, n.esc = n.nib[:0], false, n.esc[:0] }
+func (n *nibbles) reset(width uint) { n.nib, n.used, n.width, n.esc = n.nib[:0], 0, width, n.esc[:0] }
 
 func (n *nibbles) put(zz uint64) {
-	v := byte(zz)
-	if zz >= 15 {
-		v = 15
-		n.esc = appendUvarint(n.esc, zz-15)
+	top := uint64(1)<<n.width - 1
+	v := byte(min(zz, top))
+	if zz >= top {
+		n.esc = appendUvarint(n.esc, zz-top)
 	}
-	if n.half {
-		n.nib[len(n.nib)-1] |= v << 4
-	} else {
+	per := 8 / int(n.width)
+	if n.used%per == 0 {
 		n.nib = append(n.nib, v)
+	} else {
+		n.nib[len(n.nib)-1] |= v << (int(n.width) * (n.used % per))
 	}
-	n.half = !n.half
+	n.used++
 }
 
 // nibbleReader reads what nibbles wrote.
 type nibbleReader struct {
-	nib []byte
-	pos int // in nibbles
-	esc reader
+	nib   []byte
+	pos   int // in codes
+	width uint
+	esc   reader
 }
 
 func (n *nibbleReader) next() (uint64, bool) {
-	if n.pos>>1 >= len(n.nib) {
+	per := 8 / int(n.width)
+	if n.pos/per >= len(n.nib) {
 		return 0, false
 	}
-	v := n.nib[n.pos>>1]
-	if n.pos&1 == 1 {
-		v >>= 4
-	}
-	v &= 15
+	top := uint64(1)<<n.width - 1
+	v := uint64(n.nib[n.pos/per]>>(int(n.width)*(n.pos%per))) & top
 	n.pos++
-	if v < 15 {
-		return uint64(v), true
+	if v < top {
+		return v, true
 	}
 	x := n.esc.uvarint()
-	if n.esc.err != nil || x > ^uint64(0)-15 {
+	if n.esc.err != nil || x > ^uint64(0)-top {
 		return 0, false
 	}
-	return x + 15, true
+	return x + top, true
+}
+
+// exhausted reports whether every code and escape was read: a section
+// holds exactly what its entries need.
+func (n *nibbleReader) exhausted() bool {
+	per := 8 / int(n.width)
+	return n.esc.left() == 0 && (n.pos+per-1)/per == len(n.nib)
 }

@@ -199,7 +199,12 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 		return nil
 	}
 	m.modes = readModes(r, m.modes[:0], len(m.idxs))
-	nib := nibbleReader{nib: r.bytes(r.count(1))}
+	width := uint(r.byte())
+	if width != 2 && width != 4 {
+		return errMessage
+	}
+	mask := r.uvarint()
+	nib := nibbleReader{width: width, nib: r.bytes(r.count(1))}
 	nib.esc.b = r.bytes(r.count(1))
 	whole := reader{b: r.bytes(r.count(1))}
 	if r.err != nil {
@@ -233,7 +238,7 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 				return errMessage
 			}
 			m.scratch = append(m.scratch[:0], make([]byte, b.size)...)
-			if !b.rebuild(idx, mode, &nib, m.scratch) {
+			if !b.rebuild(idx, mode, mask, &nib, m.scratch) {
 				return errMessage
 			}
 			if _, err := br.set(m.ents[idx], m.scratch, m.mapEntity); err != nil {
@@ -244,7 +249,7 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 		b.push(idx, v, tick)
 		m.sum += viewSum(idx32, g-1, k, v)
 	}
-	if whole.left() != 0 || nib.esc.left() != 0 || nib.pos < 2*len(nib.nib)-1 {
+	if whole.left() != 0 || !nib.exhausted() {
 		return errMessage
 	}
 	return nil

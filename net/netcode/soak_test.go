@@ -19,7 +19,7 @@ func soakSize() (clients, entities, ticks int) {
 
 // gameFocus places client c's focus in the game's frame.
 func gameFocus(c ClientID, _ *ecs.World) (x, y float32, ok bool) {
-	return float32(int(c)*37%scenario.FrameWidth), float32(int(c)*53%scenario.FrameHeight), true
+	return float32(int(c) * 37 % scenario.FrameWidth), float32(int(c) * 53 % scenario.FrameHeight), true
 }
 
 // halfAndHalf lets even clients see everything and odd ones what the grid

@@ -21,10 +21,8 @@ type view struct {
 	acc    []float32 // priority accumulators: the waiting grows an entity's claim
 	cands  []candidate
 	order  []int32 // scratch: candidates by priority
-	nib    nibbles
-	whole  []byte
+	coder  updateCoder
 	set    []uint32
-	modes  []byte
 	// pending counts the candidates the last State left out for the budget.
 	pending int
 	msg     []byte // the State encoded this tick
@@ -251,9 +249,8 @@ func (v *view) appendEnters(dst []byte, img *image) []byte {
 	return dst
 }
 
-// appendUpdates writes rule r's changed values: the entities, a mode
-// per entity, then the residuals as nibbles and escapes, then the whole
-// values.
+// appendUpdates writes rule r's changed values: the entities, then the
+// values in the cheapest coding (update_coding.go).
 func (v *view) appendUpdates(dst []byte, img *image, r int) []byte {
 	v.set = v.set[:0]
 	for i := range v.cands {
@@ -265,34 +262,7 @@ func (v *view) appendUpdates(dst []byte, img *image, r int) []byte {
 	if len(v.set) == 0 {
 		return dst
 	}
-	b, ri := &v.rules[r], &img.rules[r]
-	v.modes = v.modes[:0]
-	v.nib.reset()
-	v.whole = v.whole[:0]
-	for _, idx32 := range v.set {
-		idx := int(idx32)
-		cur, has := ri.value(idx)
-		if !has {
-			v.modes = append(v.modes, modeRemoved)
-			b.drop(idx)
-			continue
-		}
-		m := b.modeFor(idx, img.tick)
-		v.modes = append(v.modes, m)
-		if m == modeWhole {
-			v.whole = append(v.whole, cur...)
-		} else {
-			b.residuals(idx, cur, m, &v.nib)
-		}
-		b.push(idx, cur, img.tick)
-	}
-	dst = appendModes(dst, v.modes)
-	dst = appendUvarint(dst, uint64(len(v.nib.nib)))
-	dst = append(dst, v.nib.nib...)
-	dst = appendUvarint(dst, uint64(len(v.nib.esc)))
-	dst = append(dst, v.nib.esc...)
-	dst = appendUvarint(dst, uint64(len(v.whole)))
-	return append(dst, v.whole...)
+	return v.coder.appendValues(dst, &v.rules[r], &img.rules[r], v.set, img.tick)
 }
 
 // checksum is the view checksum of what the client should hold once it
