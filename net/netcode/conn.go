@@ -26,6 +26,11 @@ type conn struct {
 	id     ClientID
 }
 
+// minMessageRate is the least client message rate allowed, per second,
+// and the burst: a client that sends its input every frame at 60 frames a
+// second, and an ack after each, stays within it whatever the tick rate.
+const minMessageRate = 150
+
 // Queue bounds.
 const (
 	inboundQueue  = 64
@@ -109,7 +114,7 @@ func (b *bucket) take(n float64, now time.Time) bool {
 // binary, of a known kind, well formed, and within the rate limits.
 func (c *conn) readLoop(ctx context.Context, tickRate int) {
 	now := time.Now()
-	msgs := newBucket(3*float64(tickRate), 30, now)
+	msgs := newBucket(float64(max(4*tickRate, minMessageRate)), minMessageRate, now)
 	byteRate := newBucket(64<<10, 64<<10, now)
 	for {
 		typ, msg, err := c.ws.Read(ctx)

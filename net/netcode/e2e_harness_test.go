@@ -2,6 +2,7 @@ package netcode
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -77,21 +78,35 @@ func (l *loopback) run(n, tps int) {
 }
 
 // quiet runs Update without ticking the world until every client in ids
-// acknowledged a State sent with nothing left to send, while the world
-// stood still, or the deadline passes; it reports whether they did. (Acks
-// are read by Update, which also sends the next State: a client that
-// acked the tick before the last has applied every value.)
+// acknowledged a State that left nothing to send, or the deadline passes;
+// it reports whether they did. With the world standing still, a client
+// that acknowledged such a State holds every value of its view.
 func (l *loopback) quiet(ids []ClientID, within time.Duration) bool {
+	if len(ids) == 0 {
+		return false
+	}
 	deadline := time.Now().Add(within)
-	still := l.srv.Tick() + 1
+	completeAt := map[ClientID]uint64{}
 	for time.Now().Before(deadline) {
 		l.srv.Update()
 		done := true
 		for _, id := range ids {
 			info, ok := l.srv.Client(id)
-			if !ok || info.Pending != 0 || info.Acked+1 < l.srv.Tick() || info.Acked < still {
+			switch {
+			case !ok:
 				done = false
-				break
+			case info.Pending != 0:
+				delete(completeAt, id)
+				done = false
+			default:
+				// A State sent in this loop, with nothing left out, brings
+				// the client to the still world.
+				if _, seen := completeAt[id]; !seen && info.Queued == l.srv.Tick() {
+					completeAt[id] = info.Queued
+				}
+				if at, seen := completeAt[id]; !seen || info.Acked < at {
+					done = false
+				}
 			}
 		}
 		if done {
@@ -114,6 +129,13 @@ type testClient struct {
 // dialTest connects a client and starts its loop, which applies what
 // arrives every period.
 func dialTest(t testing.TB, url string, rules *Rules, opts ClientOptions, period time.Duration) *testClient {
+	t.Helper()
+	return dialTestWith(t, url, rules, opts, period, nil)
+}
+
+// dialTestWith is dialTest with a function called after each Update on
+// the client's goroutine (to send inputs, say).
+func dialTestWith(t testing.TB, url string, rules *Rules, opts ClientOptions, period time.Duration, each func(c *Client)) *testClient {
 	t.Helper()
 	if opts.Token == "" {
 		opts.Token = testToken
@@ -141,6 +163,9 @@ func dialTest(t testing.TB, url string, rules *Rules, opts ClientOptions, period
 					tc.err = err
 					return
 				}
+				if each != nil {
+					each(c)
+				}
 			}
 		}
 	}()
@@ -161,4 +186,11 @@ func stopAll(cs []*testClient) {
 		wg.Go(c.stop)
 	}
 	wg.Wait()
+}
+
+// newHTTPTest serves h on 127.0.0.1 for the test's duration.
+func newHTTPTest(t testing.TB, h http.Handler) *httptest.Server {
+	s := httptest.NewServer(h)
+	t.Cleanup(s.Close)
+	return s
 }

@@ -53,9 +53,9 @@ type Options struct {
 	// before the upgrade, or closed with CloseFull. Default
 	// DefaultMaxClients.
 	MaxClients int
-	// MaxInFlight is how many ticks a client may trail the server (sent
-	// but not acknowledged) before the server stops sending it States;
-	// the next one covers every tick missed. Default DefaultMaxInFlight.
+	// MaxInFlight is how many States a client may have unacknowledged
+	// before the server stops sending it more; the next one covers every
+	// tick missed. Default DefaultMaxInFlight.
 	MaxInFlight int
 	// ResyncAfter is how many ticks a client may go without a State
 	// before its next one is a reset, rebuilding its view from nothing.

@@ -58,6 +58,7 @@ type client struct {
 	view       *view
 	lastQueued uint64 // tick of the last State queued
 	lastAcked  uint64
+	inFlight   []uint64 // ticks of the States queued and not acknowledged
 	lastAckAt  time.Time
 	reset      bool
 	lastReset  time.Time
@@ -136,15 +137,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept answered the request
 	}
 	ws.SetReadLimit(MaxClientMessage)
-	hctx, cancel := context.WithTimeout(s.ctx, s.opts.HandshakeTimeout)
-	typ, msg, err := ws.Read(hctx)
-	cancel()
-	if err != nil {
-		if errors.Is(err, websocket.ErrMessageTooBig) {
-			return // the library closed it with 1009
+	// A read whose context expires closes the connection without a code:
+	// a timer closes it with one instead.
+	late := time.AfterFunc(s.opts.HandshakeTimeout, func() { ws.Close(CloseBadHello, "no hello") })
+	typ, msg, err := ws.Read(s.ctx)
+	if !late.Stop() || err != nil {
+		if err != nil && !errors.Is(err, websocket.ErrMessageTooBig) {
+			ws.Close(CloseBadHello, "no hello")
 		}
-		ws.Close(CloseBadHello, "no hello")
-		return
+		return // the timer or the library closed it (1009 for a message too big)
 	}
 	h, err := decodeHello(msg)
 	switch {
@@ -223,6 +224,7 @@ func (s *Server) Update() {
 			continue // cannot happen: room was checked and only this goroutine sends
 		}
 		c.lastQueued = s.tick
+		c.inFlight = append(c.inFlight, s.tick)
 		c.sent += uint64(len(msg))
 		s.stats.BytesSent += uint64(len(msg))
 		s.stats.LastBytes += uint64(len(msg))
@@ -303,6 +305,11 @@ func (s *Server) handle(c *client, msg []byte, now time.Time) {
 			return
 		}
 		c.lastAcked, c.lastAckAt = a.tick, now
+		k := 0
+		for k < len(c.inFlight) && c.inFlight[k] <= a.tick {
+			k++
+		}
+		c.inFlight = c.inFlight[:copy(c.inFlight, c.inFlight[k:])]
 		if a.mismatch {
 			s.stats.Mismatches++
 			c.reset = true
@@ -337,11 +344,11 @@ func (s *Server) handle(c *client, msg []byte, now time.Time) {
 func (s *Server) prepare(now time.Time) []*client {
 	var send []*client
 	for _, c := range s.clients {
-		if c.lastQueued > c.lastAcked && now.Sub(c.lastAckAt) > s.opts.StallTimeout {
+		if len(c.inFlight) > 0 && now.Sub(c.lastAckAt) > s.opts.StallTimeout {
 			c.conn.close(CloseStalled, "stalled")
 			continue
 		}
-		if !c.conn.room() || c.lastQueued-c.lastAcked > uint64(s.opts.MaxInFlight) {
+		if !c.conn.room() || len(c.inFlight) >= s.opts.MaxInFlight {
 			s.stats.StatesSkipped++
 			continue
 		}
@@ -450,6 +457,7 @@ type ClientInfo struct {
 	ID        ClientID
 	Queued    uint64 // tick of the last State queued for it
 	Acked     uint64 // tick of the last State it acknowledged
+	InFlight  int    // States queued and not acknowledged
 	Pending   int    // entities its last State left out for the budget
 	BytesSent uint64 // bytes of States queued for it
 }
@@ -459,7 +467,7 @@ type ClientInfo struct {
 func (s *Server) Client(id ClientID) (ClientInfo, bool) {
 	for _, c := range s.clients {
 		if c.id == id {
-			return ClientInfo{ID: id, Queued: c.lastQueued, Acked: c.lastAcked, Pending: c.view.pending, BytesSent: c.sent}, true
+			return ClientInfo{ID: id, Queued: c.lastQueued, Acked: c.lastAcked, InFlight: len(c.inFlight), Pending: c.view.pending, BytesSent: c.sent}, true
 		}
 	}
 	return ClientInfo{}, false
