@@ -178,3 +178,5 @@ func TestMirrorFollowsRandomWorlds(t *testing.T) {
 		}
 	}
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }

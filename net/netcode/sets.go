@@ -73,6 +73,9 @@ func readIndexSet(r *reader, dst []uint32, limit int) []uint32 {
 			return dst
 		}
 		bm := r.bytes(int((span + 7) / 8))
+		if r.err != nil {
+			return dst
+		}
 		for k := range span {
 			if bm[k>>3]&(1<<(k&7)) != 0 {
 				dst = append(dst, uint32(first+k))
