@@ -104,22 +104,24 @@ func (b *baselines) reset() {
 	}
 }
 
-// residuals appends the zigzagged residuals of cur against idx's
-// baselines in mode (modePredicted or modeDelta) to dst.
-func (b *baselines) residuals(idx int, cur []byte, mode byte, dst []uint64) []uint64 {
+// residualsBoth appends the residuals of cur in mode (modePredicted or
+// modeDelta) to pred and its residuals as a delta to delta, reading each
+// number once.
+func (b *baselines) residualsBoth(idx int, cur []byte, mode byte, pred, delta []uint64) ([]uint64, []uint64) {
 	x1 := b.b1[idx*b.size : (idx+1)*b.size]
 	x2 := b.b2[idx*b.size : (idx+1)*b.size]
 	off := 0
 	for _, w := range b.widths {
-		x := readLE(cur[off:], w)
-		p := readLE(x1[off:], w)
+		x, p := readLE(cur[off:], w), readLE(x1[off:], w)
+		d := zigzag(signExtend(x-p, w))
+		delta = append(delta, d)
 		if mode == modePredicted {
-			p = 2*p - readLE(x2[off:], w)
+			d = zigzag(signExtend(x-2*p+readLE(x2[off:], w), w))
 		}
-		dst = append(dst, zigzag(signExtend(x-p, w)))
+		pred = append(pred, d)
 		off += int(w)
 	}
-	return dst
+	return pred, delta
 }
 
 // rebuild writes into out the value whose residuals against idx's

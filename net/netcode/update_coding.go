@@ -25,6 +25,39 @@ type updateCoder struct {
 	zz, zzAlt  []uint64 // their zigzagged residuals
 	codes      nibbles
 	whole      []byte
+	stats      []fieldStats
+}
+
+// fieldStats describe one number of a layout over a section's entries:
+// whether any residual is not zero, and the escape bytes its codes take
+// at 2 and at 4 bits.
+type fieldStats struct {
+	nonzero bool
+	esc     [2]int
+}
+
+// fieldStatsOf returns the stats of each of the nw numbers of the
+// entries in zz, in one pass.
+func fieldStatsOf(dst []fieldStats, zz []uint64, nw int) []fieldStats {
+	for range nw {
+		dst = append(dst, fieldStats{})
+	}
+	for e := 0; e < len(zz); e += nw {
+		for f, z := range zz[e : e+nw] {
+			if z == 0 {
+				continue
+			}
+			st := &dst[f]
+			st.nonzero = true
+			if z >= 3 {
+				st.esc[0] += uvarintLen(z - 3)
+			}
+			if z >= 15 {
+				st.esc[1] += uvarintLen(z - 15)
+			}
+		}
+	}
+	return dst
 }
 
 // appendValues writes the values of the entries in set (ascending
@@ -51,8 +84,7 @@ func (u *updateCoder) appendValues(dst []byte, b *baselines, ri *ruleImage, set 
 			u.alt = append(u.alt, m)
 		}
 		if m != modeWhole {
-			u.zz = b.residuals(idx, cur, m, u.zz)
-			u.zzAlt = b.residuals(idx, cur, modeDelta, u.zzAlt)
+			u.zz, u.zzAlt = b.residualsBoth(idx, cur, m, u.zz, u.zzAlt)
 		}
 	}
 
@@ -65,10 +97,24 @@ func (u *updateCoder) appendValues(dst []byte, b *baselines, ri *ruleImage, set 
 		if k == 1 {
 			modes = u.alt
 		}
-		masks[k] = fieldMask(zz, nw)
+		u.stats = fieldStatsOf(u.stats[:0], zz, nw)
+		masks[k] = 0
+		var esc [2]int
+		fields := 0
+		for f, st := range u.stats {
+			if st.nonzero || f >= 64 {
+				if f < 64 {
+					masks[k] |= 1 << f
+				}
+				fields++
+				esc[0] += st.esc[0]
+				esc[1] += st.esc[1]
+			}
+		}
+		codes := fields * (len(zz) / max(nw, 1))
 		fixed := modesCost(modes) + wholeOf(modes, set, ri) + uvarintLen(masks[k])
-		for _, w := range [2]uint{2, 4} {
-			if c := fixed + codesCost(zz, nw, masks[k], w); c < bestCost {
+		for i, w := range [2]uint{2, 4} {
+			if c := fixed + esc[i] + (codes*int(w)+7)/8; c < bestCost {
 				best, bestCost, width = k, c, w
 			}
 		}
@@ -89,9 +135,11 @@ func (u *updateCoder) appendValues(dst []byte, b *baselines, ri *ruleImage, set 
 		modes, zz, mask = u.alt, nil, 0
 	}
 	u.codes.reset(width)
-	for i, z := range zz {
-		if coded(mask, i%nw) {
-			u.codes.put(z)
+	for e := 0; e < len(zz); e += nw {
+		for f, z := range zz[e : e+nw] {
+			if coded(mask, f) {
+				u.codes.put(z)
+			}
 		}
 	}
 	u.whole = u.whole[:0]
@@ -140,39 +188,8 @@ func wholeOf(modes []byte, set []uint32, ri *ruleImage) int {
 	return n
 }
 
-// fieldMask returns the mask of the first 64 numbers of a layout of nw
-// numbers that have a non-zero residual in some entry of zz.
-func fieldMask(zz []uint64, nw int) uint64 {
-	var m uint64
-	for i, z := range zz {
-		if z != 0 {
-			if f := i % nw; f < 64 {
-				m |= 1 << f
-			}
-		}
-	}
-	return m
-}
-
 // coded reports whether number f of a layout has codes under mask:
 // numbers past the 64th always do.
 func coded(mask uint64, f int) bool { return f >= 64 || mask&(1<<f) != 0 }
-
-// codesCost is the bytes of the codes of zz (entries of nw numbers) for
-// the numbers in mask, w bits each, with their escapes.
-func codesCost(zz []uint64, nw int, mask uint64, w uint) int {
-	top := uint64(1)<<w - 1
-	k, n := 0, 0
-	for i, z := range zz {
-		if !coded(mask, i%nw) {
-			continue
-		}
-		k++
-		if z >= top {
-			n += uvarintLen(z - top)
-		}
-	}
-	return n + (k*int(w)+7)/8
-}
 
 func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
