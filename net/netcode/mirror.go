@@ -20,14 +20,19 @@ type mirror struct {
 	idxs    []uint32
 	entered []uint32
 	refs    []bool // the rule's values may hold entities
-	modes   []byte
-	scratch []byte
+	// reconcile's scratch: the entities held, their indices, the others
+	replicated *ecs.Query1[Replicated]
+	held       []ecs.Entity
+	keep       indexSet
+	stale      []ecs.Entity
+	modes      []byte
+	scratch    []byte
 	// sum is the view checksum of the values applied, kept as they are.
 	sum uint64
 }
 
 func newMirror(w *ecs.World, rules []rule, limit int) *mirror {
-	m := &mirror{w: w, limit: limit, marks: ecs.NewMap[Replicated](w)}
+	m := &mirror{w: w, limit: limit, marks: ecs.NewMap[Replicated](w), replicated: ecs.NewQuery1[Replicated](w)}
 	for _, r := range rules {
 		m.bound = append(m.bound, r.bind(w))
 		m.rules = append(m.rules, newBaselines(r))
@@ -280,4 +285,71 @@ func (m *mirror) worldSum(rules []rule) uint64 {
 		}
 	}
 	return sum
+}
+
+// reconcile makes the world hold the view again after a rollback put it
+// back to an earlier state: entities the view has that the world lost are
+// made again, entities the world got back that the view no longer has are
+// despawned, and every replicated value is set from the last bytes
+// received (their entities mapped anew). O(view).
+func (m *mirror) reconcile() {
+	// Entities: the view's must be alive, and only they may carry
+	// Replicated.
+	m.held = m.held[:0]
+	for idx, g := range m.gens {
+		if g == 0 {
+			continue
+		}
+		if !m.w.Alive(m.ents[idx]) {
+			e := m.w.Spawn()
+			m.marks.Add(e, Replicated{})
+			m.ents[idx] = e
+		}
+		m.held = append(m.held, m.ents[idx])
+	}
+	m.keep.reset()
+	for _, e := range m.held {
+		m.keep.add(e.Index())
+	}
+	m.stale = m.stale[:0]
+	for ch := range m.replicated.Chunks() {
+		for _, e := range ch.Entities {
+			if !m.keep.has(e.Index()) {
+				m.stale = append(m.stale, e)
+			}
+		}
+	}
+	for _, e := range m.stale {
+		m.w.Despawn(e)
+	}
+	// Values, once every entity is mapped.
+	for idx, g := range m.gens {
+		if g == 0 {
+			continue
+		}
+		e := m.ents[idx]
+		for k := range m.rules {
+			if v, ok := m.rules[k].last(idx); ok {
+				m.bound[k].set(e, v, m.mapEntity)
+			} else {
+				m.bound[k].remove(e)
+			}
+		}
+	}
+}
+
+// indexSet is a bitset of entity indices.
+type indexSet struct{ words []uint64 }
+
+func (s *indexSet) reset() { clear(s.words) }
+
+func (s *indexSet) add(i uint32) {
+	if w := int(i>>6) + 1; w > len(s.words) {
+		s.words = append(s.words, make([]uint64, w-len(s.words))...)
+	}
+	s.words[i>>6] |= 1 << (i & 63)
+}
+
+func (s *indexSet) has(i uint32) bool {
+	return int(i>>6) < len(s.words) && s.words[i>>6]&(1<<(i&63)) != 0
 }
