@@ -95,6 +95,17 @@ func (m *mirror) applyState(msg []byte) (checked, ok bool, err error) {
 			m.leave(int(idx))
 		}
 	}
+	if len(m.idxs) > 0 {
+		// A despawn on the client may have taken entities the view still
+		// holds with it (a relation's cleanup policy, for an entity that
+		// only left this client's view): make them again.
+		for idx, g := range m.gens {
+			if g != 0 {
+				m.entity(idx)
+			}
+		}
+	}
+	m.entered = m.entered[:0]
 	if err := m.applyEnters(&r, tick); err != nil {
 		return false, false, err
 	}
@@ -103,6 +114,10 @@ func (m *mirror) applyState(msg []byte) (checked, ok bool, err error) {
 			return false, false, err
 		}
 	}
+	if err := m.remap(); err != nil {
+		return false, false, err
+	}
+	m.finish()
 	var want uint64
 	if flags&flagChecksum != 0 {
 		want = r.uint64()
@@ -145,7 +160,6 @@ func (m *mirror) dropAll() {
 func (m *mirror) applyEnters(r *reader, tick uint64) error {
 	n := r.count(3)
 	last := int64(-1)
-	m.entered = m.entered[:0]
 	for range n {
 		idx := last + 1 + int64(r.uvarint())
 		gen := r.uvarint()
@@ -175,18 +189,28 @@ func (m *mirror) applyEnters(r *reader, tick uint64) error {
 			m.sum += viewSum(uint32(idx), uint32(gen), k, v)
 		}
 	}
-	if r.err != nil {
-		return r.err
+	return r.err
+}
+
+// remap reads again the values that hold entities, of every entity held,
+// when entities entered: a value may refer to one that entered after it
+// (in this State or a later one), and was read with the zero Entity for
+// it. O(view) for the rules whose values hold entities, and only in
+// States with enters.
+func (m *mirror) remap() error {
+	if len(m.entered) == 0 {
+		return nil
 	}
-	// A value may refer to an entity that entered after it in this State:
-	// read such values again now that every entity of the State is mapped.
 	for k, b := range m.rules {
 		if !m.refs[k] {
 			continue
 		}
-		for _, idx := range m.entered {
-			if v, ok := b.last(int(idx)); ok {
-				if _, err := m.bound[k].set(m.ents[idx], v, m.mapEntity); err != nil {
+		for idx, g := range m.gens {
+			if g == 0 {
+				continue
+			}
+			if v, ok := b.last(idx); ok {
+				if _, err := m.bound[k].set(m.entity(idx), v, m.mapEntity); err != nil {
 					return errMessage
 				}
 			}
@@ -230,10 +254,10 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 		switch mode := m.modes[i]; mode {
 		case modeRemoved:
 			b.drop(idx)
-			br.remove(m.ents[idx])
+			br.remove(m.entity(idx))
 			continue
 		case modeWhole:
-			used, err := br.set(m.ents[idx], whole.b, m.mapEntity)
+			used, err := br.set(m.entity(idx), whole.b, m.mapEntity)
 			if err != nil {
 				return errMessage
 			}
@@ -246,7 +270,7 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 			if !b.rebuild(idx, mode, mask, &nib, m.scratch) {
 				return errMessage
 			}
-			if _, err := br.set(m.ents[idx], m.scratch, m.mapEntity); err != nil {
+			if _, err := br.set(m.entity(idx), m.scratch, m.mapEntity); err != nil {
 				return errMessage
 			}
 			v = m.scratch
@@ -323,6 +347,7 @@ func (m *mirror) reconcile() {
 		m.w.Despawn(e)
 	}
 	// Values, once every entity is mapped.
+	defer m.finish()
 	for idx, g := range m.gens {
 		if g == 0 {
 			continue
@@ -352,4 +377,36 @@ func (s *indexSet) add(i uint32) {
 
 func (s *indexSet) has(i uint32) bool {
 	return int(i>>6) < len(s.words) && s.words[i>>6]&(1<<(i&63)) != 0
+}
+
+// finisher is a bound rule that completes what its sets put off, once a
+// State is applied (relations: pairs that would close a cycle until
+// another source's pairs change).
+type finisher interface{ finish() }
+
+func (m *mirror) finish() {
+	for _, b := range m.bound {
+		if f, ok := b.(finisher); ok {
+			f.finish()
+		}
+	}
+}
+
+// entity returns the client entity held at idx, making it again if the
+// client's world despawned it on its own (a relation's cleanup policy
+// that differs from the server's): the view decides what the client
+// holds.
+func (m *mirror) entity(idx int) ecs.Entity {
+	if e := m.ents[idx]; m.w.Alive(e) {
+		return e
+	}
+	e := m.w.Spawn()
+	m.marks.Add(e, Replicated{})
+	m.ents[idx] = e
+	for k := range m.rules {
+		if v, ok := m.rules[k].last(idx); ok {
+			m.bound[k].set(e, v, m.mapEntity)
+		}
+	}
+	return e
 }

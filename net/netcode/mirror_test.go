@@ -17,7 +17,7 @@ type tLink struct{ To ecs.Entity }
 
 func testRules(t testing.TB) *Rules {
 	r := NewRules()
-	for _, err := range []error{Replicate[tPos](r), Replicate[tHealth](r), Replicate[tName](r), Replicate[tLink](r)} {
+	for _, err := range []error{Replicate[tPos](r), Replicate[tHealth](r), Replicate[tName](r), Replicate[tLink](r), ReplicateRelation[ecs.ChildOf](r)} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,8 +65,19 @@ func churn(w *ecs.World, rng *rand.Rand, n int) {
 		e := alive[rng.IntN(len(alive))]
 		return e, w.Alive(e)
 	}
+	childOf := ecs.NewRelation[ecs.ChildOf](w)
 	for range n {
-		switch op := rng.IntN(10); op {
+		switch op := rng.IntN(12); op {
+		case 10:
+			if e, ok := pick(); ok {
+				if p, ok2 := pick(); ok2 && !ancestorOf(childOf, e, p) {
+					childOf.Set(e, p, ecs.ChildOf{})
+				}
+			}
+		case 11:
+			if e, ok := pick(); ok {
+				childOf.RemoveTargets(e)
+			}
 		case 0, 1:
 			e := w.Spawn()
 			marks.Add(e, Replicated{})
@@ -167,6 +178,28 @@ func TestMirrorFollowsRandomWorlds(t *testing.T) {
 		if got, want := m.worldSum(rules.rules), v.checksum(&s.img); got != want {
 			t.Fatalf("seed %d: after the quiet ticks the client's checksum %x differs from the server's %x", seed, got, want)
 		}
+		// Relation pairs: every pair the server has between two entities the
+		// client holds, the client has between their client entities.
+		sRel, cRel := ecs.NewRelation[ecs.ChildOf](s.w), ecs.NewRelation[ecs.ChildOf](cw)
+		pairs := 0
+		for idx, g := range m.gens {
+			if g == 0 {
+				continue
+			}
+			se := serverEntity(s.w, uint32(idx))
+			if tgt, ok := sRel.Target(se); ok && int(tgt.Index()) < len(m.gens) && m.gens[tgt.Index()] == tgt.Generation()+1 {
+				pairs++
+				if !cRel.Has(m.ents[idx], m.ents[tgt.Index()]) {
+					t.Fatalf("seed %d: the server's pair %v -> %v is missing on the client", seed, se, tgt)
+				}
+			}
+			if ct, ok := cRel.Target(m.ents[idx]); ok && !sRel.Has(se, serverEntity(s.w, indexOf(m, ct))) {
+				t.Fatalf("seed %d: the client has a pair the server does not", seed)
+			}
+		}
+		if seed == 0 && pairs == 0 {
+			t.Fatal("the random world made no relation pair to check")
+		}
 		held := 0
 		for _, g := range m.gens {
 			if g != 0 {
@@ -180,3 +213,39 @@ func TestMirrorFollowsRandomWorlds(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }
+
+// ancestorOf reports whether a is p or one of p's ancestors.
+func ancestorOf(r *ecs.Relation[ecs.ChildOf], a, p ecs.Entity) bool {
+	for x := p; ; {
+		if x == a {
+			return true
+		}
+		next, ok := r.Target(x)
+		if !ok {
+			return false
+		}
+		x = next
+	}
+}
+
+// serverEntity returns the live entity of w at index idx.
+func serverEntity(w *ecs.World, idx uint32) ecs.Entity {
+	for ch := range ecs.NewQuery1[Replicated](w).Chunks() {
+		for _, e := range ch.Entities {
+			if e.Index() == idx {
+				return e
+			}
+		}
+	}
+	return ecs.Entity{}
+}
+
+// indexOf returns the server index the mirror maps to client entity e.
+func indexOf(m *mirror, e ecs.Entity) uint32 {
+	for idx, ce := range m.ents {
+		if m.gens[idx] != 0 && ce == e {
+			return uint32(idx)
+		}
+	}
+	return 1 << 31
+}
