@@ -18,7 +18,8 @@ type ClientOptions struct {
 	// browser's WebSocket cannot set one).
 	Token string
 	// Header is sent with the upgrade request by native clients (Origin,
-	// for a server that checks it); browsers set their own.
+	// for a server that checks it); a wasm client's browser sets its own
+	// and this is ignored.
 	Header http.Header
 	// MaxEntities bounds the server entity indices the client accepts.
 	// Default DefaultMaxEntities.
@@ -34,6 +35,7 @@ type Client struct {
 	mirror *mirror
 	id     ClientID
 	rate   int
+	joined uint64 // the server's tick when it welcomed the client
 	in     chan []byte
 	out    chan []byte
 	ctx    context.Context
@@ -74,7 +76,7 @@ func Dial(ctx context.Context, url string, w *ecs.World, rules *Rules, opts Clie
 	if opts.MaxEntities == 0 {
 		opts.MaxEntities = DefaultMaxEntities
 	}
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: opts.Header})
+	ws, _, err := websocket.Dial(ctx, url, dialOptions(opts))
 	if err != nil {
 		return nil, fmt.Errorf("netcode: Dial: %w", err)
 	}
@@ -98,7 +100,7 @@ func Dial(ctx context.Context, url string, w *ecs.World, rules *Rules, opts Clie
 		ws.SetReadLimit(int64(wel.maxMessage))
 	}
 	c := &Client{ws: ws, rules: rules, mirror: newMirror(w, rules.rules, opts.MaxEntities),
-		id: ClientID(wel.client), rate: int(wel.tickRate), in: make(chan []byte, inboundQueue), out: make(chan []byte, inboundQueue)}
+		id: ClientID(wel.client), rate: int(wel.tickRate), joined: wel.tick, in: make(chan []byte, inboundQueue), out: make(chan []byte, inboundQueue)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(2)
 	go c.readLoop()
@@ -259,6 +261,10 @@ func (c *Client) ID() ClientID { return c.id }
 // Tick returns the server tick of the last State applied (0 before the
 // first).
 func (c *Client) Tick() uint64 { return c.mirror.tick }
+
+// JoinTick returns the server's tick when it welcomed the client: a tick
+// to stamp inputs from before the first State arrives.
+func (c *Client) JoinTick() uint64 { return c.joined }
 
 // TickRate returns the server's ticks per second, as its welcome said.
 func (c *Client) TickRate() int { return c.rate }

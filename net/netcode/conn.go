@@ -101,7 +101,7 @@ func newBucket(rate, burst float64, now time.Time) bucket {
 
 // take spends n tokens, false when there are not enough.
 func (b *bucket) take(n float64, now time.Time) bool {
-	b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	b.tokens = min(b.burst, b.tokens+float64(now.Sub(b.last).Seconds()*b.rate))
 	b.last = now
 	if b.tokens < n {
 		return false

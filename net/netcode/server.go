@@ -446,10 +446,10 @@ func (s *Server) ViewChecksum(id ClientID) (uint64, bool) {
 // Close ends every connection (1001, going away) and refuses new ones.
 // The world is left as it is.
 func (s *Server) Close() {
-	s.cancel()
 	for _, c := range s.clients {
 		c.conn.close(websocket.StatusGoingAway, "server closing")
 	}
+	s.cancel()
 }
 
 // ClientInfo is what a server knows of one client.
