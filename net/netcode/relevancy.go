@@ -7,7 +7,11 @@ import "github.com/tessera-ecs/tessera/ecs"
 type ClientID uint32
 
 // Relevancy picks the entities a client sees (Unity's Netcode for
-// Entities calls it relevancy, naia scope, bevy_replicon visibility).
+// Entities calls it relevancy, naia scope, bevy_replicon visibility). A
+// Relevancy that also has a method Prepare(w *ecs.World) has it called
+// once per Server.Update, before any Relevant (Grid rebuilds its cells
+// there); one with a method Forget(c ClientID) has it called when client
+// c leaves.
 type Relevancy interface {
 	// Relevant appends to dst the entities client c should see and
 	// returns it. Entities without Replicated, dead ones and duplicates
