@@ -4,6 +4,8 @@
 //
 //	tessera demo [flags]   run the particle system, the game-like scenario or the
 //	                       predator-prey world and report
+//	tessera serve [flags]  run the game (or particle) scenario headless and
+//	                       replicate it over WebSocket (package net/netcode)
 //	tessera gen [-o out.go] defs.json...
 //	                       write the Go code of component definitions
 //	tessera desync A.log B.log
@@ -15,8 +17,8 @@
 //	                       compare two save files: exit status 0 when equal,
 //	                       1 when they differ, 2 on error
 //
-// Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or
-// "tessera diff -h" for the flags.
+// Run "tessera demo -h", "tessera serve -h", "tessera gen -h",
+// "tessera vet -h" or "tessera diff -h" for the flags.
 //
 // The binary is also a go vet tool: when go vet runs it (with -V=full,
 // -flags or a *.cfg file), it runs the detcheck analyzer, so
@@ -49,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	case "gen":
 		return gen(args[1:], stdout, stderr)
 	case "vet":
@@ -73,6 +77,8 @@ Commands:
   demo    run the particle system (default), the game-like scenario or the
           predator-prey world and report
           ticks per second, tick times, memory and each system's share
+  serve   run the game (or particle) scenario headless and replicate it
+          over WebSocket to the clients that present its token
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
   vet     run go vet with the determinism analyzer: report code that makes
@@ -85,7 +91,7 @@ Commands:
           differ, and the component types, relations, resources and event
           queues that differ there
 
-Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or "tessera diff -h"
-for their flags.
+Run "tessera demo -h", "tessera serve -h", "tessera gen -h", "tessera vet -h"
+or "tessera diff -h" for their flags.
 `)
 }
