@@ -3,7 +3,8 @@
 // between machines or runs.
 //
 //	tessera demo [flags]   run the particle system, the game-like scenario or the
-//	                       predator-prey world and report
+//	                       predator-prey world and report; with -connect URL,
+//	                       replicate a tessera serve's world instead
 //	tessera serve [flags]  run the game (or particle) scenario headless and
 //	                       replicate it over WebSocket (package net/netcode)
 //	tessera gen [-o out.go] defs.json...
@@ -76,9 +77,10 @@ func usage(w io.Writer) {
 Commands:
   demo    run the particle system (default), the game-like scenario or the
           predator-prey world and report
-          ticks per second, tick times, memory and each system's share
+          ticks per second, tick times, memory and each system's share;
+          with -connect URL, a client of tessera serve
   serve   run the game (or particle) scenario headless and replicate it
-          over WebSocket to the clients that present its token
+          over WebSocket to clients (tessera demo -connect) with a token
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
   vet     run go vet with the determinism analyzer: report code that makes
