@@ -192,3 +192,29 @@ func TestRelevancyWithoutCap(t *testing.T) {
 		t.Errorf("client 3, radius beyond the bound: %v, want every entity", got)
 	}
 }
+
+// BenchmarkRelevancyUpdate is the relevancy's share of a served tick of
+// the 10,000-entity game with one client: the grid's rebuild when the
+// client's view is capped, nothing much when it sees everything.
+func BenchmarkRelevancyUpdate(b *testing.B) {
+	for _, limit := range []float32{0, 60} {
+		name := "all"
+		if limit > 0 {
+			name = "grid60"
+		}
+		b.Run(name, func(b *testing.B) {
+			g, err := scenario.NewGame(scenario.Config{N: 10_000, Seed: 1, Workers: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer g.Close()
+			m, _ := NewMarker("game", g.World())
+			m.Mark()
+			r, _ := NewRelevancy("game", g.World(), limit)
+			joined := []netcode.ClientID{1}
+			for b.Loop() {
+				r.Update(g.World(), joined)
+			}
+		})
+	}
+}

@@ -102,9 +102,10 @@ func NewRelevancy(name string, w *ecs.World, limit float32) (*Relevancy, error) 
 }
 
 // Update reads the Views the server delivered, forgets the clients not
-// in joined (the server's Clients, in id order), and rebuilds the grid.
-// Call it on the world's goroutine after each tick, before
-// Server.Update. O(entities with a position + inputs + clients).
+// in joined (the server's Clients, in id order), and rebuilds the grid
+// when a client sees less than everything. Call it on the world's
+// goroutine after each tick, before Server.Update. O(inputs + clients),
+// plus O(entities with a position) for the grid.
 func (r *Relevancy) Update(w *ecs.World, joined []netcode.ClientID) {
 	for _, in := range r.inputs.Read() {
 		r.client(in.Client).view = in.Value
@@ -113,7 +114,15 @@ func (r *Relevancy) Update(w *ecs.World, joined []netcode.ClientID) {
 		_, found := slices.BinarySearch(joined, c.id)
 		return !found
 	})
-	r.prepare(w)
+	grid := r.limit > 0
+	for i := range r.clients {
+		if _, _, radius := r.grant(r.clients[i].view); radius > 0 {
+			grid = true
+		}
+	}
+	if grid {
+		r.prepare(w)
+	}
 }
 
 // client returns the record of client id, made on first use.
