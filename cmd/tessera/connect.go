@@ -188,6 +188,7 @@ func (r *connectRun) run(ctx context.Context) error {
 			if n > 0 {
 				if r.first == 0 {
 					r.first = c.Tick()
+					lastTick = r.first - 1 // the first line counts from the first State
 				}
 				r.sendView(uint64(rate))
 				if r.o.ticksSet && r.applied() >= uint64(r.o.ticks) {
