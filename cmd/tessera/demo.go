@@ -2,14 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/tessera-ecs/tessera/internal/display"
 	"github.com/tessera-ecs/tessera/internal/scenario"
+	"github.com/tessera-ecs/tessera/net/netcode"
 	"github.com/tessera-ecs/tessera/sched"
 )
 
@@ -37,6 +41,11 @@ type demoOptions struct {
 	token             string  // -token: the inspector's write token
 	tps               float64 // -tps: ticks per second with -inspect
 	ticksSet          bool    // -ticks was given
+	connect           string  // -connect URL: a client of tessera serve instead of a scenario
+	relevancy         string  // with -connect: what the client asks to see
+	radius            float32 // -relevancy read: 0 for all
+	focus             string  // with -connect: the point the client looks at
+	fx, fy            float32 // -focus read
 }
 
 // ticksText says how long the run lasts, for its first line.
@@ -83,14 +92,25 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		"127.0.0.1:7777, and run until interrupted (or for -ticks, when given) at -tps")
 	fs.StringVar(&o.inspectHosts, "inspect-hosts", "", "with -inspect: let it listen on a non-loopback address and answer the comma-separated\n"+
 		"host `NAMES` clients use to reach this machine")
-	fs.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "with -inspect: the token writes need (Authorization: Bearer); none keeps the\n"+
-		"inspector read-only. Defaults to $TESSERA_INSPECT_TOKEN, which keeps it out of the process list")
+	fs.StringVar(&o.token, "token", "", "with -inspect: the token writes need (Authorization: Bearer); none keeps the\n"+
+		"inspector read-only. Defaults to $TESSERA_INSPECT_TOKEN, which keeps it out of the process list.\n"+
+		"With -connect: the server's token, defaulting to $TESSERA_NET_TOKEN")
 	fs.Float64Var(&o.tps, "tps", 60, "with -inspect: ticks per second; 0 runs as fast as it can")
 	fs.IntVar(&o.history, "history", 0, fmt.Sprintf("with -inspect: keep a snapshot of the last `N` ticks (0 to %d; 0 for none) for the\n"+
 		"inspector's time travel: look at a past tick, diff two, branch from one. Each costs\n"+
 		"a snapshot of the world a tick and its size in memory", maxHistory))
+	fs.StringVar(&o.connect, "connect", "", "connect to a tessera serve at `URL` (ws://host:port"+netcode.Path+") and replicate its world\n"+
+		"instead of running one: print every second the server tick applied, the bytes per tick\n"+
+		"received and whether the world matches the server's (its view checksum). Runs until\n"+
+		"interrupted or for -ticks server ticks; exit status 1 if a checksum differed. Goes with\n"+
+		"-scenario (the server's, game by default), -token, -ticks, -relevancy, -focus and -quiet\n"+
+		"(no line a second)")
+	fs.StringVar(&o.relevancy, "relevancy", "all", "with -connect: what to ask the server for: all, or grid:R, the entities within R\n"+
+		"of -focus (the server may cap R)")
+	fs.StringVar(&o.focus, "focus", "", "with -connect: the point `X,Y` to look at (default: the middle of the frame)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: tessera demo [flags]\n\nRuns a scenario and reports ticks per second, tick times, memory and each system's share.\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: tessera demo [flags]\n\nRuns a scenario and reports ticks per second, tick times, memory and each system's share;\n"+
+			"with -connect URL, replicates the world of a tessera serve instead.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -99,21 +119,27 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		}
 		return o, errUsage
 	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "ticks":
-			o.ticksSet = true
-		case "tps", "token", "inspect-hosts", "history":
-			if o.inspect == "" {
-				o.inspectHosts = "-" + f.Name // refused below
-			}
-		}
-	})
 	bad := func(format string, a ...any) (demoOptions, error) {
 		fmt.Fprintf(stderr, "tessera demo: "+format+"\n", a...)
 		return o, errUsage
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.connect != "" {
+		return parseConnect(o, set, fs.NArg(), bad)
+	}
+	o.ticksSet = set["ticks"]
+	for _, name := range []string{"tps", "token", "inspect-hosts", "history"} {
+		if set[name] && o.inspect == "" {
+			o.inspectHosts = "-" + name // refused below
+		}
+	}
+	if o.token == "" {
+		o.token = os.Getenv("TESSERA_INSPECT_TOKEN")
+	}
 	switch {
+	case set["relevancy"] || set["focus"]:
+		return bad("-relevancy and -focus need -connect")
 	case fs.NArg() > 0:
 		return bad("unexpected argument %q", fs.Arg(0))
 	case o.scenario != "particle" && o.scenario != "game" && o.scenario != "predator":
@@ -126,6 +152,8 @@ func parseDemo(args []string, stderr io.Writer) (demoOptions, error) {
 		return bad("-workers %d out of range: want 1 to %d, or 0 for GOMAXPROCS", o.workers, maxWorkers)
 	case o.show && o.scenario != "game":
 		return bad("-show needs -scenario game")
+	case o.inspectHosts == "-token":
+		return bad("-token needs -inspect or -connect")
 	case o.inspect == "" && strings.HasPrefix(o.inspectHosts, "-"):
 		return bad("%s needs -inspect", o.inspectHosts)
 	case o.tps < 0 || o.tps > 1e6 || o.tps != o.tps:
@@ -225,6 +253,11 @@ func runDemo(args []string, stdout, stderr io.Writer, terminal bool) int {
 	}
 	if err != nil {
 		return 2
+	}
+	if o.connect != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runConnect(ctx, o, stdout, stderr)
 	}
 	cfg := scenario.Config{N: o.n, Seed: o.seed, Workers: o.workers, Storage: o.storage}
 	if o.load != "" {

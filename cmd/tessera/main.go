@@ -3,7 +3,10 @@
 // between machines or runs.
 //
 //	tessera demo [flags]   run the particle system, the game-like scenario or the
-//	                       predator-prey world and report
+//	                       predator-prey world and report; with -connect URL,
+//	                       replicate a tessera serve's world instead
+//	tessera serve [flags]  run the game (or particle) scenario headless and
+//	                       replicate it over WebSocket (package net/netcode)
 //	tessera gen [-o out.go] defs.json...
 //	                       write the Go code of component definitions
 //	tessera desync A.log B.log
@@ -15,8 +18,8 @@
 //	                       compare two save files: exit status 0 when equal,
 //	                       1 when they differ, 2 on error
 //
-// Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or
-// "tessera diff -h" for the flags.
+// Run "tessera demo -h", "tessera serve -h", "tessera gen -h",
+// "tessera vet -h" or "tessera diff -h" for the flags.
 //
 // The binary is also a go vet tool: when go vet runs it (with -V=full,
 // -flags or a *.cfg file), it runs the detcheck analyzer, so
@@ -49,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	case "gen":
 		return gen(args[1:], stdout, stderr)
 	case "vet":
@@ -72,7 +77,10 @@ func usage(w io.Writer) {
 Commands:
   demo    run the particle system (default), the game-like scenario or the
           predator-prey world and report
-          ticks per second, tick times, memory and each system's share
+          ticks per second, tick times, memory and each system's share;
+          with -connect URL, a client of tessera serve
+  serve   run the game (or particle) scenario headless and replicate it
+          over WebSocket to clients (tessera demo -connect) with a token
   gen     write the Go code (types, save codecs, Register, spawn helpers)
           of component definitions written in JSON
   vet     run go vet with the determinism analyzer: report code that makes
@@ -85,7 +93,7 @@ Commands:
           differ, and the component types, relations, resources and event
           queues that differ there
 
-Run "tessera demo -h", "tessera gen -h", "tessera vet -h" or "tessera diff -h"
-for their flags.
+Run "tessera demo -h", "tessera serve -h", "tessera gen -h", "tessera vet -h"
+or "tessera diff -h" for their flags.
 `)
 }
