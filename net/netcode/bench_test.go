@@ -97,3 +97,56 @@ func BenchmarkGameTick(b *testing.B) {
 		gameTickOnly(g)
 	}
 }
+
+// BenchmarkClientApply measures a client applying one tick's State of
+// the game scenario (10,000 entities, all in view): decoding, the world's
+// writes and the baselines.
+//
+//	cd net && go test -run X -bench ClientApply -count 5 ./netcode
+func BenchmarkClientApply(b *testing.B) {
+	g, err := scenario.NewGame(scenario.Config{N: 10000, Seed: 1, Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	markAll(g.World())
+	rules := gameRules(b)
+	s := &serverSide{w: g.World(), rules: rules}
+	for _, r := range rules.rules {
+		s.bound = append(s.bound, r.bind(s.w))
+		s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
+	}
+	s.marks = ecs.NewQuery1[Replicated](s.w)
+	v := newView(rules.rules)
+	// Record 64 ticks of States, then apply them over and over to fresh
+	// mirrors: the first joins, the rest are deltas.
+	var states [][]byte
+	var prev uint64
+	for i := range 64 {
+		g.Tick()
+		s.capture()
+		v.grow(len(s.img.gens))
+		copy(v.want, s.img.gens)
+		states = append(states, v.encodeState(nil, &s.img, prev, -1, i == 0, false))
+		prev = s.tick
+	}
+	var m *mirror
+	k := len(states)
+	for b.Loop() {
+		if k == len(states) {
+			b.StopTimer()
+			m = newMirror(ecs.NewWorld(), rules.rules, 1<<20)
+			applyOne(b, m, states[0])
+			k = 1
+			b.StartTimer()
+		}
+		applyOne(b, m, states[k])
+		k++
+	}
+}
+
+func applyOne(b *testing.B, m *mirror, msg []byte) {
+	if _, _, err := m.applyState(msg); err != nil {
+		b.Fatal(err)
+	}
+}

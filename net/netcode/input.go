@@ -156,9 +156,13 @@ func (s *Server) deliverInputs(tick uint64) {
 
 // SendInput sends v as the client's input for server tick tick. Inputs
 // for ticks the server already ran are dropped there (and counted as
-// late), so a client sends ahead of the server tick it last applied; see
-// Client.InputTick. Errors: the rules have no input type I, or the
-// connection ended.
+// late), so a client sends ahead of the server tick it last applied
+// (Client.Tick, or Client.JoinTick before the first State) by a lead of a
+// round trip in ticks plus one; Prediction keeps such a lead itself. Send
+// one input per tick, not per frame: a client's messages are limited to
+// four per server tick or 150 a second, whichever is more, and a flood is
+// closed (CloseRateExceeded). Errors: the rules have no input type I, or
+// the connection ended.
 func SendInput[I any](c *Client, tick uint64, v I) error {
 	t, ok := c.rules.input.(*typedInput[I])
 	if !ok {

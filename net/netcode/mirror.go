@@ -20,6 +20,7 @@ type mirror struct {
 	idxs    []uint32
 	entered []uint32
 	refs    []bool // the rule's values may hold entities
+	mapFn   func(ecs.Entity) ecs.Entity // mapEntity, made once: a method value allocates
 	// reconcile's scratch: the entities held, their indices, the others
 	replicated *ecs.Query1[Replicated]
 	held       []ecs.Entity
@@ -33,6 +34,7 @@ type mirror struct {
 
 func newMirror(w *ecs.World, rules []rule, limit int) *mirror {
 	m := &mirror{w: w, limit: limit, marks: ecs.NewMap[Replicated](w), replicated: ecs.NewQuery1[Replicated](w)}
+	m.mapFn = m.mapEntity
 	for _, r := range rules {
 		m.bound = append(m.bound, r.bind(w))
 		m.rules = append(m.rules, newBaselines(r))
@@ -180,7 +182,7 @@ func (m *mirror) applyEnters(r *reader, tick uint64) error {
 			if mask&(1<<k) == 0 {
 				continue
 			}
-			used, err := m.bound[k].set(e, r.b, m.mapEntity)
+			used, err := m.bound[k].set(e, r.b, m.mapFn)
 			if err != nil {
 				return errMessage
 			}
@@ -210,7 +212,7 @@ func (m *mirror) remap() error {
 				continue
 			}
 			if v, ok := b.last(idx); ok {
-				if _, err := m.bound[k].set(m.entity(idx), v, m.mapEntity); err != nil {
+				if _, err := m.bound[k].set(m.entity(idx), v, m.mapFn); err != nil {
 					return errMessage
 				}
 			}
@@ -257,7 +259,7 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 			br.remove(m.entity(idx))
 			continue
 		case modeWhole:
-			used, err := br.set(m.entity(idx), whole.b, m.mapEntity)
+			used, err := br.set(m.entity(idx), whole.b, m.mapFn)
 			if err != nil {
 				return errMessage
 			}
@@ -270,7 +272,7 @@ func (m *mirror) applyUpdates(r *reader, tick uint64, k int) error {
 			if !b.rebuild(idx, mode, mask, &nib, m.scratch) {
 				return errMessage
 			}
-			if _, err := br.set(m.entity(idx), m.scratch, m.mapEntity); err != nil {
+			if _, err := br.set(m.entity(idx), m.scratch, m.mapFn); err != nil {
 				return errMessage
 			}
 			v = m.scratch
@@ -355,7 +357,7 @@ func (m *mirror) reconcile() {
 		e := m.ents[idx]
 		for k := range m.rules {
 			if v, ok := m.rules[k].last(idx); ok {
-				m.bound[k].set(e, v, m.mapEntity)
+				m.bound[k].set(e, v, m.mapFn)
 			} else {
 				m.bound[k].remove(e)
 			}
@@ -405,7 +407,7 @@ func (m *mirror) entity(idx int) ecs.Entity {
 	m.ents[idx] = e
 	for k := range m.rules {
 		if v, ok := m.rules[k].last(idx); ok {
-			m.bound[k].set(e, v, m.mapEntity)
+			m.bound[k].set(e, v, m.mapFn)
 		}
 	}
 	return e
