@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
@@ -265,4 +269,28 @@ func CheckToken(token string) error {
 		return errNoToken
 	}
 	return nil
+}
+
+// ServeCommand is what a server command does: it checks the token,
+// builds a Server from cfg, serves it on addr (adding addr's host to
+// cfg.Hosts, see ListenHosts) until the process is interrupted (Ctrl-C,
+// SIGTERM), logging the address clients dial and a line every 5 s, and
+// closes it. Errors: no token, or the address cannot be listened on.
+func ServeCommand(addr string, cfg ServerConfig) error {
+	if err := CheckToken(cfg.Token); err != nil {
+		return err
+	}
+	cfg.Hosts = append(cfg.Hosts, ListenHosts(addr)...)
+	s, err := NewServer(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ready := func(url string) {
+		log.Printf("arena server at %s (%d ticks a second, %d ships); Host names other machines may use: %s",
+			url, TickRate, MaxShips, strings.Join(append([]string{"loopback"}, cfg.Hosts...), ", "))
+	}
+	return s.Serve(ctx, addr, ready, log.Printf)
 }
