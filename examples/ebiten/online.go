@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"time"
 
@@ -54,15 +55,26 @@ func playOnline(o options) error {
 	if p.err != nil {
 		return p.err
 	}
-	var ce *netcode.CloseError
-	switch {
-	case p.ended == nil:
-	case errors.As(p.ended, &ce) && (ce.Code == 1000 || ce.Code == 1001):
-		log.Printf("the server closed the game (%s)", ce.Reason)
-	default:
+	if p.ended != nil && !serverWent(p.ended) {
 		return fmt.Errorf("the connection ended: %w", p.ended)
 	}
+	if p.ended != nil {
+		log.Printf("the server closed the game (%v)", p.ended)
+	}
 	return nil
+}
+
+// serverWent reports whether a connection's end is the server's going:
+// a normal or going-away close, or the connection closed without one (a
+// server that stops may close its sockets before its close message
+// goes out). The refusals of a client (token, rules, rate, stall) are
+// not.
+func serverWent(err error) bool {
+	var ce *netcode.CloseError
+	if errors.As(err, &ce) {
+		return ce.Code == 1000 || ce.Code == 1001
+	}
+	return errors.Is(err, io.EOF)
 }
 
 // online is the ebiten.Game of a client: the server's world as it
@@ -99,7 +111,10 @@ func (p *online) Update() error {
 		in = arena.Script(int(p.c.InputTick()))
 	}
 	if err := p.c.Send(in); err != nil {
-		p.err, p.done = err, true
+		if p.ended = p.c.Net.Err(); p.ended == nil {
+			p.err = err // the queue is full, the connection still open
+		}
+		p.done = true
 		return nil
 	}
 	p.frame++

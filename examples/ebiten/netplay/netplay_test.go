@@ -3,6 +3,7 @@ package netplay
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -194,5 +195,47 @@ func TestListenHosts(t *testing.T) {
 	}
 	if got := strings.Join(SplitList(" a, ,b,"), "|"); got != "a|b" {
 		t.Errorf("SplitList = %q", got)
+	}
+}
+
+// TestServeListens: Serve listens on a loopback port, tells the URL,
+// ticks the game for a client that joins there and stops when its
+// context is done.
+func TestServeListens(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := NewServer(ServerConfig{Game: arena.Config{Seed: 1, Rocks: 10, Workers: 1}, Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	urls := make(chan string, 1)
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, "127.0.0.1:0", func(url string) { urls <- url }, t.Logf) }()
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-served:
+		t.Fatalf("Serve: %v", err)
+	}
+	c := startBot(t, ctx, url, func(uint64) arena.Input { return arena.Input{Thrust: true} })
+	// Stats is safe from any goroutine: wait for 30 States sent to it.
+	for st := s.Net().Stats(); st.Clients != 1 || st.StatesSent < 30; st = s.Net().Stats() {
+		if ctx.Err() != nil {
+			t.Fatalf("the client did not get 30 States in time: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Errorf("Serve returned %v after its context ended", err)
+	}
+	c.halt() // the connection's end, if it came first, is no matter here
+	if _, ok := c.c.Ship(); !ok {
+		t.Error("the client does not see its ship")
+	}
+	if _, err := net.Listen("tcp", strings.TrimPrefix(strings.TrimSuffix(url, netcode.Path), "ws://")); err != nil {
+		t.Errorf("Serve did not close its listener: %v", err)
 	}
 }
