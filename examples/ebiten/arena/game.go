@@ -39,6 +39,7 @@ type Game struct {
 	rock   *ecs.Prefab
 	bullet *ecs.Prefab
 	inputs *ecs.Events[PlayerInput]
+	local  [1]PlayerInput // Step's input, kept so it is not allocated every tick
 	score  *Score
 	owners *ecs.Query2[Owner, Ship]
 }
@@ -197,7 +198,10 @@ func (g *Game) RemoveShip(player uint32) bool {
 }
 
 // Step runs one tick with LocalPlayer's controls, as StepPlayers does.
-func (g *Game) Step(in Input) { g.StepPlayers(PlayerInput{Player: LocalPlayer, Input: in}) }
+func (g *Game) Step(in Input) {
+	g.local[0] = PlayerInput{Player: LocalPlayer, Input: in}
+	g.StepPlayers(g.local[:]...)
+}
 
 // StepPlayers sends the players' controls for this tick as PlayerInput
 // events, runs one tick, then keeps a snapshot of the world for the
