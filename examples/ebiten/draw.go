@@ -29,7 +29,7 @@ type views struct {
 	flash   *ecs.Map[arena.Flash]
 	sparks  *ecs.Query2[arena.Particle, arena.Pos]
 	bullets *ecs.Query2[arena.Bullet, arena.Pos]
-	ships   *ecs.Query2[arena.Ship, arena.Pos]
+	ships   *ecs.Query3[arena.Ship, arena.Pos, arena.Owner]
 	turrets *ecs.Query2[arena.Turret, arena.Pos]
 }
 
@@ -39,7 +39,7 @@ func viewsOf(w *ecs.World) *views {
 	if current.w != w {
 		current = views{w: w, rocks: ecs.NewQuery2[arena.Rock, arena.Pos](w), flash: ecs.NewMap[arena.Flash](w),
 			sparks: ecs.NewQuery2[arena.Particle, arena.Pos](w), bullets: ecs.NewQuery2[arena.Bullet, arena.Pos](w),
-			ships: ecs.NewQuery2[arena.Ship, arena.Pos](w), turrets: ecs.NewQuery2[arena.Turret, arena.Pos](w)}
+			ships: ecs.NewQuery3[arena.Ship, arena.Pos, arena.Owner](w), turrets: ecs.NewQuery2[arena.Turret, arena.Pos](w)}
 	}
 	return &current
 }
@@ -53,10 +53,12 @@ func square(screen *ebiten.Image, x, y, size float32, c color.RGBA) {
 	screen.DrawImage(dot, &op)
 }
 
-// drawWorld renders rocks, sparks, bullets and the ship.
-func drawWorld(screen *ebiten.Image, g *arena.Game) {
+// drawWorld renders w's rocks, sparks, bullets and ships: the ship of
+// player me white, the others' orange. w is a game's world, or a network
+// client's replica of one.
+func drawWorld(screen *ebiten.Image, w *ecs.World, me uint32) {
 	screen.Fill(color.RGBA{8, 10, 20, 255})
-	v := viewsOf(g.W)
+	v := viewsOf(w)
 	for r := range v.rocks.All() {
 		c := color.RGBA{150, 140, 130, 255}
 		if v.flash.Has(r.Entity) {
@@ -81,10 +83,13 @@ func drawWorld(screen *ebiten.Image, g *arena.Game) {
 		left := [2]float32{r.B.X - 10*float32(cos) + 8*float32(sin), r.B.Y - 10*float32(sin) - 8*float32(cos)}
 		//tessera:nondeterministic-ok drawing only: the pixels never feed the world
 		right := [2]float32{r.B.X - 10*float32(cos) - 8*float32(sin), r.B.Y - 10*float32(sin) + 8*float32(cos)}
-		white := color.RGBA{230, 240, 255, 255}
-		vector.StrokeLine(screen, nose[0], nose[1], left[0], left[1], 2, white, true)
-		vector.StrokeLine(screen, nose[0], nose[1], right[0], right[1], 2, white, true)
-		vector.StrokeLine(screen, left[0], left[1], right[0], right[1], 2, white, true)
+		c := color.RGBA{230, 240, 255, 255}
+		if r.C.Player != me {
+			c = color.RGBA{255, 150, 60, 255}
+		}
+		vector.StrokeLine(screen, nose[0], nose[1], left[0], left[1], 2, c, true)
+		vector.StrokeLine(screen, nose[0], nose[1], right[0], right[1], 2, c, true)
+		vector.StrokeLine(screen, left[0], left[1], right[0], right[1], 2, c, true)
 	}
 	for r := range v.turrets.All() {
 		square(screen, r.B.X, r.B.Y, 5, color.RGBA{120, 220, 140, 255})

@@ -30,7 +30,16 @@ type options struct {
 	screenshot string
 	checksum   bool
 	saveFile   string
+	serve      string // -serve: the address a headless server listens on
+	connect    string // -connect: the server's URL
+	hosts      string
+	origins    string
+	lead       int
 }
+
+// networked reports whether the game plays over the network (-serve or
+// -connect): -token is then the replication token.
+func (o *options) networked() bool { return o.serve != "" || o.connect != "" }
 
 func main() {
 	var o options
@@ -38,7 +47,12 @@ func main() {
 	flag.IntVar(&o.cfg.Rocks, "rocks", 2000, "rocks in the arena")
 	flag.IntVar(&o.cfg.Workers, "workers", 0, "scheduler workers (0: one per CPU)")
 	flag.StringVar(&o.inspect, "inspect", "", "serve the browser inspector at this address (127.0.0.1:7777)")
-	flag.StringVar(&o.token, "token", os.Getenv("TESSERA_INSPECT_TOKEN"), "the inspector's write token")
+	flag.StringVar(&o.token, "token", "", "with -serve or -connect: the token the server and its clients share (default $TESSERA_NET_TOKEN); else the inspector's write token (default $TESSERA_INSPECT_TOKEN)")
+	flag.StringVar(&o.serve, "serve", "", "run a headless server for two players at this address (:7800 for every interface)")
+	flag.StringVar(&o.connect, "connect", "", "play on the server at this URL (ws://HOST:7800/tessera/v1)")
+	flag.StringVar(&o.hosts, "hosts", "", "with -serve: the comma-separated names or addresses other machines reach the server by (besides loopback and -serve's own host)")
+	flag.StringVar(&o.origins, "origins", "", "with -serve: the comma-separated web page origins (https://host:port) whose scripts may connect")
+	flag.IntVar(&o.lead, "lead", defaultLead, "with -connect: stamp each input this many server ticks ahead (raise it on a slow network)")
 	flag.BoolVar(&o.script, "script", false, "play the scripted input of the tests instead of the keyboard")
 	planText := flag.String("plan", "", "with -script: save, load and rewind at these frames, as in 120:save,200:rewind=40,260:load")
 	flag.IntVar(&o.ticks, "ticks", 0, "quit after this many frames, one tick each unless rewinding (0: play until Esc)")
@@ -46,8 +60,31 @@ func main() {
 	flag.BoolVar(&o.checksum, "checksum", false, "print the world's checksum when quitting")
 	flag.StringVar(&o.saveFile, "save", "arena.sav", "the file F5 saves to and F9 loads")
 	flag.Parse()
-	if o.cfg.Rocks < 0 || o.ticks < 0 || o.screenshot != "" && o.ticks == 0 {
-		log.Fatal("want -rocks and -ticks of at least 0, and -ticks with -screenshot")
+	env := "TESSERA_INSPECT_TOKEN"
+	if o.networked() {
+		env = "TESSERA_NET_TOKEN"
+	}
+	if o.token == "" {
+		o.token = os.Getenv(env)
+	}
+	if o.cfg.Rocks < 0 || o.ticks < 0 || o.lead < 1 || o.screenshot != "" && o.ticks == 0 && o.connect == "" {
+		log.Fatal("want -rocks and -ticks of at least 0, -lead of at least 1, and -ticks with -screenshot (or -connect, whose last frame is the one the server ends)")
+	}
+	switch {
+	case o.serve != "" && o.connect != "":
+		log.Fatal("-serve and -connect: a server is headless; run a second command to play on it")
+	case o.networked() && (o.inspect != "" || *planText != ""):
+		log.Fatal("-inspect and -plan are for a game on one machine, not with -serve or -connect")
+	case o.serve != "":
+		if err := serveHeadless(o); err != nil {
+			log.Fatalf("-serve: %v", err)
+		}
+		return
+	case o.connect != "":
+		if err := playOnline(o); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	var err error
 	if o.plan, err = arena.ParsePlan(*planText); err != nil {
@@ -220,7 +257,7 @@ func (p *play) Load() error {
 // Draw renders the world, and on the last tick of a -screenshot run
 // writes the frame.
 func (p *play) Draw(screen *ebiten.Image) {
-	drawWorld(screen, p.game)
+	drawWorld(screen, p.game.W, arena.LocalPlayer)
 	sc := p.game.Score()
 	ebitenutil.DebugPrint(screen, fmt.Sprintf("tick %d  hits %d  kills %d  entities %d  %.0f TPS  %.0f FPS\n%s",
 		sc.Tick, sc.Hits, sc.Kills, p.game.W.Len(), ebiten.ActualTPS(), ebiten.ActualFPS(), p.message))

@@ -13,8 +13,17 @@ type Vel struct{ X, Y float32 }
 // parent's position.
 type Offset struct{ X, Y float32 }
 
-// Ship is the player's ship: its heading in radians.
+// Ship is a player's ship: its heading in radians.
 type Ship struct{ Angle float32 }
+
+// Owner is the player a ship belongs to: the steer and fire systems move
+// it and fire its turrets by that player's PlayerInput.
+type Owner struct{ Player uint32 }
+
+// LocalPlayer is the player of a game on one machine: New gives it the
+// ship and Step sends its input. A network server numbers its players
+// otherwise (by client).
+const LocalPlayer uint32 = 0
 
 // Turret is a gun on the ship: its own heading, relative to the ship's,
 // and the ticks until it may fire again.
@@ -53,9 +62,19 @@ type Emitter struct {
 // the rock between tables.
 type Flash struct{ Ticks int32 }
 
-// Input is the player's controls this tick: a resource the front end (or
-// a script) sets before each tick.
+// Input is one player's controls for one tick.
 type Input struct{ Left, Right, Thrust, Fire bool }
+
+// PlayerInput is the event of one player's controls for the tick about to
+// run: sent before the tick (Game.Step for LocalPlayer, Game.StepPlayers
+// for several), read by the steer and fire systems, which move each ship
+// by its Owner's. A ship whose owner sent none for the tick coasts: no
+// turn, no thrust, no fire. When a player sends several for one tick, the
+// last counts.
+type PlayerInput struct {
+	Player uint32
+	Input
+}
 
 // Score is the game's score: a resource.
 type Score struct {

@@ -13,14 +13,18 @@
 //     emitter that made them, so an explosion's sparks die with it.
 //   - Prefabs (ecs.Prefab): rocks and bullets are spawned from templates
 //     through command buffers (Prefab.SpawnCmd).
-//   - Events (sched.EventSender): the collide system sends a Hit per bullet
-//     that hits a rock; the damage system reads them in the same tick.
+//   - Events: the players' controls arrive as PlayerInput events, sent
+//     before each tick (Step, StepPlayers; a network server translates its
+//     clients' inputs into them), and the steer and fire systems move each
+//     ship by its Owner's; the collide system sends a Hit per bullet that
+//     hits a rock (sched.EventSender), the damage system reads them in the
+//     same tick.
 //   - An observer (ecs.OnSet on Health): a rock whose health reaches 0
 //     becomes an explosion and scores a kill.
 //   - A sparse component (Flash): a hit rock flashes for a few ticks; adding
 //     and removing it never moves the rock between tables.
-//   - Resources: Input (set by the front end before each tick), Score and
-//     Rng, so a save or a rewind brings back the numbers to come.
+//   - Resources: Score and Rng, so a save or a rewind brings back the
+//     numbers to come.
 //   - The snapshot ring (ecs.SnapshotRing): a snapshot a tick, RewindTicks
 //     deep, for Rewind.
 //   - Save files (World.Save, World.Load): Save and Load.

@@ -22,6 +22,9 @@ type Config struct {
 	Rocks   int    // how many rocks the arena keeps
 	Workers int    // the scheduler's workers (0: one per CPU)
 	Debug   bool   // the scheduler checks every declared access
+	// NoRewind keeps no snapshots: Rewind reports false. For a server,
+	// which never rewinds and need not copy its world every tick.
+	NoRewind bool
 }
 
 // Game is the arena: a world, its systems on a scheduler, the hierarchy
@@ -35,16 +38,25 @@ type Game struct {
 	Ring   *ecs.SnapshotRing // one snapshot a tick, RewindTicks deep, for Rewind
 	rock   *ecs.Prefab
 	bullet *ecs.Prefab
-	input  *Input
+	inputs *ecs.Events[PlayerInput]
+	local  [1]PlayerInput // Step's input, kept so it is not allocated every tick
 	score  *Score
+	owners *ecs.Query2[Owner, Ship]
 }
 
-// New builds a game: the ship with two turrets and an engine, and
-// cfg.Rocks rocks.
+// New builds a game on one machine: LocalPlayer's ship in the middle, with
+// two turrets and an engine, and cfg.Rocks rocks (which arrive over the
+// first ticks).
 func New(cfg Config) *Game {
-	g := attach(cfg, newWorld(Rng{State: cfg.Seed*0x9E3779B97F4A7C15 + 1}))
-	spawnShip(g)
+	g := NewEmpty(cfg)
+	g.SpawnShip(LocalPlayer, Pos{Width / 2, Height / 2})
 	return g
+}
+
+// NewEmpty builds a game with no ship: the rocks alone, for a server whose
+// players' ships come and go with them (SpawnShip, RemoveShip).
+func NewEmpty(cfg Config) *Game {
+	return attach(cfg, newWorld(Rng{State: cfg.Seed*0x9E3779B97F4A7C15 + 1}))
 }
 
 // Load reads a game saved with Save into a new world and attaches the
@@ -60,25 +72,29 @@ func Load(cfg Config, r io.Reader) (*Game, error) {
 // Save writes the game's world to out.
 func (g *Game) Save(out io.Writer) error { return g.W.Save(out) }
 
-// newWorld makes a world with the game's types registered and its
-// resources, the generator at rng: the same for a new game and a loading
-// one, which then makes the same tables.
+// newWorld makes a world with the game's types registered, its resources
+// (the generator at rng) and its input queue: the same for a new game and
+// a loading one, which then makes the same tables.
 func newWorld(rng Rng) *ecs.World {
 	w := ecs.NewWorld()
-	register(w)
-	ecs.AddResource(w, &Input{})
+	Register(w)
 	ecs.AddResource(w, &Score{})
 	ecs.AddResource(w, &rng)
+	ecs.EventsOf[PlayerInput](w)
 	return w
 }
 
-// register names the component types and their storage before anything
-// else, so that a new world and a loading one make the same tables.
-func register(w *ecs.World) {
+// Register names the game's component types and their storage (Flash in
+// a sparse set) in w, and makes its hierarchy: before anything else, so
+// that a new world and a loading one make the same tables. A world that
+// only shows the game (a network client's) registers them too, to store
+// them as the game does.
+func Register(w *ecs.World) {
 	ecs.Register[Pos](w)
 	ecs.Register[Vel](w)
 	ecs.Register[Offset](w)
 	ecs.Register[Ship](w)
+	ecs.Register[Owner](w)
 	ecs.Register[Turret](w)
 	ecs.Register[Rock](w)
 	ecs.Register[Health](w)
@@ -101,8 +117,9 @@ func register(w *ecs.World) {
 // safe here only because no rock or bullet component holds an entity.
 func attach(cfg Config, w *ecs.World) *Game {
 	g := &Game{cfg: cfg, W: w, H: ecs.NewHierarchy(w), Ring: ecs.NewSnapshotRing(RewindTicks)}
-	g.input = ecs.GetResource[Input](w)
+	g.inputs = ecs.EventsOf[PlayerInput](w)
 	g.score = ecs.GetResource[Score](w)
+	g.owners = ecs.NewQuery2[Owner, Ship](w)
 
 	var before ecs.Snapshot
 	w.Snapshot(&before)
@@ -137,11 +154,12 @@ func (g *Game) explode(e ecs.Entity, h *Health) {
 	g.score.Kills++
 }
 
-// spawnShip spawns the ship in the middle with two turrets and an engine
-// as its children.
-func spawnShip(g *Game) ecs.Entity {
+// SpawnShip spawns player's ship at p, heading up, with two turrets and
+// an engine as its children, and returns it. Call it between ticks. A
+// player may own several ships; each follows the player's input.
+func (g *Game) SpawnShip(player uint32, p Pos) ecs.Entity {
 	w := g.W
-	ship := ecs.NewMap3[Pos, Vel, Ship](w).Spawn(Pos{Width / 2, Height / 2}, Vel{}, Ship{Angle: -1.5708})
+	ship := ecs.NewMap4[Pos, Vel, Ship, Owner](w).Spawn(p, Vel{}, Ship{Angle: -1.5708}, Owner{Player: player})
 	turrets := ecs.NewMap3[Pos, Offset, Turret](w)
 	for i, side := range []float32{-9, 9} {
 		t := turrets.Spawn(Pos{}, Offset{X: 2, Y: side}, Turret{Angle: float32(float32(i)*0.6) - 0.3})
@@ -152,13 +170,55 @@ func spawnShip(g *Game) ecs.Entity {
 	return ship
 }
 
-// Step runs one tick with the given controls, then keeps a snapshot of the
-// world for the rewind key.
+// ShipOf returns player's ship (the first one spawned, of several), or
+// false when the player has none. O(ships).
+func (g *Game) ShipOf(player uint32) (ecs.Entity, bool) {
+	for r := range g.owners.All() {
+		if r.A.Player == player {
+			return r.Entity, true
+		}
+	}
+	return ecs.Entity{}, false
+}
+
+// RemoveShip despawns player's ships, their turrets and engine and the
+// engine's sparks with them, and reports whether it had any. Call it
+// between ticks. O(ships).
+func (g *Game) RemoveShip(player uint32) bool {
+	var gone []ecs.Entity
+	for r := range g.owners.All() {
+		if r.A.Player == player {
+			gone = append(gone, r.Entity)
+		}
+	}
+	for _, e := range gone {
+		g.W.Despawn(e)
+	}
+	return len(gone) > 0
+}
+
+// Step runs one tick with LocalPlayer's controls, as StepPlayers does.
 func (g *Game) Step(in Input) {
-	*g.input = in
+	g.local[0] = PlayerInput{Player: LocalPlayer, Input: in}
+	g.StepPlayers(g.local[:]...)
+}
+
+// StepPlayers sends the players' controls for this tick as PlayerInput
+// events, runs one tick, then keeps a snapshot of the world for the
+// rewind key (unless Config.NoRewind). A player with no input here
+// coasts for the tick.
+func (g *Game) StepPlayers(ins ...PlayerInput) {
+	g.tick(ins)
+	if !g.cfg.NoRewind {
+		g.Ring.Save(g.W, g.score.Tick)
+	}
+}
+
+// tick sends ins and runs the systems once.
+func (g *Game) tick(ins []PlayerInput) {
+	g.inputs.SendAll(ins)
 	g.S.Run()
 	g.score.Tick++
-	g.Ring.Save(g.W, g.score.Tick)
 }
 
 // Rewind puts the world back one tick, as the snapshot ring holds it, and

@@ -18,11 +18,7 @@ func TestArenaUnderSyncTest(t *testing.T) {
 		st := sched.NewSyncTest(g.S, 3)
 		// The game's own Step also saves into its rewind ring, whose ticks
 		// must increase: the sync test steps the systems alone.
-		step := func() {
-			*g.input = Script(int(g.score.Tick))
-			g.S.Run()
-			g.score.Tick++
-		}
+		step := func() { g.tick([]PlayerInput{{Player: LocalPlayer, Input: Script(int(g.score.Tick))}}) }
 		for range 240 {
 			if err := st.Step(step); err != nil {
 				t.Fatalf("%d workers: %v", workers, err)

@@ -16,10 +16,14 @@ func (g *Game) addSystems() {
 	hitReader := hits.NewReader()
 	pos, vel := ecs.NewMap[Pos](w), ecs.NewMap[Vel](w)
 
-	ships := ecs.NewQuery2[Ship, Vel](w)
+	// The steer and fire systems each read the tick's PlayerInput events
+	// with a reader of their own.
+	steerInputs, fireInputs := g.inputs.NewReader(), g.inputs.NewReader()
+	ships := ecs.NewQuery3[Ship, Vel, Owner](w)
 	s.AddFunc("steer", func(*sched.Context) {
-		in := g.input
+		ins := steerInputs.Read()
 		for r := range ships.All() {
+			in := inputOf(ins, r.C.Player)
 			if in.Left {
 				r.A.Angle -= 0.08
 			}
@@ -36,7 +40,7 @@ func (g *Game) addSystems() {
 			r.B.X *= 0.99
 			r.B.Y *= 0.99
 		}
-	}, sched.ReadsResource[Input](), sched.Writes[Ship](), sched.Writes[Vel]())
+	}, sched.ReadsEvents[PlayerInput](), sched.Reads[Owner](), sched.Writes[Ship](), sched.Writes[Vel]())
 
 	movers := ecs.NewQuery2[Pos, Vel](w)
 	var chunks []ecs.Chunk2[Pos, Vel]
@@ -68,30 +72,31 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Pos](), sched.Reads[Offset](), sched.Reads[Ship](), sched.ReadsRelation(g.H.Relation()), sched.After("move"))
 
 	turrets := ecs.NewQuery3[Turret, Pos, Offset](w)
+	ownerOf := ecs.NewMap[Owner](w)
 	s.AddFunc("fire", func(ctx *sched.Context) {
 		c := ctx.Commands()
+		ins := fireInputs.Read()
 		for r := range turrets.All() {
 			r.A.Angle += 0.05 // the turrets sweep on their own
 			if r.A.Cooldown > 0 {
 				r.A.Cooldown--
 				continue
 			}
-			if !g.input.Fire {
+			parent, ok := g.H.Parent(r.Entity)
+			if !ok || !firing(ins, ownerOf, parent) {
 				continue
 			}
 			r.A.Cooldown = FireEvery
 			a := float64(r.A.Angle)
-			if parent, ok := g.H.Parent(r.Entity); ok {
-				if sh, ok := shipOf.TryGet(parent); ok {
-					a += float64(sh.Angle)
-				}
+			if sh, ok := shipOf.TryGet(parent); ok {
+				a += float64(sh.Angle)
 			}
 			sin, cos := detmath.Sincos(a)
 			b := g.bullet.SpawnCmd(c)
 			pos.SetCmd(c, b, *r.B)
 			vel.SetCmd(c, b, Vel{6 * float32(cos), 6 * float32(sin)})
 		}
-	}, sched.ReadsResource[Input](), sched.Writes[Turret](), sched.Reads[Offset](), sched.Reads[Ship](),
+	}, sched.ReadsEvents[PlayerInput](), sched.Reads[Owner](), sched.Writes[Turret](), sched.Reads[Offset](), sched.Reads[Ship](),
 		sched.Structural(), sched.Writes[Pos](), sched.Writes[Vel](), sched.Writes[Bullet](),
 		sched.ReadsRelation(g.H.Relation()), sched.After("attach"))
 
@@ -209,6 +214,25 @@ func (g *Game) addSystems() {
 		}
 	}, sched.Writes[Rock](), sched.Writes[Health](), sched.Writes[Pos](), sched.Writes[Vel](),
 		sched.WritesResource[Rng](), sched.Structural(), sched.After("emit"))
+}
+
+// inputOf returns player's controls among the tick's input events: the
+// last one the player sent, or none (the zero Input). O(len(ins)), a few
+// players.
+func inputOf(ins []PlayerInput, player uint32) Input {
+	for i := len(ins) - 1; i >= 0; i-- {
+		if ins[i].Player == player {
+			return ins[i].Input
+		}
+	}
+	return Input{}
+}
+
+// firing reports whether ship's owner holds fire this tick; false for an
+// entity without an owner.
+func firing(ins []PlayerInput, owners *ecs.Map[Owner], ship ecs.Entity) bool {
+	o, ok := owners.TryGet(ship)
+	return ok && inputOf(ins, o.Player).Fire
 }
 
 // move advances every position by its velocity and wraps it around the
