@@ -22,9 +22,10 @@ type Input[I any] struct {
 }
 
 // UseInput makes I the input type clients send (SendInput) and the
-// server delivers as Input[I] events. Errors: I has no save layout, or
-// the rules have an input type already.
-func UseInput[I any](r *Rules) error {
+// server delivers as Input[I] events; Named gives it a name of its own for
+// the rules' fingerprint. Errors: I has no save layout, or the rules have
+// an input type already.
+func UseInput[I any](r *Rules, opts ...RuleOption) error {
 	if r.input != nil {
 		return fmt.Errorf("netcode: UseInput[%s]: the rules have an input type", reflect.TypeFor[I]())
 	}
@@ -32,7 +33,11 @@ func UseInput[I any](r *Rules) error {
 	if err != nil {
 		return fmt.Errorf("netcode: UseInput[%s]: %w", reflect.TypeFor[I](), err)
 	}
-	r.input = &typedInput[I]{name: typeName(reflect.TypeFor[I]()), codec: c}
+	o := ruleOptions{name: typeName(reflect.TypeFor[I]())}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	r.input = &typedInput[I]{name: o.name, codec: c}
 	return nil
 }
 
