@@ -19,7 +19,7 @@ type mirror struct {
 	tick    uint64
 	idxs    []uint32
 	entered []uint32
-	refs    []bool // the rule's values may hold entities
+	refs    []bool                      // the rule's values may hold entities
 	mapFn   func(ecs.Entity) ecs.Entity // mapEntity, made once: a method value allocates
 	// reconcile's scratch: the entities held, their indices, the others
 	replicated *ecs.Query1[Replicated]
