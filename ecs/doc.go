@@ -802,6 +802,18 @@
 // itself (through a slice) has no finite schema: Save returns an error
 // naming it.
 //
+// [SaveCodec] writes and reads one value of a type in the same format,
+// the bytes Save writes for a component's value, without a world or a
+// file: for replication, network messages and caches. Its Decode checks
+// the bytes as Load does (any bytes give a value or an error, never a
+// panic, in memory bounded by their length) and passes each entity inside
+// the value to a function of the caller's, as Merge maps a file's
+// entities; [SaveCodec.Refs] lists those entities beforehand, and
+// [SaveCodec.Schema] fingerprints the layout, so that two programs can
+// check they agree on it. Append into a buffer with room, and Decode, of a
+// value of a fixed size allocate nothing (beyond what a type's own
+// BinaryCodec methods allocate).
+//
 // [World.Merge] and [World.MergeJSON] read the same files into a world that
 // already has entities (EnTT's continuous loader): each of the file's
 // entities becomes a new one, spawned in the order of the file's indices,

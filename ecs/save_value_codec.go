@@ -1,7 +1,6 @@
 package ecs
 
 import (
-	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"reflect"
@@ -9,33 +8,51 @@ import (
 )
 
 // SaveCodec writes and reads single values of T in the save format: the
-// bytes World.Save writes for one value of a component, field by field in
-// declaration order, numbers little-endian, int and uint as 64 bits,
-// strings and slices length-prefixed, entities as index and generation
-// without a world's tag. A type whose pointer implements BinaryCodec (as
-// `tessera gen` writes them) goes through its methods. It lets a program
-// move values between worlds without a whole save file: replication, a
-// network message, a cache.
+// bytes [World.Save] writes for one value of a component of type T. The
+// fields come in declaration order (blank fields left out), nested
+// structs inline and arrays element by element; numbers are little-endian,
+// int, uint and uintptr as 64 bits whatever the machine, a bool one byte
+// (0 or 1), a string or slice its length as a varint and then its bytes or
+// elements, an entity its index and generation in 4 bytes each, without a
+// world's tag. A type whose values are plain numbers with no padding is
+// written as its memory; one whose pointer implements [BinaryCodec] (as
+// `tessera gen` writes them) goes through its methods, unless, tried on
+// the zero value, they write other bytes than its schema says or do not
+// read them back, in which case it is written field by field, as Save
+// does. It lets a program move values between worlds without a whole save
+// file: replication, a network message, a cache.
 //
 // A SaveCodec holds no state between calls and may be used from several
 // goroutines at once.
 type SaveCodec[T any] struct {
 	typ    reflect.Type
 	s      *schema
+	fixed  int     // s.fixedSize(): the bytes every value takes, or -1
+	size   uintptr // T's size in memory
+	packed bool    // a value's bytes are its memory (packedLayout)
+	word   uintptr // packed: each number's size, for byte swapping
+	// methods: *T's BinaryCodec methods write and read the values (T is
+	// not packed, and its methods agree with its schema: codecAgrees).
+	methods bool
+	// plan writes and reads a value of a fixed size that is neither
+	// packed nor written by methods, when the type is small enough;
+	// enc and dec do every other.
+	plan   *fixedPlan
 	enc    *valueCodec
 	dec    *loadCodec
-	save   func(e *encoder, p unsafe.Pointer, n int)
-	load   func(d *decoder, w *World, p unsafe.Pointer, n int)
-	widths []uint8 // fixed layouts: the byte width of each number, in order
-	refs   bool    // T holds entities
+	widths []uint8  // fixed layouts: the byte width of each number, in order
+	refs   *refPlan // nil: T holds no entities
 	schema uint64
 	op     string // names Decode in its errors
 }
 
 // NewSaveCodec returns the codec of T, or an error naming the first field
-// a save cannot hold (pointers, maps, channels, functions, interfaces) or
-// a type nested deeper than a save file describes. It costs O(fields of
-// T) and is meant to be made once per type.
+// a save cannot hold (a pointer, map, channel, function or interface), a
+// type that holds itself, an array of more than 2^31-1 elements, or a
+// type nested deeper than a save file describes (64 levels of fields and
+// elements). It costs O(fields and array elements of T) and, for a type
+// with BinaryCodec methods, a call of each on T's zero value; it is meant
+// to be made once per type.
 func NewSaveCodec[T any]() (*SaveCodec[T], error) {
 	t := reflect.TypeFor[T]()
 	s, err := schemaOf(t)
@@ -46,12 +63,19 @@ func NewSaveCodec[T any]() (*SaveCodec[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("ecs: NewSaveCodec[%s]: %w", t, err)
 	}
-	c := &SaveCodec[T]{typ: t, s: s, enc: newValueCodec(t, s), dec: dec, op: "SaveCodec[" + t.String() + "].Decode"}
-	c.save, c.load = binaryCodecOf[T]()
-	if s.fixedSize() >= 0 {
+	c := &SaveCodec[T]{typ: t, s: s, fixed: s.fixedSize(), size: t.Size(), enc: newValueCodec(t, s), dec: dec,
+		refs: newRefPlan(t, s), op: "SaveCodec[" + t.String() + "].Decode"}
+	c.packed, c.word = c.enc.packed, c.enc.word
+	_, has := any((*T)(nil)).(BinaryCodec)
+	// As Save and Load: a packed type is copied as memory even when it has
+	// methods, and methods that disagree with the schema are not used.
+	c.methods = has && !c.packed && codecAgrees(t)
+	if c.fixed >= 0 {
 		c.widths = appendWidths(nil, s)
+		if !c.packed && !c.methods {
+			c.plan = newFixedPlan(t, s)
+		}
 	}
-	c.refs = holdsEntities(s)
 	h := fnv.New64a()
 	h.Write([]byte(typeName(t)))
 	writeSchema(h, s)
@@ -59,191 +83,214 @@ func NewSaveCodec[T any]() (*SaveCodec[T], error) {
 	return c, nil
 }
 
-// Append appends v's bytes, exactly as World.Save writes them, to dst and
-// returns the extended slice. O(size of v); it allocates only to grow dst.
+// Append appends v's bytes, exactly as World.Save writes them for a value
+// of a component of type T, to dst and returns the extended slice: Size()
+// bytes for a fixed layout. O(size of v: its numbers, array and slice
+// elements and string bytes). It allocates only to grow dst (once at most
+// for a fixed layout), and for a type with BinaryCodec methods whatever
+// they allocate. It panics, naming T, on a nil v, or when T's EncodeSave
+// writes other than Size() bytes for a fixed layout, as Save does.
 func (c *SaveCodec[T]) Append(dst []byte, v *T) []byte {
-	e := encoder{buf: dst}
+	if v == nil {
+		panic(fmt.Sprintf("ecs: SaveCodec[%v].Append: a nil *%v", c.typ, c.typ))
+	}
 	// SAFETY: v points to one value of T.
 	p := unsafe.Pointer(v)
 	switch {
-	case c.enc.packed:
-		e.raw(p, c.enc.size, c.enc.word)
-	case c.save != nil:
-		c.save(&e, p, 1)
-	default:
-		c.enc.value(&e, p)
+	case c.packed:
+		return appendMemory(dst, p, c.size, c.word)
+	case c.plan != nil:
+		return c.plan.append(dst, p)
+	case c.methods:
+		return c.appendMethods(dst, v)
 	}
+	k := getValueCoders()
+	k.enc.buf = dst
+	c.enc.value(&k.enc, p)
+	dst = k.enc.buf
+	putValueCoders(k)
+	return dst
+}
+
+// appendMethods appends v's bytes through its EncodeSave method.
+func (c *SaveCodec[T]) appendMethods(dst []byte, v *T) []byte {
+	k := getValueCoders()
+	k.enc.buf = dst
+	before := len(dst)
+	any(v).(BinaryCodec).EncodeSave(&k.se)
+	dst = k.enc.buf
+	putValueCoders(k)
+	if got := len(dst) - before; c.fixed >= 0 && got != c.fixed {
+		panic(fmt.Sprintf("ecs: SaveCodec[%v].Append: %v's EncodeSave wrote %d bytes; its schema takes %d", c.typ, c.typ, got, c.fixed))
+	}
+	return dst
+}
+
+// appendMemory appends the size bytes of plain numbers at p, each word
+// bytes long, as little-endian numbers.
+func appendMemory(dst []byte, p unsafe.Pointer, size, word uintptr) []byte {
+	// SAFETY: p points to size readable bytes of plain numbers.
+	b := unsafe.Slice((*byte)(p), size)
+	if littleEndianHost || word <= 1 {
+		return append(dst, b...)
+	}
+	e := encoder{buf: dst}
+	e.rawBlock(b, word)
 	return e.buf
 }
 
 // Decode reads one value from the front of data into *v, overwriting it,
-// and returns the number of bytes it used. Each entity inside the value
-// other than the zero Entity is passed to mapEntity as the bytes have it
-// (index and generation, no world's tag) and replaced by what it returns;
-// with a nil mapEntity such entities become the zero Entity. Any bytes give
-// a value or an error, never a panic, and the memory the value may take is
-// bounded as Load bounds it (64 times len(data), plus 64 MiB). On error *v
-// is left zero. O(len(data)).
+// and returns the number of bytes it used: Size() for a fixed layout,
+// never more than len(data); bytes after the value are left alone. Each
+// entity inside the value that the bytes do not give as the zero Entity
+// is passed to mapEntity, index and generation as the bytes have them (no
+// world's tag), in the order of the bytes (the order of [SaveCodec.Refs]),
+// and replaced by what it returns; with a nil mapEntity such entities
+// become the zero Entity. mapEntity is called only once the whole value
+// has been read without error.
+//
+// Any bytes give a value or an error, never a panic (a type's own
+// DecodeSave method must not panic either): too few bytes, a bool other
+// than 0 or 1, an entity generation past 2^24-1, a length longer than the
+// bytes left, a number too wide for this machine's int, or a DecodeSave
+// that reads other than Size() bytes of a fixed layout. The error names
+// the codec and the byte position. On error *v is left zero and mapEntity
+// is not called. The memory the value's slices and strings take is
+// bounded as Load bounds it (64 times len(data), plus 64 MiB), so a few
+// bytes that claim a huge slice are an error, not an allocation.
+// O(len(data) + size of T); slice elements of no size take no bytes and
+// are not walked, but a DecodeSave method that loops over them may loop
+// as many times as that bound allows.
 func (c *SaveCodec[T]) Decode(data []byte, v *T, mapEntity func(Entity) Entity) (int, error) {
-	var zero T
-	*v = zero
-	d := decoder{data: data, op: c.op, merge: true, budget: loadBudget(len(data))}
-	// SAFETY: v points to one zeroed value of T.
+	if v == nil {
+		panic(fmt.Sprintf("ecs: %s: a nil *%v", c.op, c.typ))
+	}
+	// SAFETY: v points to one value of T.
 	p := unsafe.Pointer(v)
-	if c.load != nil {
-		c.load(&d, nil, p, 1)
+	switch {
+	case c.packed: // every byte of *v is written
+		if len(data) < c.fixed {
+			*v = *new(T)
+			return 0, c.decodeError(0, fmt.Sprintf("truncated: %d bytes needed, %d left", c.fixed, len(data)))
+		}
+		copyLittleEndian(p, data[:c.fixed], c.word)
+		return c.fixed, nil
+	case c.plan != nil:
+		*v = *new(T) // blank fields and padding, which the plan leaves alone
+		n, at, problem := c.plan.decode(data, p)
+		if problem != "" {
+			*v = *new(T)
+			return 0, c.decodeError(at, problem)
+		}
+		c.plan.mapEntities(p, mapEntity)
+		return n, nil
+	}
+	return c.decodeWithCoders(data, v, mapEntity)
+}
+
+// decodeWithCoders is Decode through a pooled decoder: by reflection
+// (loadCodec) or T's DecodeSave.
+func (c *SaveCodec[T]) decodeWithCoders(data []byte, v *T, mapEntity func(Entity) Entity) (int, error) {
+	*v = *new(T)
+	k := getValueCoders()
+	d := &k.dec
+	// merge: the entities are read as the bytes have them, and the address
+	// of each that is not zero kept in fixups, to map below.
+	d.data, d.op, d.merge, d.budget = data, c.op, true, loadBudget(len(data))
+	if c.methods {
+		c.decodeMethods(k, v)
 	} else {
-		c.dec.values(&d, nil, p, 1)
+		// SAFETY: v points to one zeroed value of T.
+		c.dec.values(d, nil, unsafe.Pointer(v), 1)
 	}
-	if d.err != nil {
-		*v = zero
-		return 0, d.err
-	}
-	for _, q := range d.fixups {
-		// SAFETY: decoder.entity recorded q as the address of an Entity
-		// inside *v, or inside a slice *v now holds.
-		ep := (*Entity)(q)
-		if mapEntity == nil {
-			*ep = Entity{}
-		} else {
-			*ep = mapEntity(*ep)
+	n, err := d.pos, d.err
+	if err == nil {
+		for _, q := range d.fixups {
+			// SAFETY: decoder.entity recorded q as the address of an Entity
+			// inside *v, or inside a slice *v now holds.
+			ep := (*Entity)(q)
+			if mapEntity == nil {
+				*ep = Entity{}
+			} else {
+				*ep = mapEntity(*ep)
+			}
 		}
 	}
-	return d.pos, nil
+	putValueCoders(k)
+	if err != nil {
+		*v = *new(T)
+		return 0, err
+	}
+	return n, nil
+}
+
+// decodeMethods reads a value through v's DecodeSave, with k's decoder
+// set up on the bytes. Of a fixed layout it lets the method see Size()
+// bytes alone and checks that it reads them all, as Load does.
+func (c *SaveCodec[T]) decodeMethods(k *valueCoders, v *T) {
+	d, bc := &k.dec, any(v).(BinaryCodec)
+	if c.fixed < 0 {
+		bc.DecodeSave(&k.sd)
+		return
+	}
+	if len(d.data) < c.fixed {
+		d.fail("truncated: %d bytes needed, %d left", c.fixed, len(d.data))
+		return
+	}
+	rest := d.data
+	d.data = rest[:c.fixed]
+	bc.DecodeSave(&k.sd)
+	d.data = rest
+	switch {
+	case d.overran:
+		d.err, d.overran, d.pos = nil, false, 0
+		d.fail("%v's DecodeSave read more than the %d bytes its schema takes", c.typ, c.fixed)
+	case d.err == nil && d.pos != c.fixed:
+		d.fail("%v's DecodeSave read %d bytes; its schema takes %d", c.typ, d.pos, c.fixed)
+	}
+}
+
+// decodeError is Decode's error for problem at byte pos.
+func (c *SaveCodec[T]) decodeError(pos int, problem string) error {
+	d := decoder{op: c.op, pos: pos}
+	d.fail("%s", problem)
+	return d.err
 }
 
 // Fields appends to dst the byte width of each number of T's saved layout,
-// in the order Append writes them (Health{HP, MaxHP int32; Status uint8}
-// gives 4, 4, 1; a bool is 1, an entity 4 and 4, int and uint 8) and
-// returns it. For a layout whose size varies (it holds strings or slices)
-// dst is returned unchanged. O(fields).
+// in the order Append writes them, and returns it: Health{HP, MaxHP int32;
+// Status uint8} gives 4, 4, 1; a bool is 1, an entity 4 and 4 (index,
+// generation), a complex64 4 and 4, int, uint and uintptr 8, an array its
+// element's widths once per element. The widths add up to Size(). For a
+// layout whose size varies (it holds strings or slices) dst is returned
+// unchanged. O(numbers of T).
 func (c *SaveCodec[T]) Fields(dst []uint8) []uint8 { return append(dst, c.widths...) }
 
 // Size returns the number of bytes every value of T takes, or -1 when it
 // varies (T holds strings or slices). O(1).
-func (c *SaveCodec[T]) Size() int { return c.s.fixedSize() }
+func (c *SaveCodec[T]) Size() int { return c.fixed }
 
-// Refs appends the entities v holds (in fields, arrays and slice elements,
-// zero ones left out) to dst, in the order Append writes them, and returns
-// it. O(size of v); O(1) when T holds no entities.
+// Refs appends to dst the entities v holds (in fields, arrays and slice
+// elements, at any depth) other than those saved as the zero Entity, in
+// the order Append writes them, and returns it: the entities, tag and
+// all, whose index and generation Decode of Append's bytes passes to
+// mapEntity, in the same order. O(the entities of v and the array and
+// slice elements that may hold one); O(1) when T holds no entities.
+// It panics, naming T, on a nil v.
 func (c *SaveCodec[T]) Refs(v *T, dst []Entity) []Entity {
-	if !c.refs {
+	if v == nil {
+		panic(fmt.Sprintf("ecs: SaveCodec[%v].Refs: a nil *%v", c.typ, c.typ))
+	}
+	if c.refs == nil {
 		return dst
 	}
 	// SAFETY: v points to one value of T.
-	return appendRefs(dst, c.enc, unsafe.Pointer(v))
+	return c.refs.appendRefs(dst, unsafe.Pointer(v))
 }
 
-// Schema returns a fingerprint of T: its package path and name and its
-// saved layout (field names, kinds and order), by FNV-1a, equal on every
-// machine for the same declaration. Two programs whose codecs have the
-// same Schema read each other's bytes. O(1).
+// Schema returns a 64-bit fingerprint of T: its package path and name and
+// its saved layout (field names, kinds, array lengths and order), by
+// FNV-1a, equal on every machine and in every process for the same
+// declaration. Two programs whose codecs have the same Schema read each
+// other's bytes. O(1).
 func (c *SaveCodec[T]) Schema() uint64 { return c.schema }
-
-// appendWidths appends the widths of s's numbers, for a fixed layout.
-func appendWidths(dst []uint8, s *schema) []uint8 {
-	switch s.kind {
-	case sArray:
-		for range s.n {
-			dst = appendWidths(dst, s.elem)
-		}
-	case sStruct:
-		for _, f := range s.fields {
-			dst = appendWidths(dst, f.s)
-		}
-	case sEntity:
-		dst = append(dst, 4, 4)
-	case sComplex64:
-		dst = append(dst, 4, 4)
-	case sComplex128:
-		dst = append(dst, 8, 8)
-	default:
-		if n := s.fixedSize(); n > 0 {
-			dst = append(dst, uint8(n))
-		}
-	}
-	return dst
-}
-
-// holdsEntities reports whether values of s may hold an entity.
-func holdsEntities(s *schema) bool {
-	switch s.kind {
-	case sEntity:
-		return true
-	case sArray:
-		return s.n > 0 && holdsEntities(s.elem)
-	case sSlice:
-		return holdsEntities(s.elem)
-	case sStruct:
-		for _, f := range s.fields {
-			if holdsEntities(f.s) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// appendRefs appends the non-zero entities of the value of c at p.
-func appendRefs(dst []Entity, c *valueCodec, p unsafe.Pointer) []Entity {
-	switch c.s.kind {
-	case sEntity:
-		// SAFETY: p points to an Entity.
-		if e := *(*Entity)(p); !e.IsZero() {
-			dst = append(dst, e)
-		}
-	case sArray:
-		if c.elem == nil || !holdsEntities(c.elem.s) {
-			return dst
-		}
-		for i := range c.s.n {
-			// SAFETY: element i of an array of c.s.n elements at p.
-			dst = appendRefs(dst, c.elem, unsafe.Add(p, uintptr(i)*c.elem.size))
-		}
-	case sSlice:
-		if !holdsEntities(c.elem.s) {
-			return dst
-		}
-		// SAFETY: p points to a slice header of c.typ.
-		v := reflect.NewAt(c.typ, p).Elem()
-		if v.Len() == 0 {
-			return dst
-		}
-		base := v.UnsafePointer()
-		for i := range v.Len() {
-			// SAFETY: element i of the slice's backing array.
-			dst = appendRefs(dst, c.elem, unsafe.Add(base, uintptr(i)*c.elem.size))
-		}
-	case sStruct:
-		for _, f := range c.fields {
-			// SAFETY: a field of the struct at p, at its offset.
-			dst = appendRefs(dst, f.c, unsafe.Add(p, f.off))
-		}
-	}
-	return dst
-}
-
-// schemaWriter is what writeSchema writes to.
-type schemaWriter interface{ Write([]byte) (int, error) }
-
-// writeSchema writes a description of s that differs for any two
-// layouts: kinds, lengths, field names and order.
-func writeSchema(h schemaWriter, s *schema) {
-	var b [binary.MaxVarintLen64 + 1]byte
-	b[0] = byte(s.kind)
-	n := binary.PutUvarint(b[1:], uint64(s.n))
-	h.Write(b[:1+n])
-	switch s.kind {
-	case sArray, sSlice:
-		writeSchema(h, s.elem)
-	case sStruct:
-		n := binary.PutUvarint(b[:], uint64(len(s.fields)))
-		h.Write(b[:n])
-		for _, f := range s.fields {
-			n := binary.PutUvarint(b[:], uint64(len(f.name)))
-			h.Write(b[:n])
-			h.Write([]byte(f.name))
-			writeSchema(h, f.s)
-		}
-	}
-}

@@ -2,11 +2,12 @@ package ecs_test
 
 import (
 	"bytes"
-	"reflect"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/compgen/gentest"
 )
 
 type codecHealth struct {
@@ -112,28 +113,102 @@ func TestSaveCodecSchemaTellsLayoutsApart(t *testing.T) {
 	}
 }
 
+// FuzzSaveCodecDecode decodes any bytes with codecs of every path
+// (step by step, reflection, BinaryCodec methods, of fixed and varying
+// sizes): each gives a value or an error, never a panic, and a value
+// passes fuzzDecode's checks.
 func FuzzSaveCodecDecode(f *testing.F) {
-	lc, err := ecs.NewSaveCodec[codecLink]()
+	link := mustSaveCodec[codecLink](f)
+	padded := mustSaveCodec[codecPadded](f)
+	flat := mustSaveCodec[codecFlat](f)
+	nest := mustSaveCodec[codecNest](f)
+	lists := mustSaveCodec[codecLists](f)
+	owned := mustSaveCodec[codecOwned](f)
+	pinned := mustSaveCodec[codecPinned](f)
+	inventory := mustSaveCodec[gentest.Inventory](f)
+	_, ents, _ := codecEntities(rand.New(rand.NewPCG(5, 6)))
+	g := &codecRand{r: rand.New(rand.NewPCG(7, 8)), ents: ents}
+	for range 2 {
+		f.Add(fuzzSeed(g, link))
+		f.Add(fuzzSeed(g, padded))
+		f.Add(fuzzSeed(g, flat))
+		f.Add(fuzzSeed(g, nest))
+		f.Add(fuzzSeed(g, lists))
+		f.Add(fuzzSeed(g, owned))
+		f.Add(fuzzSeed(g, pinned))
+		f.Add(fuzzSeed(g, inventory))
+	}
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, link, data)
+		fuzzDecode(t, padded, data)
+		fuzzDecode(t, flat, data)
+		fuzzDecode(t, nest, data)
+		fuzzDecode(t, lists, data)
+		fuzzDecode(t, owned, data)
+		fuzzDecode(t, pinned, data)
+		fuzzDecode(t, inventory, data)
+	})
+}
+
+func mustSaveCodec[T any](f *testing.F) *ecs.SaveCodec[T] {
+	c, err := ecs.NewSaveCodec[T]()
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(lc.Append(nil, &codecLink{Names: []string{"a", "b"}, Ok: true}))
-	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var v codecLink
-		n, err := lc.Decode(data, &v, func(e ecs.Entity) ecs.Entity { return e })
-		if err != nil {
-			return
+	return c
+}
+
+// fuzzSeed is the bytes of a small random value of c's type.
+func fuzzSeed[T any](g *codecRand, c *ecs.SaveCodec[T]) []byte {
+	v := codecRandValue[T](g, 40)
+	return c.Append(nil, &v)
+}
+
+// fuzzDecode decodes data with c. An error must leave the value zero and
+// call no mapEntity. A value must have used at most len(data) bytes
+// (Size() of a fixed layout), its entities must be those mapEntity saw,
+// in Refs' order; its bytes alone must decode to it; and it must write
+// bytes that decode to it again, the very bytes it was read from when
+// its size is fixed (varints may come overlong, so bytes of a varying
+// size need not repeat).
+func fuzzDecode[T any](t *testing.T, c *ecs.SaveCodec[T], data []byte) {
+	var seen []ecs.Entity
+	keep := func(e ecs.Entity) ecs.Entity { seen = append(seen, e); return e }
+	var v, zero T
+	n, err := c.Decode(data, &v, keep)
+	if err != nil {
+		if d := sameCodecValue(&zero, &v); d != "" || len(seen) != 0 {
+			t.Fatalf("%T: a failed Decode left the value non-zero at %q and called mapEntity %d times", v, d, len(seen))
 		}
-		if n > len(data) {
-			t.Fatalf("used %d of %d bytes", n, len(data))
+		return
+	}
+	if n > len(data) || (c.Size() >= 0 && n != c.Size()) {
+		t.Fatalf("%T: used %d of %d bytes; Size is %d", v, n, len(data), c.Size())
+	}
+	refs := c.Refs(&v, nil)
+	if len(refs) != len(seen) {
+		t.Fatalf("%T: Refs lists %v, mapEntity saw %v", v, refs, seen)
+	}
+	for i := range refs {
+		if refs[i] != seen[i] {
+			t.Fatalf("%T: Refs lists %v, mapEntity saw %v", v, refs, seen)
 		}
-		// Varints may come overlong, so the bytes need not repeat; the
-		// value must.
-		again := lc.Append(nil, &v)
-		var w codecLink
-		if m, err := lc.Decode(again, &w, func(e ecs.Entity) ecs.Entity { return e }); err != nil || m != len(again) || !reflect.DeepEqual(v, w) {
-			t.Fatalf("decoded %+v re-encodes to %x, which decodes to %+v, %v", v, again, w, err)
-		}
-	})
+	}
+	var alone T
+	if m, err := c.Decode(data[:n:n], &alone, func(e ecs.Entity) ecs.Entity { return e }); err != nil || m != n {
+		t.Fatalf("%T: its own %d bytes decode with %d bytes, %v", v, n, m, err)
+	} else if d := sameCodecValue(&v, &alone); d != "" {
+		t.Fatalf("%T: its own bytes decode to another value, at %s", v, d)
+	}
+	again := c.Append(nil, &v)
+	if c.Size() >= 0 && !bytes.Equal(again, data[:n]) {
+		t.Fatalf("%T: read from %x, writes %x", v, data[:n], again)
+	}
+	var w T
+	if m, err := c.Decode(again, &w, func(e ecs.Entity) ecs.Entity { return e }); err != nil || m != len(again) {
+		t.Fatalf("%T: decoded value writes %x, which decodes with %d bytes, %v", v, again, m, err)
+	} else if d := sameCodecValue(&v, &w); d != "" {
+		t.Fatalf("%T: decoded value writes %x, which decodes to another value, at %s", v, again, d)
+	}
 }
