@@ -138,7 +138,10 @@ func TestLagChangesOnlyTiming(t *testing.T) {
 	proxy := lagproxy.New(l.url, lagproxy.Config{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond, Seed: 9})
 	ps := newHTTPTest(t, proxy)
 	lagged := "ws" + strings.TrimPrefix(ps.URL, "http") + Path
-	const lead = 6
+	lead := uint64(6)
+	if raceEnabled {
+		lead = 20 // clients apply States several times slower
+	}
 	sendInput := func(c *Client) {
 		if c.Tick() > 0 {
 			SendInput(c, c.Tick()+lead, uint32(c.ID()))
