@@ -44,6 +44,9 @@ type loopback struct {
 	http *httptest.Server
 	url  string
 	step func()
+	// updates are the durations of the Updates run calls: the server's
+	// work a tick besides the world's own systems.
+	updates []time.Duration
 }
 
 func newLoopback(t testing.TB, w *ecs.World, rules *Rules, opts Options, step func()) *loopback {
@@ -68,7 +71,9 @@ func (l *loopback) run(n, tps int) {
 		if l.step != nil {
 			l.step()
 		}
+		t0 := time.Now()
 		l.srv.Update()
+		l.updates = append(l.updates, time.Since(t0))
 		if tps > 0 {
 			if d := time.Until(start.Add(time.Duration(i+1) * time.Second / time.Duration(tps))); d > 0 {
 				time.Sleep(d)

@@ -88,7 +88,11 @@ func TestSoakClientsConverge(t *testing.T) {
 	if all := cs[1].w.Len(); all != n { // client 2 (even) sees everything
 		t.Errorf("an all-seeing client holds %d entities, want %d", all, n)
 	}
-	t.Logf("%d clients, %d entities, %d ticks in %v: %d States, %d skipped, %d bytes (%.0f per client per tick)",
+	ups := make([]float64, len(l.updates))
+	for i, d := range l.updates {
+		ups[i] = float64(d.Microseconds())
+	}
+	t.Logf("%d clients, %d entities, %d ticks in %v: %d States, %d skipped, %d bytes (%.0f per client per tick); Server.Update median %.0f µs, p99 %.0f µs",
 		nClients, n, ticks, elapsed.Round(time.Millisecond), st.StatesSent, st.StatesSkipped, st.BytesSent,
-		float64(st.BytesSent)/float64(st.StatesSent))
+		float64(st.BytesSent)/float64(st.StatesSent), quantile(ups, 0.5), quantile(ups, 0.99))
 }
