@@ -183,3 +183,37 @@ func TestLagChangesOnlyTiming(t *testing.T) {
 		t.Errorf("%d of %d inputs were late", during.LateInputs, delivered)
 	}
 }
+
+// TestDroppedConnectionResyncs cuts a client's connection in the network
+// (no close handshake) and dials again: the server drops the dead
+// connection, the client sees an error, and the new connection converges.
+func TestDroppedConnectionResyncs(t *testing.T) {
+	l, rules, good := gameLoopback(t, Options{TickRate: 100})
+	proxy := lagproxy.New(l.url, lagproxy.Config{Delay: 5 * time.Millisecond, Seed: 3})
+	ps := newHTTPTest(t, proxy)
+	viaProxy := "ws" + strings.TrimPrefix(ps.URL, "http") + Path
+	c := dialTest(t, viaProxy, rules, ClientOptions{}, 5*time.Millisecond)
+	l.run(30, 100)
+	if n := proxy.Drop(); n != 1 {
+		t.Fatalf("the relay cut %d connections, want 1", n)
+	}
+	l.run(30, 100)
+	<-c.done // the client's loop ends on the error
+	if c.err == nil {
+		t.Fatal("the client saw no error when its connection was cut")
+	}
+	if n := len(l.srv.Clients()); n != 1 {
+		t.Fatalf("%d clients after the cut, want 1", n)
+	}
+	again := dialTest(t, viaProxy, rules, ClientOptions{}, 5*time.Millisecond)
+	l.run(20, 100)
+	if !l.quiet([]ClientID{good.c.ID(), again.c.ID()}, 5*time.Second) {
+		t.Fatal("the clients did not catch up")
+	}
+	again.stop()
+	want, _ := l.srv.ViewChecksum(again.c.ID())
+	if got := again.c.Checksum(); got != want {
+		t.Fatalf("the redialled client's checksum is %x, the server's %x", got, want)
+	}
+	l.converged(t, good)
+}
