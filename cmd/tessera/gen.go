@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/tessera-ecs/tessera/internal/compgen"
+	"github.com/tessera-ecs/tessera/internal/wholefile"
 )
 
 // genUsage is the help of tessera gen.
@@ -108,7 +109,7 @@ func gen(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := writeWhole(*out, func(w io.Writer) error { _, err := w.Write(code); return err }); err != nil {
+	if err := wholefile.Write(*out, func(w io.Writer) error { _, err := w.Write(code); return err }); err != nil {
 		fmt.Fprintf(stderr, "tessera gen: %v\n", err)
 		return 1
 	}
