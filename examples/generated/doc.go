@@ -13,4 +13,4 @@
 // it sees.
 package main
 
-//go:generate go run github.com/tessera-ecs/tessera/cmd/tessera gen -o components_gen.go components.json
+//go:generate go run github.com/tessera-ecs/tessera/cmd/tessera-gen -o components_gen.go components.json

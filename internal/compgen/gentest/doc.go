@@ -4,4 +4,4 @@
 // is what the generator writes today).
 package gentest
 
-//go:generate go run github.com/tessera-ecs/tessera/cmd/tessera gen -o defs_gen.go defs.json
+//go:generate go run github.com/tessera-ecs/tessera/cmd/tessera-gen -o defs_gen.go defs.json
