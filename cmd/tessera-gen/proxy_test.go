@@ -16,10 +16,13 @@ const modulePath = "github.com/tessera-ecs/tessera"
 
 // writeProxy writes a module proxy in a new directory that serves the
 // root module of the checkout at root as version, and returns its file://
-// URL, for GOPROXY. The module's zip holds the files under root, as the go
-// command's zips do: without the nested modules (directories with a
-// go.mod of their own), vendor directories, and (here) files and
-// directories whose names start with a dot, which the build does not need.
+// URL, for GOPROXY. The module's zip holds what a build of its packages
+// reads under root: go.mod, the Go files and the licenses, without the
+// nested modules (directories with a go.mod of their own, which the go
+// command leaves out of a module's zip too), vendor and testdata
+// directories, and names that start with a dot (whatever else lies in a
+// checkout is left out, so that it cannot make the zip one the go command
+// refuses).
 func writeProxy(t *testing.T, root, version string) string {
 	t.Helper()
 	proxy := t.TempDir()
@@ -49,19 +52,18 @@ func writeProxy(t *testing.T, root, version string) string {
 		if err != nil || rel == "." {
 			return err
 		}
-		if strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" {
-			if d.IsDir() {
+		name := d.Name()
+		if d.IsDir() {
+			if strings.HasPrefix(name, ".") || name == "vendor" || name == "testdata" {
 				return filepath.SkipDir
 			}
-			return nil
-		}
-		if d.IsDir() {
 			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
 				return filepath.SkipDir // a nested module
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
+		wanted := rel == "go.mod" || strings.HasSuffix(name, ".go") || strings.HasPrefix(name, "LICENSE")
+		if !wanted || strings.HasPrefix(name, ".") || !d.Type().IsRegular() {
 			return nil
 		}
 		w, err := zw.Create(prefix + filepath.ToSlash(rel))
