@@ -20,6 +20,7 @@ import (
 
 	"github.com/tessera-ecs/tessera/internal/display"
 	"github.com/tessera-ecs/tessera/internal/scenario"
+	"github.com/tessera-ecs/tessera/internal/wholefile"
 	"github.com/tessera-ecs/tessera/net/netcode"
 	"github.com/tessera-ecs/tessera/sched"
 )
@@ -439,7 +440,7 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 // saveWorld writes the scenario's world to path, replacing the file only
 // once the save is complete.
 func saveWorld(path string, sc scenario.Scenario) error {
-	return writeWhole(path, func(out io.Writer) error {
+	return wholefile.Write(path, func(out io.Writer) error {
 		b := bufio.NewWriter(out)
 		if err := sc.World().Save(b); err != nil {
 			return err

@@ -8,7 +8,9 @@
 //	tessera serve [flags]  run the game (or particle) scenario headless and
 //	                       replicate it over WebSocket (package net/netcode)
 //	tessera gen [-o out.go] defs.json...
-//	                       write the Go code of component definitions
+//	                       write the Go code of component definitions (the
+//	                       generator of cmd/tessera-gen, which is the one
+//	                       to name in //go:generate lines)
 //	tessera desync A.log B.log
 //	                       the first tick at which two -checksums logs differ,
 //	                       and the types that differ there
@@ -82,7 +84,8 @@ Commands:
   serve   run the game (or particle) scenario headless and replicate it
           over WebSocket to clients (tessera demo -connect) with a token
   gen     write the Go code (types, save codecs, Register, spawn helpers)
-          of component definitions written in JSON
+          of component definitions written in JSON (the same generator as
+          go run github.com/tessera-ecs/tessera/cmd/tessera-gen)
   vet     run go vet with the determinism analyzer: report code that makes
           a world differ between machines, runs or worker counts
           (go vet -vettool=$(command -v tessera) ./... does the same)

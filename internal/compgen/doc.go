@@ -6,8 +6,11 @@
 // that code as a build step instead.
 //
 // [Parse] reads and checks the definitions; [Generate] writes their Go
-// code; the tessera command's "gen" subcommand runs both, for
-// //go:generate.
+// code; the command tessera-gen (cmd/tessera-gen, of the root module, for
+// //go:generate lines that go run or go tool it at the version a module
+// requires) runs both, as does the tessera command's "gen" subcommand:
+//
+//	//go:generate go run github.com/tessera-ecs/tessera/cmd/tessera-gen -o components_gen.go components.json
 //
 // # The format
 //
@@ -46,8 +49,8 @@
 // A stable name must not be another component's default stable name,
 // which ecs makes of the package's import path, a dot and the type's name
 // (example.com/game.Health): the generated Register would panic on the
-// two. [ParseWith] takes the import path ([Options]); the tessera command
-// reads it from the go.mod above the output's directory.
+// two. [ParseWith] takes the import path ([Options]); the commands read it
+// from the go.mod above the output's directory.
 //
 // # The generated code
 //

@@ -1,4 +1,4 @@
-package main
+package gencmd
 
 import (
 	"bytes"
@@ -48,10 +48,10 @@ func TestImportPath(t *testing.T) {
 	}
 }
 
-// TestGenRefusesADefaultStableName: tessera gen reads the package's import
+// TestRunRefusesADefaultStableName: the generator reads the package's import
 // path from go.mod and refuses a stable name that is another component's
 // default, on which the generated Register would panic.
-func TestGenRefusesADefaultStableName(t *testing.T) {
+func TestRunRefusesADefaultStableName(t *testing.T) {
 	_, game := writeModule(t)
 	defs := filepath.Join(game, "defs.json")
 	src := `{"package": "game", "components": [{"name": "Health"}, {"name": "Shield", "stableName": "example.com/m/game.Health"}]}`
@@ -59,22 +59,8 @@ func TestGenRefusesADefaultStableName(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"gen", "-o", filepath.Join(game, "defs_gen.go"), defs}, &stdout, &stderr)
+	code := Run("tessera-gen", []string{"-o", filepath.Join(game, "defs_gen.go"), defs}, &stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), `:1:56: component Shield: stable name "example.com/m/game.Health" is the default stable name of component Health`) {
-		t.Errorf("exit %d:\n%s", code, stderr.String())
-	}
-}
-
-// TestGenRefusesALargeFile: a definition file past compgen.MaxFileBytes
-// is refused at the byte past the limit, without being read whole.
-func TestGenRefusesALargeFile(t *testing.T) {
-	defs := filepath.Join(t.TempDir(), "big.json")
-	data := append([]byte("{\"package\": \"p\",\n\"components\": ["), bytes.Repeat([]byte(`{"name": "A"},`), 1_000_000)...)
-	if err := os.WriteFile(defs, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"gen", defs}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), ":2:4194288: the file is larger than 4194304 bytes") {
 		t.Errorf("exit %d:\n%s", code, stderr.String())
 	}
 }
