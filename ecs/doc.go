@@ -268,10 +268,8 @@
 // slices into local variables before the row loop, as above. Indexing c.A[i]
 // inside it makes the compiler load c.A again after every store through it
 // (Go has no type-based alias analysis, so the store might have changed c),
-// which costs the loop its speed: 1.05 against 0.67 ns per entity for
-// Position += Velocity at 1,000 entities, measured on the same world. The
-// cursor when the
-// loop cannot be a range statement; it is the slowest of the three per
+// which costs the loop its speed. The cursor when the loop cannot be a
+// range statement; it is the slowest of the three per
 // entity, and it needs Close when left early.
 //
 // # Deferred structural changes
@@ -373,9 +371,8 @@
 // nothing hooks or observes it. Once the entity index outgrows a core's
 // caches (64Ki records), that loop reads the records and rows of the next 16
 // entities before it moves them; those reads do not depend on one another, so
-// their cache misses overlap. Changing a tenth of a million entities scattered
-// at random costs about a third of the time of one call per entity (the
-// dissertation's add/remove workload, bench/results/SEEDS.md). The trade-off:
+// their cache misses overlap, so a list of entities scattered at random
+// costs far less than one call per entity. The trade-off:
 // a list must be built first, and a panic at one entity leaves the ones
 // before it changed, as a loop of single calls would.
 //
@@ -453,8 +450,8 @@
 // change. Saves and [World.Checksum] leave ticks out: a loaded world's
 // values are all added at the load.
 //
-// Cost (bench/results/CHANGES.md): a pass over a 1,000,000-entity table
-// with no change costs the table check alone; with changes it scans 4 bytes
+// Cost: a pass over a table with no change since its last run costs the
+// table check alone; with changes it scans 4 bytes
 // per row and touches the values of the changed rows only.
 //
 // # Events
@@ -485,10 +482,8 @@
 // events were sent (history a save file need not keep). A save file gives
 // the cursors back to the loading program's readers in the order it makes
 // them ([Events.NewReader]), so a program that loads, then makes its
-// systems, reads on where the saved one stopped. Sending 1,000 events and
-// reading them with two readers costs 1.45 ns per event with SendAll, 0.06
-// of Ark's events and observers doing the same work
-// (bench/results/CHANGES.md).
+// systems, reads on where the saved one stopped. [Events.SendAll] sends a
+// slice in one bulk copy.
 //
 // # Resources
 //
@@ -556,17 +551,14 @@
 // as flecs and Ark do, in tables per target, on top of the two lists: a
 // query filtered by one target (To, or ToVar per pass) walks that target's
 // tables with no per-entity check, and its Chunks form hands out a whole
-// table per target. Pick it when queries read many sources of one target
-// and targets are few and lasting: reading the Position of 100 sources of
-// each of 1,000 targets takes 1.95 ns per source through Chunks and ToVar,
-// 0.55 of Ark's query by target, against 7.6 ns by the default storage's
-// Children and Map.Get. Keep the default otherwise: with the option, a
-// pair change moves the source's row (158 ns against 71 ns for
-// SetParent), and each target leaves a table per set of component types,
-// kept when it dies, so a query over every entity walks one table per
-// target (a pass over 100,000 entities under 10,000 parents takes 3.3
-// times as long as without relations, against 0.98 times with the
-// default storage). The figures are from bench/results/RELATIONS.md.
+// table per target, which reads the sources' values faster than Children
+// and Map.Get do. Pick it when queries read many sources of one target and
+// targets are few and lasting. Keep the default otherwise: with the
+// option, a pair change moves the source's row, and each target leaves a
+// table per set of component types, kept when it dies, so a query over
+// every entity walks one table per target and slows down where the
+// default storage leaves it within noise (bench/results/RELATIONS.md has
+// the figures).
 //
 // When a target is despawned its relation's [CleanupPolicy] applies:
 // [RemovePairs] (the default) removes the pairs, [DespawnSources] despawns
@@ -615,12 +607,9 @@
 // complete (after a cascade, after a loop's deferred changes), in order,
 // before the enter and leave observers of the same changes.
 //
-// What each operation costs, measured against Ark and donburi in
-// bench/results/RELATIONS.md (cd bench && go run ./cmd/compare -suite
-// relations): SetParent about 70 ns, no allocation; a source list read
-// about 0.6 ns per source; a cascade about 60 ns per despawned entity, no
-// allocation once warm; a query over a world with relations within noise
-// of one without.
+// SetParent and a cascade allocate nothing once warm, and a query over a
+// world with relations runs within noise of one over a world without
+// (the relations suite of the peer comparison measures each).
 //
 // # Cloning and prefabs
 //
@@ -647,9 +636,7 @@
 // prefab for the instances spawned later; those spawned before keep
 // their values (an instance is a copy, not a link as flecs' IsA is). The
 // spawn plan is worked out once, so a batch costs about a batch spawn of
-// the same entities: 10,000 instances of a root with four components and
-// three children take about 0.15 of the time of Ark's batch creation of
-// the same entities (bench/results/RELATIONS.md, the prefab comparison).
+// the same entities.
 // A system that records into a [Commands] buffer spawns with
 // [Prefab.SpawnCmd], which returns the pending root, or
 // [Prefab.SpawnCmdNodes], which hands out every node's pending entity; the
