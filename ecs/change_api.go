@@ -14,9 +14,8 @@ import (
 // only the test of an empty list when a row moves.
 //
 // What counts as a change, and what does not, is listed in the package
-// documentation (Change detection). Bevy tracks every component this way;
-// its users ask for it to be opt-in (Bevy issues 5097 and 23152), which is
-// what this option is.
+// documentation (Change detection). (Bevy's change ticks, made opt-in per
+// type.)
 func TrackChanges() ComponentOption { return func(o *componentOptions) { o.track = true } }
 
 // Added filters a query to the entities that gained a T since the query's

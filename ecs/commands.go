@@ -105,9 +105,8 @@ func (c *Commands) Spawn() Entity {
 // with [World.Alive]. A scheduler that applies a system's buffer at the
 // end of its stage lets the system resolve, at the start of its next run
 // and before recording anything, the entities it spawned in the last one.
-// (Bevy's Commands::spawn returns an entity id reserved ahead of the spawn;
-// here the id is known once the buffer is applied, which keeps ids
-// independent of the order goroutines record in.) Complexity: O(1).
+// (Bevy's Commands::spawn, whose id is reserved at once; here it is known
+// after the Apply, see [Commands].) Complexity: O(1).
 func (c *Commands) Resolve(pending Entity) (Entity, bool) {
 	if !c.resolvable || pending.index != 0 || pending.gen == 0 || int(pending.gen) > len(c.buf.spawned) {
 		return Entity{}, false

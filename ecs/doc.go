@@ -1,7 +1,118 @@
 // Package ecs is the core of Tessera, an Entity Component System: the data
 // layer of games and simulations. An entity is an id; a component is a plain
 // Go value attached to it; a query visits every entity that has a set of
-// components; a system is a function that runs queries every tick.
+// components; a system is a function that runs queries every tick (package
+// sched runs systems, in parallel where they do not conflict).
+//
+//	w := ecs.NewWorld()
+//	bodies := ecs.NewMap2[Position, Velocity](w)
+//	bodies.Spawn(Position{}, Velocity{X: 1})
+//	q := ecs.NewQuery2[Position, Velocity](w)
+//	for r := range q.All() { // r.Entity, r.A (*Position), r.B (*Velocity)
+//		r.A.X += r.B.X
+//	}
+//
+// # Outline
+//
+// The main types, with the calls of each in short; the sections below say
+// what each promises.
+//
+//   - [World]: the entities, their components, resources and events.
+//     [NewWorld]; [World.Spawn], [World.Despawn], [World.Alive], [World.Len],
+//     [World.Reserve], [World.Room]. Its methods take no type parameters.
+//   - [Entity]: a handle, an index with a generation and the world's tag.
+//     The zero Entity is never alive.
+//   - [Map]: one component type of single entities, made once with
+//     [NewMap]: Get, TryGet, Has, Add, TryAdd (the checking twin of Add,
+//     which agrees with it inside loops), Set, Remove, Exchange (remove the
+//     types of a [TypeSet] and add T in one table move), MarkChanged.
+//   - [Map2] to [Map12]: the verbs of Map for several types at once, each
+//     change one table move, also inside a loop; and Spawn, SpawnFunc,
+//     SpawnBatch, SpawnBatchFunc, AddMatching, RemoveMatching, AddEntities,
+//     RemoveEntities and the command verbs.
+//   - [Query1] to [Query8]: the entities that have the query's types, made
+//     once with [NewQuery2] and its siblings and a list of filters over
+//     component types ([Filter], [C]): [With], [Without], [AnyOf], [Optional],
+//     [Changed], [Added],
+//     [MarksChanged], and a relation's [Relation.To]. Three iteration forms:
+//     Chunks (a table at a time, as slices), All (an entity at a time, for
+//     range), Iter (a cursor); Count; AppendChunks (a pass cut into row
+//     ranges).
+//   - [Commands]: a buffer of structural changes, applied later in order by
+//     [World.Apply]: [World.NewCommands], [Commands.Spawn],
+//     [Commands.Despawn], [Map.SpawnCmd], [Map.SetCmd], [Map.RemoveCmd],
+//     [Map.ExchangeCmd] (and those of Map2 to Map12), then
+//     [Commands.Resolve] for the entity a pending one became.
+//   - Hooks and observers: [OnAdd], [OnSet], [OnRemove] per component type;
+//     [Query1.OnEnter] and [Query1.OnLeave] per query.
+//   - [Relation]: pairs of a source and a target with a value each,
+//     exclusive or [Multi], both sides indexed ([NewRelation],
+//     [Relation.Set], [Relation.Targets], [Relation.Sources]; [SplitByTarget]
+//     for tables per target; a [CleanupPolicy] through [OnTargetDespawn];
+//     pair hooks [Relation.OnAdd], [Relation.OnRemove]; filters
+//     [Relation.To], [Relation.ToVar], [Relation.AsSource],
+//     [Relation.AsTarget]). [Hierarchy] is the tree of [ChildOf]
+//     ([NewHierarchy], [Hierarchy.SetParent], [Hierarchy.Cascade]).
+//   - [Prefab]: a tree of entities captured once ([NewPrefab]) and spawned
+//     many times ([Prefab.Spawn], [Prefab.SpawnBatch],
+//     [Prefab.SpawnBatchFunc], [Prefab.SpawnCmd], [Prefab.SpawnCmdNodes]),
+//     with [PrefabValue]; [World.CopyEntity] copies one entity.
+//   - [Events] and [EventReader]: messages within a tick. [EventsOf],
+//     [Events.Send], [Events.NewReader], [EventReader.Read].
+//   - Resources: one value of a type per world. [AddResource],
+//     [GetResource], [HasResource], [RemoveResource], or a [Resource] handle
+//     made once with [NewResource].
+//   - [Snapshot] and [SnapshotRing]: the whole world copied out and put back
+//     exactly ([World.Snapshot], [World.Restore]), and the last few ticks
+//     kept for rollback ([SnapshotRing.Save], [SnapshotRing.Rollback],
+//     [SnapshotRing.At]); [Cloner] or [Shallow] for types that hold
+//     pointers.
+//   - Checksums and diffs: [World.Checksum] (the whole observable state in 64
+//     bits), [World.Checksums] (one per part) and [DiffChecksums]; [Diff]
+//     (two worlds or snapshots, field by field) and [DiffSaves] (two save
+//     files, without their Go types). Package sched's NewSyncTest rolls
+//     back and compares every tick.
+//   - Save files: [World.Save] and [World.Load] (binary), [World.SaveJSON]
+//     and [World.LoadJSON]; [World.Merge] and [World.MergeJSON] add a file's
+//     entities to a world that has its own, returning an [EntityMapping];
+//     [Name] gives a type a stable name; [BinaryCodec] types skip
+//     reflection; [SaveCodec] writes and reads one value in the same format.
+//   - [Reflection], from [World.Reflect]: reading and changing a world
+//     without type parameters, for tools. [ParallelControl], from
+//     [World.Parallel]: a scheduler's plumbing.
+//   - Storage and memory: [Register] with [Sparse], [CapacityHint],
+//     [TrackChanges] and [Name] before a type's first use; [World.Stats],
+//     [World.Shrink].
+//   - After a recovered panic in a loop or a hook: [World.Recover];
+//     [World.IsIterating] and [World.Pending] tell a loop left open.
+//
+// # Operations at a glance
+//
+// What creates, changes and destroys entities, by how many entities a call
+// reaches. A name is a method of [Map], and of [Map2] to [Map12] for
+// several types at once, unless it names its type; a dash means there is
+// no such form.
+//
+//	verb      one entity     one, with an   n new entities   a query's matches       a slice of       a command buffer
+//	                         init function                                             entities
+//	--------  -------------  -------------  ---------------  ----------------------  ---------------  ----------------
+//	spawn     Spawn,         SpawnFunc      SpawnBatch,      -                       -                SpawnCmd,
+//	          World.Spawn                   SpawnBatchFunc                                            Commands.Spawn
+//	add       Add, TryAdd    -              -                AddMatching             AddEntities      SetCmd
+//	set       Set            -              -                -                       -                SetCmd
+//	remove    Remove         -              -                RemoveMatching          RemoveEntities   RemoveCmd
+//	exchange  Exchange       -              -                -                       -                ExchangeCmd
+//	despawn   World.Despawn  -              -                World.DespawnMatching   -                Commands.Despawn
+//
+// Add panics when the entity has the type already, Set adds or overwrites,
+// Remove of an absent type does nothing, and Exchange removes some types
+// and adds others in one table move. A [Prefab] spawns trees with Spawn,
+// SpawnBatch, SpawnBatchFunc, SpawnCmd and SpawnCmdNodes; a [Relation]
+// adds, sets and removes pairs with Add, Set, Remove and their Cmd forms,
+// a [Hierarchy] with SetParent, RemoveParent and theirs;
+// [Commands.SetValue] and [Commands.RemoveValue] record changes of a type
+// known only at run time. Inside a loop, every one of these is deferred
+// (see Deferred structural changes).
 //
 // # Entities
 //
@@ -10,19 +121,20 @@
 // component it has and recycles its index with the generation bumped, so old
 // handles never reach the new entity; [World.Alive] tells them apart in O(1).
 // The zero Entity is never alive. An index whose generation would wrap
-// around is retired rather than recycled: after 16,777,215 reuses. The entity
-// index is one flat array of 12-byte records (each entity's table slot, row
-// and generation), as in Ark and EnTT; it starts at 16 records and doubles,
-// and [World.Reserve] pre-allocates it. A world holds at most [MaxEntities]
-// entities (2^30-1 on 64-bit machines, 2^27-1 on 32-bit ones), which keeps
-// the index within what the machine can address: a batch spawn, a prefab
-// batch or a Reserve of more than [World.Room] panics with the limit
-// before it allocates, and Load and Merge refuse a file that does not fit
-// with an error. The records hold no pointers, so the
-// garbage collector never scans the index and writing a record needs no
+// around is retired rather than recycled: after 16,777,215 reuses.
+//
+// The entity index is one flat array of 12-byte records (each entity's
+// table slot, row and generation), as in Ark and EnTT; it starts at 16
+// records and doubles, and [World.Reserve] pre-allocates it. A world holds
+// at most [MaxEntities] entities (2^30-1 on 64-bit machines, 2^27-1 on
+// 32-bit ones), which keeps the index within what the machine can address:
+// a batch spawn, a prefab batch or a Reserve of more than [World.Room]
+// panics with the limit before it allocates, and Load and Merge refuse a
+// file that does not fit with an error. The records hold no pointers, so
+// the garbage collector never scans the index and writing a record needs no
 // write barrier. [Map.Get] and [Map.Has] inline into the caller: a record,
 // the type's column for the record's table slot, and the value, three
-// dependent loads, one fewer than the chain of Ark's Map.Get.
+// dependent loads.
 //
 // Each world tags its handles with a number of its own, taken from a
 // process-wide counter modulo 256 (worlds made 256 apart share a tag and
@@ -33,13 +145,11 @@
 //
 //	ecs: Despawn: entity 1v0 belongs to another world
 //
-// at no cost to lookups. (Generational indices are the handles of the
-// slotmap and generational-arena crates and of Weissflog's "Handles are the
-// better pointers"; slotmap keeps maps apart by giving each its own key
-// type, which Go's single Entity type cannot do, so Tessera checks an owner
-// tag at run time instead.) Index and Generation repeat across worlds, Entity
-// values do not: two worlds built by the same calls hand out entities with
-// equal Index and Generation but different tags, so compare those, not the
+// at no cost to lookups. (Generational indices, as in the slotmap crate and
+// Weissflog's "Handles are the better pointers"; the tag is a run-time
+// owner check.) Index and Generation repeat across worlds, Entity values do
+// not: two worlds built by the same calls hand out entities with equal
+// Index and Generation but different tags, so compare those, not the
 // Entity values, to compare the entities of two worlds.
 //
 // # Components
@@ -62,12 +172,9 @@
 //	p, ok := pos.TryGet(e)      // checking twin
 //	pos.Remove(e)               // no-op if absent
 //
-// [Map2] to [Map12] do the same for several types at once, with the same
-// verbs: Spawn with values, SpawnFunc with an init function (or none, for
-// zero values), SpawnBatch and SpawnBatchFunc for many entities,
-// Get, TryGet and Has, Add, Set and Remove that move the entity once rather
-// than once per type, and the batches AddMatching and RemoveMatching (see
-// Batch operations).
+// [Map2] to [Map12] do the same for several types at once, and spawn (the
+// table above): Add, Set, Remove and Exchange move the entity once rather
+// than once per type, and SpawnFunc with a nil init spawns zero values.
 //
 //	pv := ecs.NewMap2[Position, Velocity](w)
 //	pv.Set(e, Position{}, Velocity{X: 1}) // adds the types e lacks, overwrites the others
@@ -87,136 +194,6 @@
 //
 // and each has a checking twin: [World.Alive], [Map.Has], [Map.TryGet].
 //
-// # Storage
-//
-// Every distinct set of component types is an archetype with one table. A
-// table has an entity column and one column per component type, all of one
-// length (struct of arrays), so iterating one component type walks
-// contiguous memory. Adding or removing a component moves the entity's row
-// to another table; the moves between tables are edges of an archetype graph,
-// cached after their first use, so a move is a lookup and a copy per
-// component. Removing a row moves the table's last row into its place
-// (swap-and-pop).
-//
-// Rows past a table's length are kept zero where that is cheap (the zero
-// tail, as in Ark): a batch despawn ([World.DespawnMatching]) zeroes the
-// rows it empties in bulk, and a single despawn or move leaves its vacated
-// row stale and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil
-// init, a SpawnBatch of zero values) then writes nothing into zero rows and
-// clears only the marked ones, so creating entities costs their bookkeeping,
-// not their bytes. The trade-off: a DespawnMatching pays the zeroing (a
-// memclr of the rows' bytes) instead of the spawns that follow it.
-//
-// # Sparse storage
-//
-// A component type can instead live in a sparse set of its own, chosen once
-// per world before the type's first use:
-//
-//	ecs.Register[Burning](w, ecs.Sparse())
-//
-// A sparse set is a paged sparse array indexed by entity index (pages of 1024
-// entries, allocated only where entities hold the type and pooled once
-// empty), a dense entity array and a dense value array, with swap-and-pop
-// removal. A sparse component is not part of the archetype: adding or
-// removing it is O(1) and never moves the entity's table row, which makes it
-// the choice for components that come and go often (BenchmarkAddRemoveSparse
-// compares it with a table). The price is in iteration: a query checks sparse
-// terms per entity, and a query whose rarest required term is sparse is
-// driven from that set: its dense array is walked, with one entity-index
-// lookup per holder to find the table row and check the table matches. The
-// driven walk reads the driving set's values in order. The alternative of the
-// dissertation "optimisations for the Entity Component System pattern", an
-// active-passive set per query (a membership bitset kept on every change plus
-// a dense member list rebuilt for iteration), must look each member's values
-// up, rebuild its list when stale and keep its bitset on every change, and
-// walking even a clean list was slower than the driven walk, both loops
-// written out for one query (BenchmarkMemberList). Everything else (maps,
-// filters, the three iteration forms, deferred changes, batches) works the
-// same for both storages. Chunks and AppendChunks of a query whose one term
-// is a sparse type hand out runs of the set's dense arrays (up to 1024
-// entities, in the set's order); with table terms beside sparse ones, a
-// chunk holds one entity, because the table values of consecutive holders
-// are not next to each other. Sparse pages cost 4 bytes per entity index in
-// the range the holders span, so a component spread thinly over many
-// entities is smaller in a table. [CapacityHint] sizes a type's storage up
-// front.
-//
-// # Observers
-//
-// Hooks run when a component type is added, overwritten or removed, by any
-// path (single calls, spawning, despawning, batches, deferred changes):
-//
-//	ecs.OnAdd(w, func(e ecs.Entity, h *Health) { ... })
-//	ecs.OnSet(w, func(e ecs.Entity, h *Health) { ... })
-//	ecs.OnRemove(w, func(e ecs.Entity, h *Health) { ... }) // before removal
-//
-// Queries report entities that start or stop matching them (Artemis'
-// subscription listeners; onManagedEntityAdded and onManagedEntityRemoved
-// in Pierre Vigier, "Entity-Component-System – Part 1", the ECS of the game
-// Vagabond):
-//
-//	q.OnEnter(func(e ecs.Entity) { ... })
-//	q.OnLeave(func(e ecs.Entity) { ... })
-//
-// Enter and leave are settled once per touched entity when the operation,
-// batch, or application of deferred changes that touched it is complete (the
-// dissertation's delayed subscriptions): an entity that gains and loses a
-// component within one loop's deferred changes fires neither. Hooks and
-// observers run in registration order and, like loop bodies, the structural
-// changes they make are deferred until the operation that fired them is
-// complete. A world without hooks or observers pays a flag test.
-//
-// Callbacks that keep firing each other, which would overflow the stack or
-// loop forever, are stopped with a panic that names the chain, the types and
-// the entity: hook calls nested more than [MaxHookDepth] deep (an OnSet that
-// calls Set on the entity and type it observes), changes whose consequences
-// go on for more than [MaxCascadeRounds] rounds (an OnAdd of T that removes T
-// while an OnRemove of T adds it back), and enter and leave observers that do
-// not settle within as many rounds (an OnEnter that removes what an OnLeave
-// adds back). Call [World.Recover] after recovering such a panic, as after
-// any panic in a hook.
-//
-// # Memory
-//
-// [World.Stats] reports memory per component type, per table and for the
-// entity index; [World.Shrink] gives back what is allocated but unused.
-//
-// # Introspection
-//
-// Tools that do not know a world's types at compile time (the browser
-// inspector of package inspect, a debug console, an editor) read and
-// change it without type parameters, as flecs' reflection and Bevy's
-// reflect-based remote protocol do. Their calls sit behind [World.Reflect],
-// which keeps them apart from the game code's:
-//
-//	r := w.Reflect()
-//	for _, c := range r.Components() { ... }  // c.Name, c.GoType, c.Storage, c.Count
-//	ct, ok := r.ComponentNamed("game.Health")  // by stable name (Name)
-//	for e := range r.Entities(with, without) { // in table order
-//		for _, c := range r.ComponentsOf(e, nil) {
-//			v, _ := r.Value(e, c) // a copy, boxed: its dynamic type is the component's
-//		}
-//	}
-//	v, err := r.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
-//	cmds := w.NewCommands()
-//	cmds.SetValue(e, v) // add or overwrite, hooks fire at Apply
-//	w.Apply(cmds)
-//
-// [Reflection.EntityAt] turns an index a person typed into a handle, and
-// [Reflection.Resources] lists the resources. Relations are read the same
-// way, without their pair types: [Reflection.Relations] lists them,
-// [Reflection.PairsOf] and [Reflection.PairsTo] yield an entity's pairs as
-// source and as target (relation, both entities and a boxed copy of the
-// value), [Reflection.NumPairs] counts them, and
-// [Reflection.RelationRoots] yields the tops of a relation's trees (for
-// [ChildOf], the hierarchy's roots) in entity index order. These calls allocate and
-// walk the world's type list: they are for tools, not for systems.
-//
-// A scheduler's plumbing sits behind [World.Parallel] the same way: the
-// parallel section ([ParallelControl.Begin], [ParallelControl.End]), the
-// access checker of a debug mode and the test a batch writer makes before
-// storing values without Set ([ParallelControl.SetIsPlainWrite]).
-//
 // # Pointer stability
 //
 // A pointer from Get, TryGet or an iteration points into a table column (or a
@@ -226,17 +203,19 @@
 // at another entity's value, or at a column that has been reallocated (the
 // registry tutorial's stale-pointer trap). Keep entities, not pointers,
 // across structural changes; inside a loop, structural changes are deferred
-// (below), so pointers handed out by the loop stay valid for its whole run.
+// (see Deferred structural changes), so pointers handed out by the loop stay
+// valid for its whole run.
 //
 // # Queries
 //
 // A query ([Query1] to [Query8]) names the component types it reads and takes
 // filters: [With] (required, not read), [Without] (excluded), [AnyOf] (at
 // least one of) and [Optional] (read when present, nil otherwise), the all /
-// none / one-of aspects of Artemis, kept by the dissertation. Make a query
-// once and keep it: its list of matching tables is updated when a table is
-// created, so a pass never searches for matches. Tables are visited in
-// creation order, rows in table order: the same calls give the same order.
+// none / one-of aspects of Artemis, kept by the dissertation "optimisations
+// for the Entity Component System pattern". Make a query once and keep it:
+// its list of matching tables is updated when a table is created, so a pass
+// never searches for matches. Tables are visited in creation order, rows in
+// table order: the same calls give the same order.
 //
 // There are three ways to iterate, none of which allocates:
 //
@@ -268,11 +247,37 @@
 // slices into local variables before the row loop, as above. Indexing c.A[i]
 // inside it makes the compiler load c.A again after every store through it
 // (Go has no type-based alias analysis, so the store might have changed c),
-// which costs the loop its speed: 1.05 against 0.67 ns per entity for
-// Position += Velocity at 1,000 entities, measured on the same world. The
-// cursor when the
-// loop cannot be a range statement; it is the slowest of the three per
-// entity, and it needs Close when left early.
+// which costs the loop its speed. The cursor when the loop cannot be a
+// range statement; it is the slowest of the three per entity, and it needs
+// Close when left early.
+//
+// # Batch operations
+//
+// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] act on
+// every entity a query matches, a table at a time: each matched table's rows
+// move as one run into the target table, one column copy per component type
+// instead of one per entity. [Map2.AddMatching] and [Map2.RemoveMatching]
+// (up to Map12) do it for all their types at once, in one move per table,
+// for the entities the query matches before any of them changes: calling
+// Map.AddMatching once per type is not the same when the query excludes one
+// of the types, since the entities stop matching once they have it. A query
+// with sparse terms, or a sparse or hooked type, makes a batch go entity by
+// entity. Inside an iteration they are deferred like single changes, as one
+// change each, and select their entities when applied.
+//
+// [Map.AddEntities] and [Map.RemoveEntities] act on a list of entities
+// instead (EnTT's registry.insert and remove over a range): the same
+// changes, panics and final state, row order included, as calling Add or
+// Remove for each in turn, made in one tight loop when the type is
+// table-stored and nothing hooks or observes it. Once the entity index
+// outgrows a core's caches (64Ki records), that loop reads the records and
+// rows of the next 16 entities before it moves them; those reads do not
+// depend on one another, so their cache misses overlap, and a list of
+// entities scattered at random costs far less than one call per entity.
+// The trade-off: a list must be built first, and a panic at one entity
+// leaves the ones before it changed, as a loop of single calls would.
+// [Map2.AddEntities] and [Map2.RemoveEntities] (up to Map12) do the same
+// for several types at once.
 //
 // # Deferred structural changes
 //
@@ -348,36 +353,113 @@
 // iterator would keep the compiler from inlining it, and every entity would
 // pay for the call. If a panic escapes their loop body and the caller
 // recovers it, the world still counts the loop as running: structural changes
-// keep being recorded, in order, and nothing is lost. Call [World.Recover] in
-// the recovering function to end the open iterations and apply the recorded
-// changes.
+// keep being recorded, in order, and nothing is lost ([World.IsIterating]
+// and [World.Pending] tell). Call [World.Recover] in the recovering
+// function to end the open iterations and apply the recorded changes.
 //
-// # Batch operations
+// # Command buffers
 //
-// [Map.AddMatching], [Map.RemoveMatching] and [World.DespawnMatching] act on
-// every entity a query matches, a table at a time: each matched table's rows
-// move as one run into the target table, one column copy per component type
-// instead of one per entity. [Map2.AddMatching] and [Map2.RemoveMatching]
-// (up to Map12) do it for all their types at once, in one move per table,
-// for the entities the query matches before any of them changes: calling
-// Map.AddMatching once per type is not the same when the query excludes one
-// of the types, since the entities stop matching once they have it. A query
-// with sparse terms, or a sparse or hooked type, makes a batch go entity by
-// entity. Inside an iteration they are deferred like single changes, as one
-// change each, and select their entities when applied.
+// A [Commands] buffer records structural changes without making them
+// (Bevy's Commands, flecs' deferred mode), the verbs of the table's last
+// column: [Commands.Spawn] returns a pending entity, made real when the
+// buffer is applied; [Map.SpawnCmd] and [Map2.SpawnCmd] make the entity
+// directly in its table; the SetCmd, RemoveCmd and ExchangeCmd of Map2 to
+// Map12 are one table move for all their types. Relation changes and
+// prefab spawns record there too. [World.Apply] carries the changes out in
+// order, firing hooks, and settles observers once at the end; afterwards
+// [Commands.Resolve] turns a pending entity into the entity it became,
+// until the buffer records again. Recording only reads the world, so each
+// goroutine of a parallel section can fill a buffer of its own; applying
+// the buffers in a fixed order afterwards gives the same ids and state
+// whatever ran first.
 //
-// [Map.AddEntities] and [Map.RemoveEntities] act on a list of entities
-// instead (EnTT's registry.insert and remove over a range): the same changes,
-// panics and final state, row order included, as calling Add or Remove for
-// each in turn, made in one tight loop when the type is table-stored and
-// nothing hooks or observes it. Once the entity index outgrows a core's
-// caches (64Ki records), that loop reads the records and rows of the next 16
-// entities before it moves them; those reads do not depend on one another, so
-// their cache misses overlap. Changing a tenth of a million entities scattered
-// at random costs about a third of the time of one call per entity (the
-// dissertation's add/remove workload, bench/results/SEEDS.md). The trade-off:
-// a list must be built first, and a panic at one entity leaves the ones
-// before it changed, as a loop of single calls would.
+//	c := w.NewCommands()
+//	e := pv.SpawnCmd(c, Position{}, Velocity{1, 0}) // pending
+//	w.Apply(c)
+//	real, ok := c.Resolve(e)
+//
+// # Hooks and observers
+//
+// Hooks run when a component type is added, overwritten or removed, by any
+// path (single calls, spawning, despawning, batches, deferred changes,
+// command buffers):
+//
+//	ecs.OnAdd(w, func(e ecs.Entity, h *Health) { ... })
+//	ecs.OnSet(w, func(e ecs.Entity, h *Health) { ... })
+//	ecs.OnRemove(w, func(e ecs.Entity, h *Health) { ... }) // before removal
+//
+// Queries report entities that start or stop matching them (Artemis'
+// subscription listeners; onManagedEntityAdded and onManagedEntityRemoved
+// in Pierre Vigier, "Entity-Component-System – Part 1", the ECS of the game
+// Vagabond):
+//
+//	q.OnEnter(func(e ecs.Entity) { ... })
+//	q.OnLeave(func(e ecs.Entity) { ... })
+//
+// Enter and leave are settled once per touched entity when the operation,
+// batch, or application of deferred changes that touched it is complete (the
+// dissertation's delayed subscriptions): an entity that gains and loses a
+// component within one loop's deferred changes fires neither. Hooks and
+// observers run in registration order and, like loop bodies, the structural
+// changes they make are deferred until the operation that fired them is
+// complete. A world without hooks or observers pays a flag test.
+//
+// Callbacks that keep firing each other, which would overflow the stack or
+// loop forever, are stopped with a panic that names the chain, the types and
+// the entity: hook calls nested more than [MaxHookDepth] deep (an OnSet that
+// calls Set on the entity and type it observes), changes whose consequences
+// go on for more than [MaxCascadeRounds] rounds (an OnAdd of T that removes T
+// while an OnRemove of T adds it back), and enter and leave observers that do
+// not settle within as many rounds (an OnEnter that removes what an OnLeave
+// adds back). Call [World.Recover] after recovering such a panic, as after
+// any panic in a hook.
+//
+// # Resources
+//
+// A resource is a value that exists once per world rather than once per
+// entity (a clock, a random source, settings; Bevy's resources). A world
+// holds at most one resource of each type, as a *T the caller provides:
+// [AddResource], [GetResource], [HasResource], [RemoveResource], each a map
+// lookup by type. [NewResource] makes a [Resource] handle (Ark's typed
+// resource handles), made once like a Map, whose Get, TryGet, Has, Set and
+// Remove cost no lookup and are reported to the access checker, so a
+// scheduler's debug mode checks them too:
+//
+//	clock := ecs.NewResource[Clock](w) // once, outside systems
+//	clock.Set(&Clock{})                // add or replace
+//	clock.Get().Tick++                 // *Clock; panics if absent
+//	c, ok := clock.TryGet()            // checking twin
+//
+// # Events
+//
+// An event is a message from one part of a tick to others: "A hit B for 5",
+// "the level is complete". [EventsOf] returns a world's queue for an event
+// type (one per type, made on first use). [Events.Send] appends to it, and
+// each [EventReader], made with [Events.NewReader], has a cursor of its own
+// and reads every event sent after it was made exactly once, in the order
+// sent, however rarely it reads (Bevy's Events<T> and EventReader):
+//
+//	hits := ecs.EventsOf[Hit](w)
+//	r := hits.NewReader()              // once, before the first Run
+//	hits.Send(Hit{From: a, To: b})     // outside parallel sections; loops and hooks too
+//	for _, h := range r.Read() { ... } // what r has not read yet, now marked read
+//
+// An event lives until every open reader has read it, not a fixed number of
+// ticks. With no open reader it is dropped at once. A reader that never
+// reads keeps every event, so close readers that are done
+// ([EventReader.Close]). Read events are dropped outside parallel sections,
+// once they are half of what the queue holds: O(1) amortised per event.
+// [Events.SendAll] sends a slice in one bulk copy. Inside a parallel
+// section any number of readers may read at once, each on its own
+// goroutine. Sending there panics: systems of package sched send through
+// sched.EventSender, whose per-system buffers are merged at the end of the
+// stage in the order of record. Snapshots, restores and save files carry
+// the unread events and every reader's cursor; the checksum hashes what is
+// left to read, not how many events were sent (history a save file need
+// not keep). A save file gives the cursors back to the loading program's
+// readers in the order it makes them ([Events.NewReader]), so a program
+// that loads, then makes its systems, reads on where the saved one
+// stopped.
 //
 // # Change detection
 //
@@ -393,16 +475,15 @@
 //
 // Each query remembers when its last pass ended and sees every change made
 // after it exactly once, so two queries (two systems) each see each change;
-// its first pass sees every value. Tracking is opt-in per type, as Bevy's
-// users ask of Bevy, which tracks every component (Bevy issues 5097 and
-// 23152): an untracked type pays no memory, and its row moves and spawns
-// test one empty list (BenchmarkQuery2, Get and Spawn2 measure no
-// difference). A tracked column keeps two 32-bit ticks per row (added,
-// changed) beside the values and the newest tick of the column, so a pass
-// skips, without reading a row, every table with no change since its last
-// run (flecs skips unchanged tables the same way); a sparse set keeps the
-// newest tick per block of 1,024 slots too. The Chunks form hands out runs
-// of consecutive changed rows, so a pass over 100% changed rows still gets
+// its first pass sees every value. Tracking is opt-in per type (Bevy's
+// change ticks, made opt-in): an untracked type pays no memory, and its row
+// moves and spawns test one empty list (BenchmarkQuery2, Get and Spawn2
+// measure no difference). A tracked column keeps two 32-bit ticks per row
+// (added, changed) beside the values and the newest tick of the column, so
+// a pass skips, without reading a row, every table with no change since its
+// last run (as flecs skips unchanged tables); a sparse set keeps the newest
+// tick per block of 1,024 slots too. The Chunks form hands out runs of
+// consecutive changed rows, so a pass over 100% changed rows still gets
 // whole tables.
 //
 // What is a change of a tracked T, seen by [Changed]:
@@ -453,79 +534,9 @@
 // change. Saves and [World.Checksum] leave ticks out: a loaded world's
 // values are all added at the load.
 //
-// Cost (bench/results/CHANGES.md): a pass over a 1,000,000-entity table
-// with no change costs the table check alone; with changes it scans 4 bytes
-// per row and touches the values of the changed rows only.
-//
-// # Events
-//
-// An event is a message from one part of a tick to others: "A hit B for 5",
-// "the level is complete". [EventsOf] returns a world's queue for an event
-// type (one per type, made on first use). [Events.Send] appends to it, and
-// each [EventReader], made with [Events.NewReader], has a cursor of its own
-// and reads every event sent after it was made exactly once, in the order
-// sent, however rarely it reads (Bevy's Events<T> and EventReader):
-//
-//	hits := ecs.EventsOf[Hit](w)
-//	r := hits.NewReader()              // once, before the first Run
-//	hits.Send(Hit{From: a, To: b})     // outside parallel sections; loops and hooks too
-//	for _, h := range r.Read() { ... } // what r has not read yet, now marked read
-//
-// An event lives until every open reader has read it, not a fixed number of
-// ticks (Bevy drops events after two updates, read or not). With no open
-// reader it is dropped at once. A reader that never reads keeps every event,
-// so close readers that are done ([EventReader.Close]). Read events are
-// dropped outside parallel sections, once they are half of what the queue
-// holds: O(1) amortised per event. Inside a parallel section any number of
-// readers may read at once, each on its own goroutine. Sending there panics:
-// systems of package sched send through sched.EventSender, whose per-system
-// buffers are merged at the end of the stage in the order of record.
-// Snapshots, restores and save files carry the unread events and every
-// reader's cursor; the checksum hashes what is left to read, not how many
-// events were sent (history a save file need not keep). A save file gives
-// the cursors back to the loading program's readers in the order it makes
-// them ([Events.NewReader]), so a program that loads, then makes its
-// systems, reads on where the saved one stopped. Sending 1,000 events and
-// reading them with two readers costs 1.45 ns per event with SendAll, 0.06
-// of Ark's events and observers doing the same work
-// (bench/results/CHANGES.md).
-//
-// # Resources
-//
-// A resource is a value that exists once per world rather than once per
-// entity (a clock, a random source, settings; Bevy's resources). A world
-// holds at most one resource of each type, as a *T the caller provides:
-// [AddResource], [GetResource], [HasResource], [RemoveResource], each a map
-// lookup by type. [NewResource] makes a [Resource] handle (Ark's typed
-// resource handles), made once like a Map, whose Get, TryGet, Has, Set and
-// Remove cost no lookup and are reported to the access checker, so a
-// scheduler's debug mode checks them too:
-//
-//	clock := ecs.NewResource[Clock](w) // once, outside systems
-//	clock.Set(&Clock{})                // add or replace
-//	clock.Get().Tick++                 // *Clock; panics if absent
-//	c, ok := clock.TryGet()            // checking twin
-//
-// # Command buffers
-//
-// A [Commands] buffer records structural changes without making them
-// (Bevy's Commands, flecs' deferred mode): [Commands.Spawn] (a pending
-// entity, made real when applied), [Commands.Despawn], [Map.SpawnCmd] (a
-// pending entity with its component, made directly in its table),
-// [Map.SetCmd] and [Map.RemoveCmd], and for several types at once
-// [Map2.SpawnCmd] (the same with all the types),
-// [Map2.SetCmd] and [Map2.RemoveCmd] (one table move for all the types),
-// up to Map12. [World.Apply] carries them out in order, firing hooks, and
-// settles observers once at the end; afterwards [Commands.Resolve] turns a
-// pending entity into the entity it became, until the buffer records again.
-// Recording only reads the world, so each goroutine of a parallel section
-// can fill a buffer of its own; applying the buffers in a fixed order
-// afterwards gives the same ids and state whatever ran first.
-//
-//	c := w.NewCommands()
-//	e := pv.SpawnCmd(c, Position{}, Velocity{1, 0}) // pending
-//	w.Apply(c)
-//	real, ok := c.Resolve(e)
+// Cost: a pass over a table with no change since its last run costs the
+// table check alone; with changes it scans 4 bytes per row and touches the
+// values of the changed rows only.
 //
 // # Relations
 //
@@ -547,26 +558,21 @@
 // Sources(t) read one list, O(its length); adding or removing a pair is
 // O(1) amortised plus the length of the lists it edits, and moves no table
 // row, so a relation never fragments tables or slows queries that do not
-// use it (flecs and Ark instead make one table per target, which suits a
-// query over every entity of one target and costs a table per target).
-// Because the lists are components, snapshots, the checksum, save files
-// and [World.Merge] carry relations with everything else.
+// use it. Because the lists are components, snapshots, the checksum, save
+// files and [World.Merge] carry relations with everything else.
 //
 // An exclusive relation declared [SplitByTarget] also stores its sources
-// as flecs and Ark do, in tables per target, on top of the two lists: a
+// in tables per target (as flecs and Ark do), on top of the two lists: a
 // query filtered by one target (To, or ToVar per pass) walks that target's
 // tables with no per-entity check, and its Chunks form hands out a whole
-// table per target. Pick it when queries read many sources of one target
-// and targets are few and lasting: reading the Position of 100 sources of
-// each of 1,000 targets takes 1.95 ns per source through Chunks and ToVar,
-// 0.55 of Ark's query by target, against 7.6 ns by the default storage's
-// Children and Map.Get. Keep the default otherwise: with the option, a
-// pair change moves the source's row (158 ns against 71 ns for
-// SetParent), and each target leaves a table per set of component types,
-// kept when it dies, so a query over every entity walks one table per
-// target (a pass over 100,000 entities under 10,000 parents takes 3.3
-// times as long as without relations, against 0.98 times with the
-// default storage). The figures are from bench/results/RELATIONS.md.
+// table per target, which reads the sources' values faster than Children
+// and Map.Get do. Pick it when queries read many sources of one target and
+// targets are few and lasting. Keep the default otherwise: with the
+// option, a pair change moves the source's row, and each target leaves a
+// table per set of component types, kept when it dies, so a query over
+// every entity walks one table per target and slows down where the
+// default storage leaves it within noise (bench/results/RELATIONS.md has
+// the figures).
 //
 // When a target is despawned its relation's [CleanupPolicy] applies:
 // [RemovePairs] (the default) removes the pairs, [DespawnSources] despawns
@@ -578,10 +584,11 @@
 // check a file's pairs before anything changes, in time linear in the
 // file whatever the shape of its trees: both sides list the same pairs of
 // living entities, once each, and an Acyclic relation has no cycle;
-// otherwise they return an error. Inside an iteration, a hook or an observer, relation
-// changes are deferred with the other structural changes and applied in
-// order when the outermost iteration ends; reads see the pairs applied so
-// far.
+// otherwise they return an error. Inside an iteration, a hook or an
+// observer, relation changes are deferred with the other structural
+// changes and applied in order when the outermost iteration ends; reads
+// see the pairs applied so far. A cascade's OnRemove hooks run with the
+// world locked: what they change waits for the end of the cascade.
 //
 // Queries select by relation: [Relation.To] keeps the sources of one
 // target (walking that target's list, so the cost is the number of sources,
@@ -594,8 +601,7 @@
 // entities serving as sources and as targets; a cycle is judged when the
 // buffer is applied, on the tree as it is then (SetParentCmd refuses an
 // entity made its own parent at once). Package sched declares a system's
-// access with ReadsRelation, WritesRelation and ChangesRelation. A cascade's OnRemove hooks run with the world locked:
-// what they change waits for the end of the cascade.
+// access with ReadsRelation, WritesRelation and ChangesRelation.
 //
 // The hierarchy is the relation [ChildOf], exclusive, acyclic and
 // cascading, with the walks of a scene graph on [Hierarchy]: SetParent
@@ -613,14 +619,9 @@
 // Pair hooks, [Relation.OnAdd] and [Relation.OnRemove], run once per pair
 // made or removed, with its source and target, when the operation is
 // complete (after a cascade, after a loop's deferred changes), in order,
-// before the enter and leave observers of the same changes.
-//
-// What each operation costs, measured against Ark and donburi in
-// bench/results/RELATIONS.md (cd bench && go run ./cmd/compare -suite
-// relations): SetParent about 70 ns, no allocation; a source list read
-// about 0.6 ns per source; a cascade about 60 ns per despawned entity, no
-// allocation once warm; a query over a world with relations within noise
-// of one without.
+// before the enter and leave observers of the same changes. SetParent and a
+// cascade allocate nothing once warm, and a query over a world with
+// relations runs within noise of one over a world without.
 //
 // # Cloning and prefabs
 //
@@ -647,34 +648,58 @@
 // prefab for the instances spawned later; those spawned before keep
 // their values (an instance is a copy, not a link as flecs' IsA is). The
 // spawn plan is worked out once, so a batch costs about a batch spawn of
-// the same entities: 10,000 instances of a root with four components and
-// three children take about 0.15 of the time of Ark's batch creation of
-// the same entities (bench/results/RELATIONS.md, the prefab comparison).
-// A system that records into a [Commands] buffer spawns with
-// [Prefab.SpawnCmd], which returns the pending root, or
+// the same entities. A system that records into a [Commands] buffer spawns
+// with [Prefab.SpawnCmd], which returns the pending root, or
 // [Prefab.SpawnCmdNodes], which hands out every node's pending entity; the
 // instance is filled when the buffer is applied, and changes recorded on
 // those entities afterwards (a child's override through [Map.SetCmd])
 // apply on top.
 //
-// # Checksums
+// # Snapshots and rollback
+//
+// [World.Snapshot] copies a world's whole state into a [Snapshot] and
+// [World.Restore] puts it back: afterwards the world is the one of the
+// snapshot in every observable way (alive handles, the ids the next spawns
+// return, iteration order, values, sparse sets, resources, observer
+// membership), and no hook or observer fired on the way. A snapshot keeps
+// its buffers, so saving into the same few snapshots every tick, as a
+// rollback netcode loop does (GGPO, GGRS), allocates nothing once warm:
+//
+//	var save ecs.Snapshot
+//	w.Snapshot(&save)  // before a predicted tick
+//	...                // the tick runs; the remote input disagrees
+//	w.Restore(&save)   // back, then re-simulate with the right input
+//
+// Values are copied as memory; strings are shared, since Go never mutates
+// them. A type that holds pointers, slices, maps or interfaces needs a
+// Clone method ([Cloner]) or a declaration that sharing is safe
+// ([Shallow], one call per type, wherever its values live: components,
+// relation pairs, events, resources); otherwise Snapshot panics naming the
+// type, and [World.CanSnapshot] says so beforehand. Keep the simulation's
+// random source in a resource, so a restore rewinds it too. Change
+// detection rewinds with the rest: the change ticks, the clock and each
+// query's last pass are the snapshot's after a restore, so systems that
+// filter on [Added] or [Changed] see in a re-simulation exactly what they
+// saw the first time. [SnapshotRing] keeps the snapshots of the last few
+// ticks for rollback; [SnapshotRing.At] and [SnapshotRing.Ticks] read its
+// past ticks without rolling back.
+//
+// # Checksums and diffs
 //
 // [World.Checksum] hashes the whole observable state of a world (the entity
 // index with its free list, every non-empty table's rows in iteration order,
 // the sparse sets, the resources, the events left to read) into 64 bits,
-// so that two simulations that
-// must agree, a lockstep peer and its twin or a world before a save and after
-// the load, can be compared in one number (the desync check of GGPO and
-// GGRS). Equal worlds give equal checksums however they were built: the
-// order in which types were first used, tables made and emptied on the way
-// and the worlds' tags do not count, and padding bytes are never read.
-// Floats count by their bits, except that every NaN is one NaN; strings by
-// content; pointer, slice, map and interface fields not at all, unless the
-// type implements [Checksummer]. Events count by what readers have left to
-// read, not by how many were ever sent: a peer that joined from a save file
-// agrees with the peers that ran from the start.
-//
-// # Finding where two states differ
+// so that two simulations that must agree, a lockstep peer and its twin or
+// a world before a save and after the load, can be compared in one number
+// (the desync check of GGPO and GGRS). Equal worlds give equal checksums
+// however they were built: the order in which types were first used,
+// tables made and emptied on the way and the worlds' tags do not count,
+// and padding bytes are never read. Floats count by their bits, except
+// that every NaN is one NaN; strings by content; pointer, slice, map and
+// interface fields not at all, unless the type implements [Checksummer].
+// Events count by what readers have left to read, not by how many were
+// ever sent: a peer that joined from a save file agrees with the peers
+// that ran from the start.
 //
 // One checksum says that two runs disagree, not where. [World.Checksums]
 // gives one sum per part ([PartChecksum]: the entity index, each component
@@ -684,13 +709,86 @@
 // [Diff] then compares two states, each a world or a [Snapshot] (of one
 // world or of two: two runs, two peers), entity by entity, component by
 // component and field by field, in time linear in their size, and reports
-// the first differences with both values and counts them all:
+// the first differences with both values and counts them all: entities,
+// components, relation pairs and resources, and the entity index and
+// iteration order that checksums count. Values compare as the checksum
+// hashes them.
 //
 //	r := ecs.Diff(ring.At(tick), w, 10) // the tick as it was, against now
 //	fmt.Print(&r)                       // entity 7v0 component game.Pos field X: differs: A 1.5, B 1.25
 //
-// Values compare as the checksum hashes them. [SnapshotRing.At] and
-// [SnapshotRing.Ticks] read the ring's past ticks without rolling back.
+// [DiffSaves] does the same for two binary save files without the
+// program's Go types, each value read by its file's schema, so a tool
+// (`tessera diff`) compares any program's saves; for two worlds saved by
+// one program it reports what Diff reports of them, plus the event
+// queues. It checks the files as Load does (CRCs, counts, entity indices)
+// and returns an error for anything it cannot read, never a panic, in
+// memory linear in the files' sizes. Package sched's sync test
+// (NewSyncTest) rolls a world back and compares it this way every tick.
+//
+// # Save files
+//
+// [World.Save] writes a world to an io.Writer in a versioned binary format
+// and [World.Load] reads it into a new world: the same entity ids and
+// generations, free list, rows in order, sparse sets, resources and event
+// queues (the events left to read and the readers' cursors, which the
+// loading program's readers take in the order it makes them), so the
+// checksum after the load is the one before the save, and a program that
+// saves, loads and runs on gives the checksums, tick for tick, of the run
+// that never saved. The same world saves to the same bytes on any machine
+// (little-endian numbers; int, uint and uintptr as 64 bits). Component
+// types are named by a stable name ([Name], by default the Go package path
+// and type name) and described by a schema of their fields, so a file
+// still loads after a type was renamed (keep its Name) or gained, lost or
+// reordered fields; a field whose kind changed is an error naming it.
+//
+// Load checks the whole file before it changes anything: any bytes give
+// an error or a world, never a panic or half a world, in time and memory
+// bounded by the file's size: every count it gives is checked against the
+// bytes left, values that take no bytes (empty arrays and structs, arrays
+// of those, nested at any depth) are read or skipped at once however many
+// a schema claims, and a schema nested more than 64 deep is an error. The
+// file is cut into sections (the entity index, the types, each table,
+// sparse set, resource and event queue), each with a CRC-32C that Load
+// checks first: a damaged file, a single flipped bit in a value included,
+// is an error naming the section and its bytes rather than a world with a
+// wrong value (a CRC-32C finds every change of up to 32 bits in a row,
+// and misses wider random damage about once in 2^32). Files of format
+// version 1 (no events, no CRCs) still load. [World.SaveJSON] and
+// [World.LoadJSON] do the same in JSON, each component through
+// encoding/json, for people and tools; a JSON save carries no CRC, since
+// people edit it, so a changed digit inside a number loads as that number.
+//
+// Values are written by a codec built by reflection once per Save, and
+// runs of plain numbers as memory. A component type whose pointer has the
+// [BinaryCodec] methods, EncodeSave and DecodeSave (the code `tessera gen`
+// writes from JSON definitions has them), writes and reads its own bytes
+// instead, the same bytes, without reflection: Load uses it when the
+// file's schema of the type is the type's own and falls back to
+// reflection for a file saved before the type changed. A type that holds
+// itself (through a slice) has no finite schema: Save returns an error
+// naming it.
+//
+// [SaveCodec] writes and reads one value of a type in the same format,
+// the bytes Save writes for a component's value, without a world or a
+// file: for replication, network messages and caches. Its Decode checks
+// the bytes as Load does (any bytes give a value or an error, never a
+// panic, in memory bounded by their length) and passes each entity inside
+// the value to a function of the caller's, as Merge maps a file's
+// entities; [SaveCodec.Refs] lists those entities beforehand, and
+// [SaveCodec.Schema] fingerprints the layout, so that two programs can
+// check they agree on it. Append into a buffer with room, and Decode, of a
+// value of a fixed size allocate nothing (beyond what a type's own
+// BinaryCodec methods allocate).
+//
+// [World.Merge] and [World.MergeJSON] read the same files into a world that
+// already has entities (EnTT's continuous loader): each of the file's
+// entities becomes a new one, spawned in the order of the file's indices,
+// every [Entity] inside the loaded values is rewritten to the new entity it
+// names (or to the zero Entity when it named none), and the returned
+// [EntityMapping] says which file entity became which ([EntityMapping.Get]
+// of a saved handle gives the new entity). Merge leaves the world's
+// resources alone; a file it cannot read leaves the world as it was.
 //
 // # Determinism
 //
@@ -731,132 +829,120 @@
 //     resources, relations): a counter in a Go variable is not rolled back
 //     or saved.
 //
-// # Snapshots and rollback
-//
-// [World.Snapshot] copies a world's whole state into a [Snapshot] and
-// [World.Restore] puts it back: afterwards the world is the one of the
-// snapshot in every observable way (alive handles, the ids the next spawns
-// return, iteration order, values, sparse sets, resources, observer
-// membership), and no hook or observer fired on the way. A snapshot keeps
-// its buffers, so saving into the same few snapshots every tick, as a
-// rollback netcode loop does (GGPO, GGRS), allocates nothing once warm:
-//
-//	var save ecs.Snapshot
-//	w.Snapshot(&save)  // before a predicted tick
-//	...                // the tick runs; the remote input disagrees
-//	w.Restore(&save)   // back, then re-simulate with the right input
-//
-// Values are copied as memory; strings are shared, since Go never mutates
-// them. A type that holds pointers, slices, maps or interfaces needs a
-// Clone method ([Cloner]) or a declaration that sharing is safe
-// ([Shallow], one call per type, wherever its values live: components,
-// relation pairs, events, resources); otherwise Snapshot panics naming the
-// type, and [World.CanSnapshot] says so beforehand. Keep the simulation's
-// random source in a resource, so a restore rewinds it too. Change
-// detection rewinds with the rest: the change ticks, the clock and each
-// query's last pass are the snapshot's after a restore, so systems that
-// filter on [Added] or [Changed] see in a re-simulation exactly what they
-// saw the first time. [SnapshotRing] keeps the snapshots of the last few
-// ticks for rollback.
-//
-// # Save files
-//
-// [World.Save] writes a world to an io.Writer in a versioned binary format
-// and [World.Load] reads it into a new world: the same entity ids and
-// generations, free list, rows in order, sparse sets, resources and event
-// queues (the events left to read and the readers' cursors, which the
-// loading program's readers take in the order it makes them), so the
-// checksum after the load is the one before the save, and a program that
-// saves, loads and runs on gives the checksums, tick for tick, of the run
-// that never saved. The same world saves to the same bytes on any machine
-// (little-endian numbers; int, uint and uintptr as 64 bits). Component
-// types are named by a stable name ([Name], by default the Go package path
-// and type name) and described by a schema of their fields, so a file
-// still loads after a type was renamed (keep its Name) or gained, lost or
-// reordered fields; a field whose kind changed is an error naming it.
-// Load checks the whole file before it changes anything: any bytes give
-// an error or a world, never a panic or half a world, in time and memory
-// bounded by the file's size: every count it gives is checked against the
-// bytes left, values that take no bytes (empty arrays and structs, arrays
-// of those, nested at any depth) are read or skipped at once however many
-// a schema claims, and a schema nested more than 64 deep is an error. The
-// file is cut into sections (the entity index, the types, each table,
-// sparse set, resource and event queue), each with a CRC-32C that Load
-// checks first: a damaged file, a single flipped bit in a value included,
-// is an error naming the section and its bytes rather than a world with a
-// wrong value (a CRC-32C finds every change of up to 32 bits in a row,
-// and misses wider random damage about once in 2^32). Files of format
-// version 1 (no events, no CRCs) still load.
-// [World.SaveJSON] and [World.LoadJSON] do the same in JSON, each
-// component through encoding/json, for people and tools; a JSON save
-// carries no CRC, since people edit it, so a changed digit inside a number
-// loads as that number.
-//
-// Values are written by a codec built by reflection once per Save, and
-// runs of plain numbers as memory. A component type whose pointer has the
-// [BinaryCodec] methods, EncodeSave and DecodeSave (the code `tessera gen`
-// writes from JSON definitions has them), writes and reads its own bytes
-// instead, the same bytes, without reflection: Load uses it when the
-// file's schema of the type is the type's own and falls back to
-// reflection for a file saved before the type changed. A type that holds
-// itself (through a slice) has no finite schema: Save returns an error
-// naming it.
-//
-// [SaveCodec] writes and reads one value of a type in the same format,
-// the bytes Save writes for a component's value, without a world or a
-// file: for replication, network messages and caches. Its Decode checks
-// the bytes as Load does (any bytes give a value or an error, never a
-// panic, in memory bounded by their length) and passes each entity inside
-// the value to a function of the caller's, as Merge maps a file's
-// entities; [SaveCodec.Refs] lists those entities beforehand, and
-// [SaveCodec.Schema] fingerprints the layout, so that two programs can
-// check they agree on it. Append into a buffer with room, and Decode, of a
-// value of a fixed size allocate nothing (beyond what a type's own
-// BinaryCodec methods allocate).
-//
-// [World.Merge] and [World.MergeJSON] read the same files into a world that
-// already has entities (EnTT's continuous loader): each of the file's
-// entities becomes a new one, spawned in the order of the file's indices,
-// every [Entity] inside the loaded values is rewritten to the new entity it
-// names (or to the zero Entity when it named none), and the returned
-// [EntityMapping] says which file entity became which. Merge leaves the
-// world's resources alone; a file it cannot read leaves the world as it
-// was.
-//
-// [Diff] compares two worlds or snapshots in memory and says where they
-// differ: entities, components, relation pairs and resources, field by
-// field with both values, and the entity index and iteration order that
-// checksums count. [DiffSaves] does the same for two binary save files
-// without the program's Go types, each value read by its file's schema,
-// so a tool (`tessera diff`) compares any program's saves; for two worlds
-// saved by one program it reports what Diff reports of them, plus the
-// event queues. It checks the files as Load does (CRCs, counts, entity
-// indices) and returns an error for anything it cannot read, never a
-// panic, in memory linear in the files' sizes.
-//
 // # Concurrency
 //
 // A World is not safe for concurrent use outside a parallel section: every
 // call must come from one goroutine at a time, iterations included
 // (starting and ending a loop updates the world's count of running
 // iterations). w.Parallel().Begin ([ParallelControl.Begin]) opens a
-// parallel section, in which any
-// number of goroutines may iterate queries, read components and resources,
-// and overwrite components in place, as long as no two write one component
-// type and none reads a type another writes; structural changes go to
-// per-goroutine [Commands] buffers, and direct ones panic. Two goroutines
-// changing one world outside a parallel section is caught on a best-effort
-// basis, like the Go runtime's "concurrent map writes": every structural
-// mutation marks the world while it runs, and one that finds the mark set
-// panics with "concurrent structural change" instead of corrupting the
-// world (the race detector catches every case). An [Events] queue has a
-// mark of its own: two goroutines sending to or reading one queue at once
-// panic with "concurrent use" instead of losing events. Operations that
-// need a settled world (Snapshot, Save, Load, Merge) name another
-// goroutine as a possible cause when they find the world busy. Package sched
+// parallel section, in which any number of goroutines may iterate queries,
+// read components and resources, and overwrite components in place, as
+// long as no two write one component type and none reads a type another
+// writes; structural changes go to per-goroutine [Commands] buffers, and
+// direct ones panic. [Query2.AppendChunks] (and its siblings) cut a pass
+// into row ranges that different goroutines may write. Package sched
 // builds its parallel stages on this, and checks the access rules. Handles
 // and queries are made once, before the first run, and reused: making one
 // inside a parallel section panics and says so.
-// [Query2.AppendChunks] (and its siblings) cut a pass into row ranges that
-// different goroutines may write.
+//
+// Two goroutines changing one world outside a parallel section is caught
+// on a best-effort basis, like the Go runtime's "concurrent map writes":
+// every structural mutation marks the world while it runs, and one that
+// finds the mark set panics with "concurrent structural change" instead
+// of corrupting the world (the race detector catches every case). An
+// [Events] queue has a mark of its own: two goroutines sending to or
+// reading one queue at once panic with "concurrent use" instead of losing
+// events. Operations that need a settled world (Snapshot, Save, Load,
+// Merge) name another goroutine as a possible cause when they find the
+// world busy.
+//
+// A scheduler's plumbing sits behind [World.Parallel], apart from the game
+// code's calls: the parallel section ([ParallelControl.Begin],
+// [ParallelControl.End], [ParallelControl.Active]), the access checker of
+// a debug mode ([ParallelControl.SetAccessChecker]) and the test a batch
+// writer makes before storing values without Set
+// ([ParallelControl.SetIsPlainWrite]).
+//
+// # Storage and memory
+//
+// Every distinct set of component types is an archetype with one table. A
+// table has an entity column and one column per component type, all of one
+// length (struct of arrays), so iterating one component type walks
+// contiguous memory. Adding or removing a component moves the entity's row
+// to another table; the moves between tables are edges of an archetype graph,
+// cached after their first use, so a move is a lookup and a copy per
+// component. Removing a row moves the table's last row into its place
+// (swap-and-pop).
+//
+// Rows past a table's length are kept zero where that is cheap (the zero
+// tail, as in Ark): a batch despawn ([World.DespawnMatching]) zeroes the
+// rows it empties in bulk, and a single despawn or move leaves its vacated
+// row stale and marks it. A spawn of zero values ([Map.SpawnFunc] with a nil
+// init, a SpawnBatch of zero values) then writes nothing into zero rows and
+// clears only the marked ones, so creating entities costs their bookkeeping,
+// not their bytes. The trade-off: a DespawnMatching pays the zeroing (a
+// memclr of the rows' bytes) instead of the spawns that follow it.
+//
+// A component type can instead live in a sparse set of its own, chosen once
+// per world before the type's first use:
+//
+//	ecs.Register[Burning](w, ecs.Sparse())
+//
+// A sparse set is a paged sparse array indexed by entity index (pages of 1024
+// entries, allocated only where entities hold the type and pooled once
+// empty), a dense entity array and a dense value array, with swap-and-pop
+// removal. A sparse component is not part of the archetype: adding or
+// removing it is O(1) and never moves the entity's table row, which makes it
+// the choice for components that come and go often (BenchmarkAddRemoveSparse
+// compares it with a table). The price is in iteration: a query checks sparse
+// terms per entity, and a query whose rarest required term is sparse is
+// driven from that set: its dense array is walked, with one entity-index
+// lookup per holder to find the table row and check the table matches. The
+// driven walk reads the driving set's values in order (BenchmarkMemberList
+// compares it with the dissertation's active-passive sets, which were not
+// adopted). Everything else (maps, filters, the three iteration forms,
+// deferred changes, batches) works the same for both storages. Chunks and
+// AppendChunks of a query whose one term is a sparse type hand out runs of
+// the set's dense arrays (up to 1024 entities, in the set's order); with
+// table terms beside sparse ones, a chunk holds one entity, because the
+// table values of consecutive holders are not next to each other. Sparse
+// pages cost 4 bytes per entity index in the range the holders span, so a
+// component spread thinly over many entities is smaller in a table.
+// [CapacityHint] sizes a type's storage up front.
+//
+// [World.Stats] reports memory per component type, per table and for the
+// entity index; [World.Shrink] gives back what is allocated but unused.
+//
+// # Introspection
+//
+// Tools that do not know a world's types at compile time (the browser
+// inspector of package inspect, a debug console, an editor) read and
+// change it without type parameters (as flecs' reflection and Bevy's
+// remote protocol do). Their calls sit behind [World.Reflect], which keeps
+// them apart from the game code's:
+//
+//	r := w.Reflect()
+//	for _, c := range r.Components() { ... }  // c.Name, c.GoType, c.Storage, c.Count
+//	ct, ok := r.ComponentNamed("game.Health")  // by stable name (Name)
+//	for e := range r.Entities(with, without) { // in table order
+//		for _, c := range r.ComponentsOf(e, nil) {
+//			v, _ := r.Value(e, c) // a copy, boxed: its dynamic type is the component's
+//		}
+//	}
+//	v, err := r.DecodeValue(ct, []byte(`{"HP": 10}`)) // strict JSON, as SaveJSON writes
+//	cmds := w.NewCommands()
+//	cmds.SetValue(e, v) // add or overwrite, hooks fire at Apply
+//	w.Apply(cmds)
+//
+// [Commands.RemoveValue] removes a type named by its [ComponentType].
+// [Reflection.EntityAt] turns an index a person typed into a handle, and
+// [Reflection.Resources] lists the resources. Relations are read the same
+// way, without their pair types: [Reflection.Relations] lists them,
+// [Reflection.PairsOf] and [Reflection.PairsTo] yield an entity's pairs as
+// source and as target (relation, both entities and a boxed copy of the
+// value), [Reflection.NumPairs] counts them, and
+// [Reflection.RelationRoots] yields the tops of a relation's trees (for
+// [ChildOf], the hierarchy's roots) in entity index order. These calls
+// allocate and walk the world's type list: they are for tools, not for
+// systems.
 package ecs

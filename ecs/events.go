@@ -47,12 +47,8 @@ import (
 // record at the end of the stage, so the events and their order do not
 // depend on which goroutine ran first.
 //
-// (Bevy's Events<T> with its EventReader, which keeps a cursor per reader;
-// Bevy drops an event after two updates whether it was read or not, where
-// Tessera keeps it until every reader has read it. Ark's custom events and
-// donburi's event types call subscribed functions instead, Ark at once and
-// donburi when its ProcessEvents runs; Tessera's readers pull their events
-// when their system runs.)
+// (Bevy's Events<T> and EventReader, each event kept until every reader
+// has read it.)
 type Events[E any] struct {
 	w       *World
 	typ     reflect.Type

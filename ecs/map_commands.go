@@ -12,9 +12,7 @@ import "fmt"
 // [Map2.SpawnCmd], one change in [Commands.Len] where a Commands.Spawn and
 // a [Map.SetCmd] are two. Panics if c belongs to another world.
 // Complexity: O(1) amortised to record, no allocation once c has grown.
-// (Command buffers: Bevy's Commands and flecs' deferred mode; the pending
-// entity: Bevy's Commands::spawn, which reserves the id ahead of the
-// spawn.)
+// (Bevy's Commands::spawn; flecs' deferred mode.)
 func (m *Map[T]) SpawnCmd(c *Commands, v T) Entity {
 	if m.w != c.w {
 		panic(fmt.Sprintf("ecs: %s: the Commands buffer belongs to another world", opName("SpawnCmd", m.info)))

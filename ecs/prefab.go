@@ -13,9 +13,7 @@ import (
 // the world once; the prefab owns those copies, so the template entities
 // can be despawned, or changed, without changing the prefab, and changing
 // the prefab (through [PrefabValue]) leaves the instances spawned before
-// alone: an instance is a copy, not a link (flecs' IsA inheritance, where
-// instances share the prefab's values until they override them, is not
-// modelled).
+// alone: an instance is a copy, not a link (unlike flecs' IsA).
 //
 // Each instance gets new entities, one per node of the tree, in the same
 // tables as the template's, with copies of the values (by the rules of

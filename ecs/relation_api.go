@@ -13,9 +13,9 @@ import (
 // source, unless declared [Multi]. Both sides are indexed: Targets(e) and
 // Sources(t) read one list each, O(its length), never a scan of the world,
 // and adding a pair moves no table row, so relations do not fragment
-// tables (Bevy's ChildOf/Children keep both sides in sync the same way;
-// flecs and Ark split tables by target instead, which [SplitByTarget]
-// offers for an exclusive relation, on top of the two indexed sides).
+// tables (both sides in sync, as Bevy's ChildOf and Children). An
+// exclusive relation may add tables per target, as flecs and Ark keep
+// them: [SplitByTarget].
 //
 // Inside an iteration, a hook or an observer, changes to a relation are
 // deferred like other structural changes and applied, in order with them,

@@ -21,10 +21,8 @@ import (
 // concurrent use. Its memory is about the world's live data: the rows, the
 // sparse values, 12 bytes per entity index handed out, 8 bytes per value
 // of a tracked type and 4 per query, not the capacity the world keeps for
-// growth. (The in-memory save states of
-// rollback netcode: GGPO's save_game_state and load_game_state callbacks
-// and GGRS' GgrsRequest::SaveGameState, which Bevy users assemble from
-// bevy_ggrs' snapshot plugins.)
+// growth. (The save states of rollback netcode: GGPO's save_game_state,
+// GGRS' SaveGameState.)
 type Snapshot struct {
 	w        *World
 	complete bool     // Snapshot finished filling it (a Clone may panic halfway)

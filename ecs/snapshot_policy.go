@@ -14,9 +14,8 @@ import (
 // no mutable memory with it. Either a value or a pointer receiver works.
 // Clone must leave the world alone: a structural change, or a Save,
 // Snapshot or Restore of the world, from inside Clone panics, naming the
-// change and the operation running it. (The Clone method of Go's own types, such as maps.Clone and
-// slices.Clone, and of Rust's Clone trait, which Bevy's snapshot tools
-// require of every component they save.)
+// change and the operation running it. (Go's maps.Clone and slices.Clone;
+// Rust's Clone, which Bevy's snapshot tools require.)
 type Cloner[T any] interface {
 	Clone() T
 }

@@ -61,9 +61,8 @@ func CapacityHint(n int) ComponentOption { return func(o *componentOptions) { o.
 // Name gives the type a stable name in save files ([World.Save]) and
 // checksums, in place of its package path and type name, so files written
 // before a type was renamed or moved still load. Names must be unique in a
-// world; Register panics when one is taken. (The stable type names of
-// serialisers such as Bevy's reflect-based scenes, which key components by
-// type path, and of EnTT's snapshots, which key them by id.)
+// world; Register panics when one is taken. (Stable names, as Bevy's
+// scenes key components by type path.)
 func Name(name string) ComponentOption { return func(o *componentOptions) { o.name = name } }
 
 // Register configures component type T in w. It is optional: types need no
