@@ -79,6 +79,7 @@ func newFixture(t testing.TB, opts ...inspect.Option) *fixture {
 	}
 	t.Cleanup(f.s.Close)
 	f.in = inspect.New(f.w, append([]inspect.Option{inspect.Scheduler(f.s), inspect.Locker(&f.mu)}, opts...)...)
+	t.Cleanup(func() { f.in.Close() }) // after the server's, which runs first
 	f.srv = httptest.NewServer(f.in)
 	t.Cleanup(f.srv.Close)
 	return f
