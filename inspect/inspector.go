@@ -20,8 +20,8 @@ import (
 // goroutine drains between ticks ([Inspector.Tick], [Inspector.Serve],
 // [Inspector.Run]), or, with [Locker], a goroutine of the inspector's own
 // holding the caller's lock. Make one with [New]; it is safe for
-// concurrent use by the HTTP server's goroutines. [Inspector.Close] ends
-// it.
+// concurrent use by the HTTP server's goroutines; [Inspector.Close]
+// closes it.
 type Inspector struct {
 	w      *ecs.World
 	s      *sched.Scheduler

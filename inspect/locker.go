@@ -14,16 +14,17 @@ package inspect
 // takeOver never takes the Locker, so a program that calls Tick holding
 // it, or whose step takes it, does not deadlock with the loop.
 //
-// Lifetime: the first request that needs the loop starts it (ensureDrainer);
-// Close ends it for good, and the server Listen built ends it when it
-// stops (a later request, from another server, starts another). Stopping
+// Lifetime: the first request that needs the loop starts it
+// (ensureDrainer); Close ends it for good, and the server Listen built
+// ends it when it stops (a later request, from another server, starts
+// another). Stopping
 // never waits for the goroutine, which may be waiting for a lock the
 // stopping caller holds: the goroutine ends as soon as the queue is empty
 // and it runs no job.
 
-// ensureDrainer makes sure a loop will drain the queue, starting the inspector's
-// own in Locker mode when no loop of the program has taken over. It
-// reports false once the inspector is closed.
+// ensureDrainer makes sure a loop will drain the queue, starting the
+// inspector's own in Locker mode when no loop of the program has taken
+// over. It reports false once the inspector is closed.
 func (in *Inspector) ensureDrainer() bool {
 	if in.locker == nil || in.takenOver.Load() {
 		return !in.closed.Load()
@@ -111,8 +112,9 @@ func (in *Inspector) endLockerLoop() {
 // once it has the lock if it was waiting for it. Tick, Serve and Run still
 // work, with no request to serve. Close a Locker-mode inspector that is
 // served by a server of one's own (not [Inspector.Listen]'s) when done
-// with it, so its goroutine ends. Close never blocks and returns nil; a
-// second call does nothing. Complexity: O(queued requests).
+// with it, so its goroutine ends. Close never waits for a request or a
+// lock, and returns nil; a second call changes nothing. Complexity:
+// O(queued requests).
 func (in *Inspector) Close() error {
 	in.life.Lock()
 	in.closed.Store(true)
