@@ -51,8 +51,16 @@
 // stands.
 //
 // A world without a loop (a tool, a test, a server that ticks on demand)
-// is served under a mutex instead: give [Locker], hold the lock whenever
-// the program uses the world, and each request runs under it.
+// is served under a mutex instead: give [Locker] and hold the lock
+// whenever the program uses the world. The requests go through the same
+// queue, and a goroutine of the inspector's own, started by the first
+// request, drains it: it takes the lock, runs the requests waiting then
+// (as Serve does: none begins past the first after 4 ms), and lets it go,
+// so a crowd of clients slows the answers, not the program. The Wait time
+// and its 503 hold as above. The first call of Tick, Serve or Run hands
+// the queue to that loop, and the inspector's goroutine ends;
+// [Inspector.Close], or the stop of the server [Inspector.Listen] built,
+// ends it too.
 //
 // # The JSON API
 //
@@ -199,8 +207,9 @@
 // lacks; 405 for a method a path does not take; 408 for a body that does
 // not arrive in time; 409 as above; 413 for a body over the limit; 415 for
 // a PATCH that is not a merge patch; 500 for a hook that panicked (above);
-// 503 when the loop does not serve in time. Every request refused with a
-// 4xx or 503 changes nothing.
+// 503 when the loop does not serve in time or the inspector is closed
+// ([Inspector.Close]). Every request refused with a 4xx or 503 changes
+// nothing.
 //
 // Relations are shown, not written: the types a relation keeps its pairs
 // in are not listed as components and cannot be written, since a change
@@ -333,8 +342,8 @@
 //     and before any other work. A refused request's connection is closed
 //     rather than read to the end of its body.
 //   - Then the body is read whole, into memory, before the request goes
-//     to the world: no body is ever read while a request holds the
-//     [Locker] or waits in the loop's queue. It must arrive within
+//     to the world: no body is ever read while the [Locker] is held for a
+//     request or a request waits in the loop's queue. It must arrive within
 //     [BodyTimeout] ([DefaultBodyTimeout]) of the handler's start, however
 //     it trickles in, or the request answers 408; a body sent in chunks,
 //     with no Content-Length, answers 413 as soon as it passes the limit.

@@ -24,7 +24,8 @@ func Example() {
 
 	var mu sync.Mutex // held by the program whenever it uses w
 	in := inspect.New(w, inspect.Locker(&mu))
-	srv := httptest.NewServer(in) // or in.Listen("127.0.0.1:7777")
+	defer in.Close()              // ends the goroutine that serves requests under mu
+	srv := httptest.NewServer(in) // or in.Listen("127.0.0.1:7777"), whose Close ends it too
 	defer srv.Close()
 
 	for _, path := range []string{"/api/entities?with=inspect_test.Position", "/api/entities/2v0"} {
@@ -91,6 +92,7 @@ func Example_hierarchyAndPatch() {
 
 	var mu sync.Mutex
 	in := inspect.New(w, inspect.Locker(&mu), inspect.Token("let-me-in"))
+	defer in.Close()
 	srv := httptest.NewServer(in)
 	defer srv.Close()
 

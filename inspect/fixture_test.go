@@ -78,9 +78,8 @@ func newFixture(t testing.TB, opts ...inspect.Option) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.s.Close)
-	f.in = inspect.New(f.w, append([]inspect.Option{inspect.Scheduler(f.s), inspect.Locker(&f.mu)}, opts...)...)
-	f.srv = httptest.NewServer(f.in)
-	t.Cleanup(f.srv.Close)
+	f.in = newInspector(t, f.w, &f.mu, append([]inspect.Option{inspect.Scheduler(f.s)}, opts...)...)
+	f.srv = newServer(t, f.in)
 	return f
 }
 
@@ -140,6 +139,15 @@ func wantError(t *testing.T, what string, status int, body []byte, wantStatus in
 	if status != wantStatus || json.Unmarshal(body, &e) != nil || !strings.Contains(e.Error, want) {
 		t.Errorf("%s: %d %s; want %d and an error with %q", what, status, body, wantStatus, want)
 	}
+}
+
+// newInspector makes an inspector of w in Locker mode under mu, closed
+// when the test ends (after the server newServer makes, which is closed
+// first), so that its goroutine ends.
+func newInspector(t testing.TB, w *ecs.World, mu *sync.Mutex, opts ...inspect.Option) *inspect.Inspector {
+	in := inspect.New(w, append([]inspect.Option{inspect.Locker(mu)}, opts...)...)
+	t.Cleanup(func() { in.Close() })
+	return in
 }
 
 func newServer(t testing.TB, h http.Handler) *httptest.Server {

@@ -16,10 +16,12 @@ import (
 // Inspector serves one world to a browser or any HTTP client: it is an
 // [http.Handler] for the JSON API and the embedded page described in the
 // package documentation. Its handlers never touch the world from their own
-// goroutines: each request becomes a job that the world's goroutine runs
-// between ticks ([Inspector.Tick], [Inspector.Serve], [Inspector.Run]), or
-// that runs under the caller's [Locker]. Make one with [New]; it is safe
-// for concurrent use by the HTTP server's goroutines.
+// goroutines: each request becomes a job on a queue that the world's
+// goroutine drains between ticks ([Inspector.Tick], [Inspector.Serve],
+// [Inspector.Run]), or, with [Locker], a goroutine of the inspector's own
+// holding the caller's lock. Make one with [New]; it is safe for
+// concurrent use by the HTTP server's goroutines; [Inspector.Close]
+// closes it.
 type Inspector struct {
 	w      *ecs.World
 	s      *sched.Scheduler
@@ -37,21 +39,26 @@ type Inspector struct {
 	bodyTimeout, writeTimeout, headerTimeout, idleTimeout time.Duration
 
 	jobs chan *job
-	wake chan struct{} // signalled when a job is queued, for Run
+	wake chan struct{} // signalled when a job is queued, for Run and lockerLoop
+
+	// Locker mode (locker.go). life guards stopLoop, closed to end the
+	// inspector's own loop (nil when none runs), and the setting of
+	// closed (Close). takenOver: Tick, Serve or Run has been called, so
+	// the program's loop drains the queue; it is set holding batch, which
+	// the inspector's loop holds around each batch of jobs.
+	life      sync.Mutex
+	stopLoop  chan struct{}
+	closed    atomic.Bool
+	takenOver atomic.Bool
+	batch     sync.Mutex
 
 	// Loop state, read and written on the loop's goroutine only (in jobs
 	// and Tick).
 	looping atomic.Bool // Tick or Run has been called
 	serving atomic.Bool // a Serve call runs (two at once are refused)
-	// handover is held by Tick and Serve when there is a Locker: a
-	// request that took the Locker before a loop began runs only if it
-	// can take handover at once, and otherwise joins the loop's queue
-	// (the loop need not hold the Locker, so the Locker alone cannot keep
-	// the two apart).
-	handover sync.Mutex
-	paused   bool
-	steps    int // single steps asked for while paused
-	ticks    uint64
+	paused  bool
+	steps   int // single steps asked for while paused
+	ticks   uint64
 
 	samples samples
 	tt      timeTravel // History: the ring, branches (history.go)
@@ -85,16 +92,24 @@ func Token(token string) Option {
 	return func(in *Inspector) { in.policy.Token = sum }
 }
 
-// Locker serves a world that has no loop calling Tick, Serve or Run: each
-// request runs on its handler's goroutine while holding l, which the caller
-// holds whenever it uses the world (between ticks it releases it). A
-// request that cannot take l within the Wait time, or whose client goes
-// away first, answers 503 and never runs. Pause, step and resume answer
-// 409 in this mode unless a loop is running too. Once Tick or Run
-// is called, requests go through the loop's queue instead; one that took
-// l before then and finds the loop's Tick or Serve running lets l go and
-// joins that queue, so the two never use the world at once, and a step
-// that takes l itself cannot deadlock with it.
+// Locker serves a world that has no loop calling Tick, Serve or Run,
+// under l, which the caller holds whenever it uses the world (between
+// ticks it releases it). Requests are queued as in the other modes, and a
+// goroutine of the inspector's own, started by the first request, drains
+// the queue: it takes l, runs the requests waiting then (as Serve does:
+// none begins past the first after a few milliseconds, so the program
+// does not wait for l behind a crowd of clients), and lets l go. A request
+// not run within the Wait time (l held by the program all along), or
+// whose client goes away first, answers 503 and never runs. A request
+// cannot run while its sender holds l: code that holds l and calls
+// ServeHTTP itself gets a 503 after the Wait time. The goroutine ends
+// with [Inspector.Close], or when the server [Inspector.Listen] built
+// stops. Pause, step and resume answer 409 in this mode unless a loop is
+// running too. From the first call of Tick, Serve or Run on, that loop
+// drains the queue instead and the inspector's goroutine ends: the call
+// waits for a batch the goroutine is running to end, never for l, so a
+// program may make it holding l, or with a step that takes l; the two
+// never run requests at once, and each request runs once.
 func Locker(l sync.Locker) Option { return func(in *Inspector) { in.locker = l } }
 
 // AllowRemote lets [Inspector.Listen] bind a non-loopback address and
@@ -115,9 +130,9 @@ func MaxBody(n int64) Option {
 	return func(in *Inspector) { in.maxBody = n }
 }
 
-// Wait sets how long a request waits for the loop (or the Locker) to run
-// it (default 5 s); past it the request answers 503 and changes nothing.
-// Panics if d <= 0.
+// Wait sets how long a request waits for the loop (in [Locker] mode, the
+// inspector's own loop and the lock) to run it (default 5 s); past it the
+// request answers 503 and changes nothing. Panics if d <= 0.
 func Wait(d time.Duration) Option {
 	if d <= 0 {
 		panic(fmt.Sprintf("inspect: Wait(%v): want a positive time", d))
@@ -191,7 +206,8 @@ func IdleTimeout(d time.Duration) Option {
 // New returns an inspector of w. Without [Locker], something must run its
 // jobs on the world's goroutine: call [Inspector.Tick] in place of each
 // tick, or [Inspector.Serve] between ticks, or let [Inspector.Run] drive
-// the loop. Complexity: O(1); the page's files are embedded in the binary.
+// the loop. New starts no goroutine (with Locker, the first request
+// does). Complexity: O(1); the page's files are embedded in the binary.
 func New(w *ecs.World, opts ...Option) *Inspector {
 	in := &Inspector{
 		w:       w,

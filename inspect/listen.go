@@ -16,6 +16,7 @@ const DefaultAddr = "127.0.0.1:7777"
 type Server struct {
 	// URL is the page's address, such as "http://127.0.0.1:7777/".
 	URL  string
+	in   *Inspector
 	srv  *http.Server
 	stop context.CancelFunc // ends the requests' contexts
 }
@@ -55,7 +56,7 @@ func (in *Inspector) Listen(addr string) (*Server, error) {
 		BaseContext: func(net.Listener) context.Context { return base }}
 	srv.RegisterOnShutdown(stop)
 	go srv.Serve(ln) // returns when Close or Shutdown closes the listener
-	return &Server{URL: "http://" + urlHost(ln.Addr().(*net.TCPAddr), in.policy.Hosts) + "/", srv: srv, stop: stop}, nil
+	return &Server{URL: "http://" + urlHost(ln.Addr().(*net.TCPAddr), in.policy.Hosts) + "/", in: in, srv: srv, stop: stop}, nil
 }
 
 // urlHost is the host and port of the page's address: the listen address,
@@ -72,12 +73,26 @@ func urlHost(a *net.TCPAddr, hosts []string) string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
-// Close stops the server and closes its connections, streams included.
+// Close stops the server and closes its connections, streams included;
+// requests waiting for the world answer 503. In [Locker] mode it also ends
+// the inspector's own goroutine, without waiting for it (see
+// [Inspector.Close]); the inspector stays open, and a request from another
+// server starts the goroutine again. Returns the error of
+// [http.Server.Close].
 func (s *Server) Close() error {
 	s.stop()
-	return s.srv.Close()
+	err := s.srv.Close()
+	s.in.endLockerLoop()
+	return err
 }
 
 // Shutdown stops the server gracefully (see [http.Server.Shutdown]):
-// requests in flight finish, and streams end.
-func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+// requests in flight finish (those still waiting for the world answer
+// 503), and streams end. Then, in [Locker] mode, it ends the inspector's
+// own goroutine as Close does. Returns the error of
+// [http.Server.Shutdown].
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	s.in.endLockerLoop()
+	return err
+}

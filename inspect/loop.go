@@ -24,34 +24,35 @@ const (
 	jobCancelled
 )
 
-// do runs fn on the world's goroutine and returns its result: under the
-// Locker when there is one, otherwise through the queue the loop drains.
-// A request the loop does not take up within the Wait time, or whose client
-// goes away first, is cancelled and never runs: it answers 503 and
-// changes nothing.
+// do runs fn on the world's goroutine and returns its result: it queues
+// fn as a job and waits for whichever loop drains the queue (the
+// program's, through Tick, Serve or Run, or in Locker mode the
+// inspector's own, locker.go) to run it. A request the loop does not take
+// up within the Wait time, or whose client goes away first, is cancelled
+// and never runs: it answers 503 and changes nothing. Once the inspector
+// is closed, every request answers 503 at once.
 func (in *Inspector) do(ctx context.Context, fn func() (any, *httpError)) (any, *httpError) {
+	if in.closed.Load() {
+		return nil, closedError()
+	}
 	j := &job{fn: fn, done: make(chan struct{})}
 	timer := time.NewTimer(in.wait)
 	defer timer.Stop()
-	if in.locker != nil && !in.looping.Load() {
-		return in.underLock(ctx, timer, j)
-	}
-	return in.queued(ctx, timer, j)
-}
-
-// queued hands j to the loop's queue and waits for its answer, under the
-// rules of do.
-func (in *Inspector) queued(ctx context.Context, timer *time.Timer, j *job) (any, *httpError) {
 	select {
 	case in.jobs <- j:
 	case <-timer.C:
-		return nil, unavailable()
+		return nil, in.unavailable()
 	case <-ctx.Done():
-		return nil, unavailable()
+		return nil, in.unavailable()
 	}
 	select {
 	case in.wake <- struct{}{}:
 	default:
+	}
+	// After the job is queued, so that a loop stopping meanwhile either
+	// sees it or is started again (locker.go).
+	if !in.ensureDrainer() {
+		return in.cancel(j, closedError())
 	}
 	select {
 	case <-j.done:
@@ -59,55 +60,31 @@ func (in *Inspector) queued(ctx context.Context, timer *time.Timer, j *job) (any
 	case <-timer.C:
 	case <-ctx.Done():
 	}
+	return in.cancel(j, in.unavailable())
+}
+
+// cancel gives up on j, which answers err, unless a loop has taken it up
+// already: then its change is being made, so do waits for it and reports
+// it.
+func (in *Inspector) cancel(j *job, err *httpError) (any, *httpError) {
 	if j.state.CompareAndSwap(jobQueued, jobCancelled) {
-		return nil, unavailable()
+		return nil, err
 	}
-	<-j.done // running: its change is being made, so report it
+	<-j.done
 	return j.out, j.err
 }
 
-// underLock runs j under the Locker, unless the lock is not free within
-// the Wait time or the client goes away first: then j never runs, and the
-// request answers 503. A goroutine of its own waits for the lock, so that
-// giving up cannot leave the lock taken: whichever of the two moves j on
-// from jobQueued first decides whether it runs.
-//
-// When a loop has begun meanwhile and its Tick or Serve is running, j
-// must not run beside it, and must not wait for it while holding the
-// Locker either (the loop's step may take the Locker: a deadlock): it
-// lets the Locker go and joins the loop's queue.
-func (in *Inspector) underLock(ctx context.Context, timer *time.Timer, j *job) (any, *httpError) {
-	locked := make(chan struct{})
-	go func() {
-		in.locker.Lock()
-		if !j.state.CompareAndSwap(jobQueued, jobRunning) {
-			in.locker.Unlock() // the request gave up
-			return
-		}
-		close(locked)
-	}()
-	select {
-	case <-locked:
-	case <-timer.C:
-	case <-ctx.Done():
+// unavailable is the answer of a request no loop took up in time.
+func (in *Inspector) unavailable() *httpError {
+	if in.locker != nil && !in.takenOver.Load() {
+		return errorf(http.StatusServiceUnavailable, "the world's loop did not serve the request in time: the Locker was not free in time")
 	}
-	if j.state.CompareAndSwap(jobQueued, jobCancelled) {
-		return nil, unavailable()
-	}
-	<-locked
-	if !in.handover.TryLock() {
-		in.locker.Unlock()
-		j.state.Store(jobQueued)
-		return in.queued(ctx, timer, j)
-	}
-	defer in.locker.Unlock()
-	defer in.handover.Unlock()
-	in.exec(j)
-	return j.out, j.err
-}
-
-func unavailable() *httpError {
 	return errorf(http.StatusServiceUnavailable, "the world's loop did not serve the request in time: call Inspector.Tick, Serve or Run between ticks, or give a Locker")
+}
+
+// closedError is the answer of a request to a closed inspector.
+func closedError() *httpError {
+	return errorf(http.StatusServiceUnavailable, "the inspector is closed")
 }
 
 // run runs j unless it was cancelled. A panic inside (a hook refusing a
@@ -135,19 +112,28 @@ func (in *Inspector) exec(j *job) {
 // those that arrive meanwhile, and none past the first after 4 ms, so
 // clients cannot hold the loop up), on the
 // calling goroutine, which must be the one that runs the world's ticks,
-// between two ticks. It returns at once when none waits. Panics when
-// called while another Serve, Tick or Run call of the same inspector runs
-// on another goroutine. Complexity: the requests'.
+// between two ticks. It returns at once when none waits. With [Locker],
+// the first call of Serve, Tick or Run takes the queue over from the
+// inspector's own goroutine (see Locker). Panics when called while
+// another Serve, Tick or Run call of the same inspector runs on another
+// goroutine. Complexity: the requests'.
 func (in *Inspector) Serve() {
 	in.enter()
 	defer in.leave()
 	in.serve()
 }
 
+// serve runs the jobs queued when it begins, within serveBudget. The
+// receive does not block: Close may have taken a job meanwhile.
 func (in *Inspector) serve() {
 	start := time.Now()
 	for i, n := 0, len(in.jobs); i < n && (i == 0 || time.Since(start) < serveBudget); i++ {
-		in.run(<-in.jobs)
+		select {
+		case j := <-in.jobs:
+			in.run(j)
+		default:
+			return
+		}
 	}
 }
 
@@ -157,21 +143,17 @@ func (in *Inspector) serve() {
 const serveBudget = 4 * time.Millisecond
 
 // enter marks a Serve or Tick call as running, and panics if one already
-// runs: two goroutines would run requests on the world at once.
+// runs: two goroutines would run requests on the world at once. In Locker
+// mode, the first call takes the queue over from the inspector's own loop.
 func (in *Inspector) enter() {
 	if !in.serving.CompareAndSwap(false, true) {
 		panic("inspect: Serve or Tick called on two goroutines at once; call them from the world's one goroutine")
 	}
-	if in.locker != nil {
-		in.handover.Lock()
-	}
+	in.takeOver()
 }
 
 // leave ends what enter began.
 func (in *Inspector) leave() {
-	if in.locker != nil {
-		in.handover.Unlock()
-	}
 	in.serving.Store(false)
 }
 
@@ -181,8 +163,9 @@ func (in *Inspector) leave() {
 // charts and the stream. It reports whether step ran. With [History], it
 // saves the world into the ring before the first tick and after each one,
 // and runs no tick while a branch is open. A game loop calls it in place
-// of step, on the world's goroutine. Panics as Serve does when called on
-// two goroutines at once.
+// of step, on the world's goroutine. With [Locker], it takes the queue
+// over as Serve does. Panics as Serve does when called on two goroutines
+// at once.
 func (in *Inspector) Tick(step func()) bool {
 	in.enter()
 	defer in.leave()
@@ -215,9 +198,9 @@ func (in *Inspector) Run(ctx context.Context, tps float64, step func()) error {
 	if tps < 0 || math.IsInf(tps, 0) || math.IsNaN(tps) {
 		panic(fmt.Sprintf("inspect: Run: %v ticks per second; want 0 (as fast as it can) or a positive number", tps))
 	}
-	in.looping.Store(true)
 	// The state before the first tick, for a read that comes first.
 	in.enter()
+	in.looping.Store(true)
 	in.keepHistory(false)
 	in.leave()
 	if tps == 0 {

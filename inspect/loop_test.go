@@ -227,10 +227,11 @@ func TestHammerWhileLooping(t *testing.T) {
 	}
 }
 
-// TestLockerRequestWaitsForTheLoop takes a request under the Locker, then
-// starts a loop that does not hold it: the request, let go while the loop
-// ticks, must not read the world during a tick (the race detector sees it
-// if it does), and must answer whole.
+// TestLockerRequestWaitsForTheLoop queues a request while the program
+// holds the Locker (the inspector's own loop waits for it), then starts a
+// loop that does not hold it: the loop takes the request over, which must
+// not read the world during a tick (the race detector sees it if it
+// does), and must answer whole.
 func TestLockerRequestWaitsForTheLoop(t *testing.T) {
 	f := newFixture(t)
 	f.mu.Lock()
@@ -251,7 +252,7 @@ func TestLockerRequestWaitsForTheLoop(t *testing.T) {
 		_, _ = bufio.NewReader(resp.Body).WriteTo(&b)
 		got <- answer{resp.StatusCode, []byte(b.String())}
 	}()
-	time.Sleep(20 * time.Millisecond) // the request is waiting for the lock
+	time.Sleep(20 * time.Millisecond) // the inspector's loop waits for the lock
 	f.looped(0)
 	time.Sleep(5 * time.Millisecond) // the loop ticks
 	f.mu.Unlock()
@@ -265,8 +266,9 @@ func TestLockerRequestWaitsForTheLoop(t *testing.T) {
 
 // TestLockerRequestAndAStepThatTakesTheLocker: a loop whose step takes the
 // Locker (as the Locker's contract asks of code that uses the world) and
-// a request that took the Locker before the loop began must not wait for
-// each other: the request answers, and the loop goes on ticking.
+// the inspector's own loop, waiting for the Locker with a request queued
+// before the loop began, must not wait for each other: the request
+// answers, and the loop goes on ticking.
 func TestLockerRequestAndAStepThatTakesTheLocker(t *testing.T) {
 	f := newFixture(t)
 	loop := sched.NewFixedLoop(f.s, time.Second/60)
@@ -281,7 +283,7 @@ func TestLockerRequestAndAStepThatTakesTheLocker(t *testing.T) {
 		resp.Body.Close()
 		answered <- resp.StatusCode
 	}()
-	time.Sleep(20 * time.Millisecond) // the request is waiting for the lock
+	time.Sleep(20 * time.Millisecond) // the inspector's loop waits for the lock
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

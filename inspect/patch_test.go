@@ -48,7 +48,7 @@ func newBodyWorld(t testing.TB) *bodyWorld {
 	e := bodies.Spawn(fullBody())
 	ecs.NewMap[Health](w).Add(e, Health{HP: 10})
 	ecs.OnSet(w, func(ecs.Entity, *Body) { f.sets++ })
-	f.in = inspect.New(w, inspect.Locker(&f.mu), inspect.Token(token))
+	f.in = newInspector(t, w, &f.mu, inspect.Token(token))
 	f.srv = newServer(t, f.in)
 	return &bodyWorld{fixture: f, e: e, body: bodies}
 }

@@ -47,7 +47,7 @@ func newRelationWorld(t *testing.T) *relationWorld {
 	likes.Set(rw.a, rw.lone, Likes{2})
 	likes.Set(rw.lone, rw.b, Likes{1})
 	ecs.NewRelation[Owns](w).Add(rw.c, rw.lone)
-	f.in = inspect.New(w, inspect.Locker(&f.mu), inspect.Token(token))
+	f.in = newInspector(t, w, &f.mu, inspect.Token(token))
 	f.srv = newServer(t, f.in)
 	return rw
 }
@@ -283,7 +283,7 @@ func TestHierarchyBounds(t *testing.T) {
 			h.SetParent(w.Spawn(), root)
 		}
 	}
-	f.in = inspect.New(w, inspect.Locker(&f.mu))
+	f.in = newInspector(t, w, &f.mu)
 	f.srv = newServer(t, f.in)
 	// A regression that makes an answer walk forever fails the run.
 	defer time.AfterFunc(30*time.Second, func() { panic("TestHierarchyBounds: the answers took over 30 s") }).Stop()
