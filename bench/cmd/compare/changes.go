@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -83,7 +82,7 @@ func changesReport(cs []*changes.Comparison, res [][]relResult, cfg changesConfi
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera's events and change detection against Ark and donburi\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Peers: Ark, `github.com/mlange-42/ark v0.8.3` (custom events: `EventRegistry.NewEventType`, `World.Event`, "+
 		"`Event.Emit`, observers registered with `Observe` and `Observe1`; no change detection); donburi, "+
 		"`github.com/yohamta/donburi v1.15.8` (the typed event bus of its `features/events` package)\n")

@@ -135,7 +135,7 @@ func relationsReport(cs []*relations.Comparison, res [][]relResult, cfg relation
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera's relations and hierarchy against Ark and donburi\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Peers: Ark, `github.com/mlange-42/ark v0.8.3` (relation components, one table per relation target); "+
 		"donburi, `github.com/yohamta/donburi v1.15.8` (the parent-child hierarchy of its `features/transform` package: "+
 		"v1.15.8 has no separate hierarchy package)\n")
