@@ -28,16 +28,7 @@ func BenchmarkEventsSend(b *testing.B) {
 				b.Cleanup(s.Close)
 				ev := NewEventSender[benchEvent](s)
 				r := ev.NewReader()
-				for j := range systems {
-					s.AddFunc(fmt.Sprintf("send%d", j), func(*Context) {}, SendsEvents[benchEvent]())
-				}
-				if err := s.Build(); err != nil {
-					b.Fatal(err)
-				}
-				if len(s.stages) != 1 {
-					b.Fatalf("%d stages, want the senders in one", len(s.stages))
-				}
-				stage := s.stages[0]
+				stage := oneStage(b, s, "send", systems, SendsEvents[benchEvent]())
 				read := 0
 				tick := func() {
 					for j, x := range stage {
