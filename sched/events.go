@@ -3,7 +3,6 @@ package sched
 import (
 	"fmt"
 	"reflect"
-	"slices"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -28,14 +27,11 @@ import (
 // queue: it stands in front of the world's [ecs.Events] of E, which holds
 // the events.
 type EventSender[E any] struct {
-	s    *Scheduler
-	q    *ecs.Events[E]
-	typ  reflect.Type // E
-	mark reflect.Type // eventsOf[E], the declarations' marker
-	bufs [][]E        // per system, by registration index
-	deny []bool       // per system: Send panics (debug mode, SendsEvents[E] not declared)
-
-	pointers bool // E holds pointers: spent buffers are cleared for the collector
+	// The events sent, per system; declared is eventsOf[E], the
+	// declarations' marker.
+	systemBuffers[E]
+	q   *ecs.Events[E]
+	typ reflect.Type // E
 }
 
 // eventsOf stands for the events of type E in the declarations of
@@ -84,7 +80,7 @@ func NewEventSender[E any](s *Scheduler) *EventSender[E] {
 	}
 	q := ecs.EventsOf[E](s.w)
 	t := reflect.TypeFor[E]()
-	ev := &EventSender[E]{s: s, q: q, typ: t, mark: reflect.TypeFor[eventsOf[E]](), pointers: holdsPointers(t)}
+	ev := &EventSender[E]{systemBuffers: systemBuffers[E]{s: s, declared: reflect.TypeFor[eventsOf[E]](), pointers: holdsPointers(t)}, q: q, typ: t}
 	ev.resize(len(s.systems))
 	s.outputs = append(s.outputs, ev)
 	return ev
@@ -128,22 +124,6 @@ func (e *sendError) Error() string {
 	return fmt.Sprintf("sched: system %q: Send[%v] called inside ForEach; collect per item and send after it", name, e.t)
 }
 
-// resize makes room for the scheduler's systems, and in debug mode marks
-// the ones that did not declare SendsEvents[E].
-func (ev *EventSender[E]) resize(systems int) {
-	for len(ev.bufs) < systems {
-		ev.bufs = append(ev.bufs, nil)
-	}
-	for len(ev.deny) < systems {
-		ev.deny = append(ev.deny, false)
-	}
-	if ev.s.debug {
-		for i, x := range ev.s.systems[:systems] {
-			ev.deny[i] = !slices.Contains(x.decl.emits, ev.mark)
-		}
-	}
-}
-
 // sync sends the stage's buffers to the queue, in the order of record.
 func (ev *EventSender[E]) sync(stage []*system) {
 	for _, x := range stage {
@@ -152,16 +132,6 @@ func (ev *EventSender[E]) sync(stage []*system) {
 		}
 	}
 	ev.discard(stage)
-}
-
-// discard empties the stage's buffers, keeping their arrays.
-func (ev *EventSender[E]) discard(stage []*system) {
-	for _, x := range stage {
-		if ev.pointers {
-			clear(ev.bufs[x.index])
-		}
-		ev.bufs[x.index] = ev.bufs[x.index][:0]
-	}
 }
 
 // holdsPointers reports whether values of t hold pointers of any kind.

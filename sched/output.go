@@ -43,12 +43,11 @@ import (
 // system that reads or writes T runs in a later stage and sees the merged
 // values.
 type Output[T any] struct {
-	s     *Scheduler
+	// The values emitted, per system; declared is T.
+	systemBuffers[emitted[T]]
 	m     *ecs.Map[T]
-	typ   reflect.Type
+	typ   reflect.Type // T
 	merge func(current, next T) T
-	bufs  [][]emitted[T] // per system, by registration index
-	deny  []bool         // per system: Emit panics (debug mode, Emits[T] not declared)
 
 	// The merge's working state, kept between syncs so that a warm sync
 	// does not allocate.
@@ -59,9 +58,8 @@ type Output[T any] struct {
 	later  []laterValue[T] // the values, with their groups
 	sorted []T             // the values, grouped by group
 
-	pointers bool // T holds pointers: spent buffers are cleared for the collector
-	dropped  int
-	applied  int
+	dropped int
+	applied int
 }
 
 // outSlot ties an entity index to its group in one sync. A slot whose stamp
@@ -107,7 +105,8 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 		merge = LastWins[T]
 	}
 	m := ecs.NewMap[T](s.w)
-	o := &Output[T]{s: s, m: m, typ: reflect.TypeFor[T](), merge: merge, pointers: holdsPointers(reflect.TypeFor[T]())}
+	t := reflect.TypeFor[T]()
+	o := &Output[T]{systemBuffers: systemBuffers[emitted[T]]{s: s, declared: t, pointers: holdsPointers(t)}, m: m, typ: t, merge: merge}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -166,31 +165,6 @@ func (o *Output[T]) Dropped() int { return o.dropped }
 // entity's component since the output was made; Applied + Dropped is the
 // number of values emitted in stages that completed.
 func (o *Output[T]) Applied() int { return o.applied }
-
-// resize makes room for the scheduler's systems, and in debug mode marks
-// the ones that did not declare Emits[T].
-func (o *Output[T]) resize(systems int) {
-	for len(o.bufs) < systems {
-		o.bufs = append(o.bufs, nil)
-	}
-	for len(o.deny) < systems {
-		o.deny = append(o.deny, false)
-	}
-	if o.s.debug {
-		for i, x := range o.s.systems[:systems] {
-			o.deny[i] = !slices.Contains(x.decl.emits, o.typ)
-		}
-	}
-}
-
-func (o *Output[T]) discard(stage []*system) {
-	for _, x := range stage {
-		if o.pointers {
-			clear(o.bufs[x.index])
-		}
-		o.bufs[x.index] = o.bufs[x.index][:0]
-	}
-}
 
 // sync merges the outputs of the stage's systems into the world.
 //

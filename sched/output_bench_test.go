@@ -38,17 +38,25 @@ func newOutputFixture(b *testing.B, n, systems int, share bool) *outputFixture {
 		f.ents = append(f.ents, r.Entity)
 	}
 	f.o = NewOutput(s, Sum[outputHP])
-	for j := range systems {
-		s.AddFunc(fmt.Sprintf("emit%d", j), func(*Context) {}, Emits[outputHP]())
+	f.stage = oneStage(b, s, "emit", systems, Emits[outputHP]())
+	return f
+}
+
+// oneStage adds n systems that do nothing, named prefix0, prefix1, ...,
+// each declared with opt, builds s and returns its one stage: systems that
+// may share a stage (emitters, senders) for benchmarks that drive their
+// appends and the stage's sync themselves.
+func oneStage(b *testing.B, s *Scheduler, prefix string, n int, opt Option) []*system {
+	for j := range n {
+		s.AddFunc(fmt.Sprintf("%s%d", prefix, j), func(*Context) {}, opt)
 	}
 	if err := s.Build(); err != nil {
 		b.Fatal(err)
 	}
 	if len(s.stages) != 1 {
-		b.Fatalf("%d stages, want the emitters in one", len(s.stages))
+		b.Fatalf("%d stages, want the %s systems in one", len(s.stages), prefix)
 	}
-	f.stage = s.stages[0]
-	return f
+	return s.stages[0]
 }
 
 // delta is the value emitted to the i-th entity: varied so that the fold is

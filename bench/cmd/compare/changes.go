@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,67 +13,20 @@ import (
 // changesConfig is what -suite changes measures and how.
 type changesConfig = fixedConfig[changes.Config]
 
-// changesFlags is fixedFlags for the changes suite.
-func changesFlags(quick bool, count int, benchtime time.Duration, sizes, only string) (changesConfig, error) {
-	return fixedFlags("changes", changes.Full(), changes.Quick(), quick, count, benchtime, sizes, only)
-}
-
-// runChanges runs the changes suite (-suite changes) and writes
-// dir/CHANGES.md.
-func runChanges(dir string, cfg changesConfig, cmd string, progress func(string)) error {
-	start := time.Now()
-	s, err := changes.NewSuite(cfg.sizes, cfg.only)
-	if err != nil {
-		return err
-	}
-	if err := setBenchtime(cfg.benchtime); err != nil {
-		return err
-	}
-	res := measureChanges(s.Comparisons, cfg.count, progress)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	text := changesReport(s.Comparisons, res, cfg, cmd, time.Since(start))
-	return os.WriteFile(filepath.Join(dir, "CHANGES.md"), []byte(text), 0o644)
-}
-
-// measureChanges measures every comparison (measureInTurn) and returns the
-// results by comparison and row.
-func measureChanges(cs []*changes.Comparison, count int, progress func(string)) [][]relResult {
-	out := make([][]relResult, len(cs))
-	for ci, c := range cs {
-		rows := make([]timedRow, len(c.Rows))
-		for ri, r := range c.Rows {
-			rows[ri] = timedRow{name: r.Name, run: r.Run}
-		}
-		out[ci] = measureInTurn(c.Name, rows, count, progress)
-	}
-	return out
+// changesSuite is -suite changes: bench/changes' comparisons, reported in
+// CHANGES.md.
+var changesSuite = &fixedSuite[changes.Config, *changes.Comparison, changes.Row]{
+	name: "changes", file: "CHANGES.md", full: changes.Full(), quick: changes.Quick(),
+	build:  comparisonsOf(changes.NewSuite, func(s *changes.Suite) []*changes.Comparison { return s.Comparisons }),
+	rows:   func(c *changes.Comparison) (string, []changes.Row) { return c.Name, c.Rows },
+	timed:  func(r changes.Row) timedRow { return timedRow{name: r.Name, run: r.Run} },
+	report: changesReport,
 }
 
 // changesBest returns the index of the fastest row of c of kind k, leaving
 // out the full passes (Plain), or -1.
 func changesBest(c *changes.Comparison, res []relResult, k changes.Kind) int {
-	best := -1
-	for ri, r := range c.Rows {
-		if r.Kind != k || r.Plain || math.IsNaN(res[ri].ns) {
-			continue
-		}
-		if best < 0 || res[ri].ns < res[best].ns {
-			best = ri
-		}
-	}
-	return best
-}
-
-// changesRowIndex returns the index of c's row called name, or -1.
-func changesRowIndex(c *changes.Comparison, name string) int {
-	for i, r := range c.Rows {
-		if r.Name == name {
-			return i
-		}
-	}
-	return -1
+	return fastest(res, func(ri int) bool { return c.Rows[ri].Kind == k && !c.Rows[ri].Plain })
 }
 
 // changesReport writes the text of CHANGES.md.
@@ -83,7 +34,7 @@ func changesReport(cs []*changes.Comparison, res [][]relResult, cfg changesConfi
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera's events and change detection against Ark and donburi\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Peers: Ark, `github.com/mlange-42/ark v0.8.3` (custom events: `EventRegistry.NewEventType`, `World.Event`, "+
 		"`Event.Emit`, observers registered with `Observe` and `Observe1`; no change detection); donburi, "+
 		"`github.com/yohamta/donburi v1.15.8` (the typed event bus of its `features/events` package)\n")
@@ -181,7 +132,7 @@ func writeChangesComparison(b *strings.Builder, c *changes.Comparison, res []rel
 		}
 		fmt.Fprintf(b, " %s | %s | %s |", fmtAllocs(rr.allocs), ratioTo(rr, pi), ratioTo(rr, fi))
 		if baselines {
-			fmt.Fprintf(b, " %s |", ratioTo(rr, changesRowIndex(c, r.Baseline)))
+			fmt.Fprintf(b, " %s |", ratioTo(rr, slices.IndexFunc(c.Rows, func(b changes.Row) bool { return b.Name == r.Baseline })))
 		}
 		b.WriteString("\n")
 	}

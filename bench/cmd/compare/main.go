@@ -90,12 +90,12 @@ func main() {
 		writeSuiteReport(err, "PERSIST.md", *quiet, func(progress func(string)) error { return runPersist(*out, cfg, cmd, progress) }, *out)
 		return
 	case "relations":
-		cfg, err := relationsFlags(*quick, *count, *benchtime, *sizesFlag, *only)
-		writeSuiteReport(err, "RELATIONS.md", *quiet, func(progress func(string)) error { return runRelations(*out, cfg, cmd, progress) }, *out)
+		cfg, err := relationsSuite.flags(*quick, *count, *benchtime, *sizesFlag, *only)
+		writeSuiteReport(err, relationsSuite.file, *quiet, func(progress func(string)) error { return relationsSuite.run(*out, cfg, cmd, progress) }, *out)
 		return
 	case "changes":
-		cfg, err := changesFlags(*quick, *count, *benchtime, *sizesFlag, *only)
-		writeSuiteReport(err, "CHANGES.md", *quiet, func(progress func(string)) error { return runChanges(*out, cfg, cmd, progress) }, *out)
+		cfg, err := changesSuite.flags(*quick, *count, *benchtime, *sizesFlag, *only)
+		writeSuiteReport(err, changesSuite.file, *quiet, func(progress func(string)) error { return changesSuite.run(*out, cfg, cmd, progress) }, *out)
 		return
 	default:
 		fmt.Fprintf(os.Stderr, "compare: unknown -suite %q: want peers, seeds, persist, relations or changes\n", *suiteName)

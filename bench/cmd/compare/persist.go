@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,7 +105,7 @@ func persistReport(cs []*persist.Comparison, res [][]rowResult, cfg persistConfi
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera's snapshots, checksums and save files against plain Go and Ark\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Peer: Ark, `github.com/mlange-42/ark v0.8.3`\n\n")
 	fmt.Fprintf(&b, "What it costs Tessera to keep a world: a snapshot and a restore (rollback netcode), a checksum (desync detection), "+
 		"a binary and a JSON save file and their loads, and, against Ark, a round trip of an entity-only world through bytes. ")

@@ -16,12 +16,7 @@ import (
 func TestPersistReport(t *testing.T) {
 	dir := t.TempDir()
 	cfg := persistConfig{n: 200, count: 1, benchtime: time.Millisecond}
-	old := benchtime
-	t.Cleanup(func() {
-		if err := setBenchtime(old); err != nil {
-			t.Error(err)
-		}
-	})
+	restoreBenchtime(t)
 	if err := runPersist(dir, cfg, "cmd", func(string) {}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,119 +13,30 @@ import (
 // relationsConfig is what -suite relations measures and how.
 type relationsConfig = fixedConfig[relations.Config]
 
-// relationsFlags is fixedFlags for the relations suite.
-func relationsFlags(quick bool, count int, benchtime time.Duration, sizes, only string) (relationsConfig, error) {
-	return fixedFlags("relations", relations.Full(), relations.Quick(), quick, count, benchtime, sizes, only)
-}
-
-// runRelations runs the relations suite (-suite relations) and writes
-// dir/RELATIONS.md.
-func runRelations(dir string, cfg relationsConfig, cmd string, progress func(string)) error {
-	start := time.Now()
-	s, err := relations.NewSuite(cfg.sizes, cfg.only)
-	if err != nil {
-		return err
-	}
-	if err := setBenchtime(cfg.benchtime); err != nil {
-		return err
-	}
-	res := measureRelations(s.Comparisons, cfg.count, progress)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	text := relationsReport(s.Comparisons, res, cfg, cmd, time.Since(start))
-	return os.WriteFile(filepath.Join(dir, "RELATIONS.md"), []byte(text), 0o644)
-}
-
-// relResult is one row's measurements: the medians over its runs, and the
-// time of each run, in round order.
-type relResult struct {
-	rowResult
-	runs []float64 // ns per call
-}
-
-// pairedRatio returns the median over the rounds of a's time over b's in
-// the same round: both rows are measured in every round, close together,
-// so a change in the machine's load during the run falls on both sides of
-// each ratio. Without runs it is the ratio of the medians.
-func pairedRatio(a, b relResult) float64 {
-	n := min(len(a.runs), len(b.runs))
-	if n == 0 {
-		return a.ns / b.ns
-	}
-	r := make([]float64, n)
-	for k := range n {
-		r[k] = a.runs[k] / b.runs[k]
-	}
-	return median(r)
-}
-
-// measureRelations measures every comparison (measureInTurn) and returns
-// the results by comparison and row.
-func measureRelations(cs []*relations.Comparison, count int, progress func(string)) [][]relResult {
-	out := make([][]relResult, len(cs))
-	for ci, c := range cs {
-		rows := make([]timedRow, len(c.Rows))
-		for ri, r := range c.Rows {
-			rows[ri] = timedRow{name: r.Name, reset: r.Reset, run: r.Run}
-		}
-		out[ci] = measureInTurn(c.Name, rows, count, progress)
-	}
-	return out
-}
-
-// measureResetRounds returns the time and allocations per call of run,
-// calling reset before each call outside the timing: the monotonic clock
-// around run alone, and the memory statistics read just before and after
-// it (which stops the world, untimed). It runs at least three rounds and
-// then until the timed total reaches benchtime or the wall time three
-// times that, after one warm-up round.
-func measureResetRounds(reset, run func()) (ns, allocs float64) {
-	reset()
-	run()
-	var total time.Duration
-	var mallocs uint64
-	var before, after runtime.MemStats
-	rounds := 0
-	stop := time.Now().Add(3 * benchtime)
-	for rounds < 3 || total < benchtime && time.Now().Before(stop) {
-		reset()
-		runtime.ReadMemStats(&before)
-		t0 := time.Now()
-		run()
-		d := time.Since(t0)
-		runtime.ReadMemStats(&after)
-		total += d
-		mallocs += after.Mallocs - before.Mallocs
-		rounds++
-	}
-	return float64(total.Nanoseconds()) / float64(rounds), float64(mallocs) / float64(rounds)
+// relationsSuite is -suite relations: bench/relations' comparisons,
+// reported in RELATIONS.md. A row with a Reset (the cascade) has its
+// world rebuilt before each call, outside the timing.
+var relationsSuite = &fixedSuite[relations.Config, *relations.Comparison, relations.Row]{
+	name: "relations", file: "RELATIONS.md", full: relations.Full(), quick: relations.Quick(),
+	build:  comparisonsOf(relations.NewSuite, func(s *relations.Suite) []*relations.Comparison { return s.Comparisons }),
+	rows:   func(c *relations.Comparison) (string, []relations.Row) { return c.Name, c.Rows },
+	timed:  func(r relations.Row) timedRow { return timedRow{name: r.Name, reset: r.Reset, run: r.Run} },
+	report: relationsReport,
 }
 
 // bestRow returns the index of the fastest row of c of kind k among the
 // rows whose world holds relations, leaving out the rows set aside, or
 // -1.
 func bestRow(c *relations.Comparison, res []relResult, k relations.Kind) int {
-	best := -1
-	for ri, r := range c.Rows {
-		if r.Kind != k || r.Plain || r.Aside != "" || math.IsNaN(res[ri].ns) {
-			continue
-		}
-		if best < 0 || res[ri].ns < res[best].ns {
-			best = ri
-		}
-	}
-	return best
+	return fastest(res, func(ri int) bool {
+		r := c.Rows[ri]
+		return r.Kind == k && !r.Plain && r.Aside == ""
+	})
 }
 
 // rowIndex returns the index of c's row called name, or -1.
 func rowIndex(c *relations.Comparison, name string) int {
-	for i, r := range c.Rows {
-		if r.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(c.Rows, func(r relations.Row) bool { return r.Name == name })
 }
 
 // relationsReport writes the text of RELATIONS.md.
@@ -135,7 +44,7 @@ func relationsReport(cs []*relations.Comparison, res [][]relResult, cfg relation
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera's relations and hierarchy against Ark and donburi\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Peers: Ark, `github.com/mlange-42/ark v0.8.3` (relation components, one table per relation target); "+
 		"donburi, `github.com/yohamta/donburi v1.15.8` (the parent-child hierarchy of its `features/transform` package: "+
 		"v1.15.8 has no separate hierarchy package)\n")

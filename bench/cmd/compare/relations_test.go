@@ -1,11 +1,7 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/tessera-ecs/tessera/bench/relations"
 )
@@ -14,58 +10,14 @@ import (
 // short run per row, and checks that the report has a section and a
 // summary line per comparison, the query goal's verdict and no NaN.
 func TestRelationsReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds every workload's worlds")
-	}
-	dir := t.TempDir()
-	cfg := relationsConfig{sizes: relations.Quick(), quick: true, count: 1, benchtime: time.Millisecond}
-	old := benchtime
-	t.Cleanup(func() {
-		if err := setBenchtime(old); err != nil {
-			t.Error(err)
-		}
-	})
-	if err := runRelations(dir, cfg, "cmd", func(string) {}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "RELATIONS.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	want := []string{"**Quick run**", "Prefabs: Tessera's instances are copies", "Goal: Tessera's pass with relations within 5%",
-		"| Ark stack + query, leaves known (peer) (aside) |", "(aside, not in the ratio: "}
-	for _, name := range relations.Names() {
-		want = append(want, "\n## "+name+"\n", "\n| "+name+" | ")
-	}
-	for _, w := range want {
-		if !strings.Contains(text, w) {
-			t.Errorf("the report lacks %q", w)
-		}
-	}
-	if strings.Contains(text, "NaN") {
-		t.Error("the report holds a NaN")
-	}
+	checkFixedReport(t, relationsSuite, relations.Names(), "**Quick run**", "Prefabs: Tessera's instances are copies",
+		"Goal: Tessera's pass with relations within 5%", "| Ark stack + query, leaves known (peer) (aside) |",
+		"(aside, not in the ratio: ")
 }
 
 // TestRelationsFlags checks -quick, -benchtime's default, and that -sizes
 // is refused.
-func TestRelationsFlags(t *testing.T) {
-	cfg, err := relationsFlags(true, 5, time.Second, "", "")
-	if err != nil || !cfg.quick || cfg.count != 1 || cfg.sizes != relations.Quick() {
-		t.Errorf("quick: %+v, %v", cfg, err)
-	}
-	cfg, err = relationsFlags(false, 5, 100*time.Millisecond, "", "cascade")
-	if err != nil || cfg.count != 5 || cfg.benchtime != fixedSuiteBenchtime || cfg.sizes != relations.Full() || cfg.only != "cascade" {
-		t.Errorf("full: %+v, %v", cfg, err)
-	}
-	if _, err := relationsFlags(false, 5, time.Second, "1000", ""); err == nil {
-		t.Error("-sizes accepted")
-	}
-	if _, err := relationsFlags(false, 0, time.Second, "", ""); err == nil {
-		t.Error("-count 0 accepted")
-	}
-}
+func TestRelationsFlags(t *testing.T) { checkFixedFlags(t, relationsSuite, "cascade") }
 
 // TestPairedRatio checks that ratios are taken round by round: a row twice
 // as fast as another in every round is at 0.5 however the rounds drift.

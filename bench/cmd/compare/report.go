@@ -32,7 +32,7 @@ func writeReport(dir string, r *result, cands []*suite.Candidate, sizes []int, c
 	fmt.Fprintf(&b, "Rows marked *aside* do other work than the suite's; they are shown for reference and left out of every ratio. ")
 	fmt.Fprintf(&b, "The floor is the same work on plain slices; it is not a peer.\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, took.Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machine())
 	fmt.Fprintf(&b, "- Candidates:\n")
 	seen := map[string]bool{}
 	for _, c := range cands {
@@ -283,4 +283,10 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
+}
+
+// machine describes the machine a report was measured on: the processor,
+// how many CPUs Go sees, the platform and Go's version.
+func machine() string {
+	return fmt.Sprintf("%s, %d CPUs, %s/%s, %s", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 }

@@ -1,50 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 )
-
-// fixedConfig is what a suite whose sizes are fixed by its workloads
-// (-suite relations, -suite changes) measures and how; S is the suite's
-// sizes.
-type fixedConfig[S any] struct {
-	sizes     S
-	quick     bool
-	count     int           // runs per row; the report shows the median
-	benchtime time.Duration // time per run
-	only      string        // regular expression over comparison names, or ""
-}
-
-// fixedSuiteBenchtime is the time per run of those suites unless
-// -benchtime says otherwise.
-const fixedSuiteBenchtime = 500 * time.Millisecond
-
-// fixedFlags turns the command's flags into the configuration of the
-// suite called name: the workloads' stated sizes (full), -count runs of
-// fixedSuiteBenchtime unless -benchtime was given; -quick is one short
-// run at the quick sizes (about a tenth). The sizes are fixed, so -sizes
-// is refused.
-func fixedFlags[S any](name string, full, quickSizes S, quick bool, count int, benchtime time.Duration, sizes, only string) (fixedConfig[S], error) {
-	cfg := fixedConfig[S]{sizes: full, count: count, benchtime: fixedSuiteBenchtime, only: only}
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "benchtime" {
-			cfg.benchtime = benchtime
-		}
-	})
-	if quick {
-		cfg.sizes, cfg.quick, cfg.count, cfg.benchtime = quickSizes, true, 1, 20*time.Millisecond
-	}
-	if sizes != "" {
-		return cfg, fmt.Errorf("-sizes: the %s suite's sizes are fixed by its workloads; -quick shrinks them", name)
-	}
-	if cfg.count < 1 || cfg.benchtime <= 0 {
-		return cfg, fmt.Errorf("-count must be at least 1 and -benchtime positive")
-	}
-	return cfg, nil
-}
 
 // timedRow is one row of a comparison as the rounds measure it: run is
 // timed; reset, when set, runs before each call of run, untimed.
@@ -81,4 +42,70 @@ func measureInTurn(name string, rows []timedRow, count int, progress func(string
 		out[ri] = relResult{rowResult{median(ns[ri]), median(allocs[ri])}, ns[ri]}
 	}
 	return out
+}
+
+// relResult is one row's measurements: the medians over its runs, and the
+// time of each run, in round order.
+type relResult struct {
+	rowResult
+	runs []float64 // ns per call
+}
+
+// pairedRatio returns the median over the rounds of a's time over b's in
+// the same round: both rows are measured in every round, close together,
+// so a change in the machine's load during the run falls on both sides of
+// each ratio. Without runs it is the ratio of the medians.
+func pairedRatio(a, b relResult) float64 {
+	n := min(len(a.runs), len(b.runs))
+	if n == 0 {
+		return a.ns / b.ns
+	}
+	r := make([]float64, n)
+	for k := range n {
+		r[k] = a.runs[k] / b.runs[k]
+	}
+	return median(r)
+}
+
+// measureResetRounds returns the time and allocations per call of run,
+// calling reset before each call outside the timing: the monotonic clock
+// around run alone, and the memory statistics read just before and after
+// it (which stops the world, untimed). It runs at least three rounds and
+// then until the timed total reaches benchtime or the wall time three
+// times that, after one warm-up round.
+func measureResetRounds(reset, run func()) (ns, allocs float64) {
+	reset()
+	run()
+	var total time.Duration
+	var mallocs uint64
+	var before, after runtime.MemStats
+	rounds := 0
+	stop := time.Now().Add(3 * benchtime)
+	for rounds < 3 || total < benchtime && time.Now().Before(stop) {
+		reset()
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		run()
+		d := time.Since(t0)
+		runtime.ReadMemStats(&after)
+		total += d
+		mallocs += after.Mallocs - before.Mallocs
+		rounds++
+	}
+	return float64(total.Nanoseconds()) / float64(rounds), float64(mallocs) / float64(rounds)
+}
+
+// fastest returns the index of the fastest result of res among the rows
+// for which take is true, leaving out rows not measured (NaN), or -1.
+func fastest(res []relResult, take func(ri int) bool) int {
+	best := -1
+	for ri := range res {
+		if !take(ri) || math.IsNaN(res[ri].ns) {
+			continue
+		}
+		if best < 0 || res[ri].ns < res[best].ns {
+			best = ri
+		}
+	}
+	return best
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ func runSeeds(dir string, quick bool, cmd string, progress func(string)) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tessera on the suites of two public sources\n\n")
 	fmt.Fprintf(&b, "- Command: `%s` (took %v)\n", cmd, time.Since(start).Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %s, %d CPUs, %s/%s, %s\n\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n\n", machine())
 	fmt.Fprintf(&b, "## The dissertation \"optimisations for the Entity Component System pattern\": iteration, add/remove, particle system\n\n")
 	fmt.Fprintf(&b, "Time per tick over %d ticks (a fifth of that at a million entities) on one goroutine, and the live heap per entity after a forced GC. ", ticks)
 	fmt.Fprintf(&b, "Storages: Tessera's tables; in add_remove also \"table (batch)\", each tick's changes made with one Map.RemoveEntities and one Map.AddEntities call instead of a call per entity; Tessera with the churning or optional component sparse (Velocity in iteration, C1 in add_remove, Color and Lifetime in particle); ")

@@ -1,6 +1,9 @@
 package arena
 
-import "github.com/tessera-ecs/tessera/ecs"
+import (
+	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/pcg"
+)
 
 // Pos is where an entity is, in pixels of the Width x Height arena.
 type Pos struct{ X, Y float32 }
@@ -93,14 +96,8 @@ type Hit struct {
 }
 
 // Next returns 32 random bits (the output permutation of a 64-bit linear
-// congruential generator, O'Neill's PCG XSH RR).
-func (r *Rng) Next() uint32 {
-	old := r.State
-	r.State = old*6364136223846793005 + 1442695040888963407
-	x := uint32((old>>18 ^ old) >> 27)
-	rot := uint32(old >> 59)
-	return x>>rot | x<<((-rot)&31)
-}
+// congruential generator, O'Neill's PCG XSH RR, package pcg).
+func (r *Rng) Next() uint32 { return pcg.Next(&r.State) }
 
 // Float returns a number in [lo, hi).
 func (r *Rng) Float(lo, hi float32) float32 {
