@@ -268,11 +268,9 @@
 // slices into local variables before the row loop, as above. Indexing c.A[i]
 // inside it makes the compiler load c.A again after every store through it
 // (Go has no type-based alias analysis, so the store might have changed c),
-// which costs the loop its speed: 1.05 against 0.67 ns per entity for
-// Position += Velocity at 1,000 entities, measured on the same world. The
-// cursor when the
-// loop cannot be a range statement; it is the slowest of the three per
-// entity, and it needs Close when left early.
+// which costs the loop much of its speed. The cursor when the loop cannot
+// be a range statement; it is the slowest of the three per entity, and it
+// needs Close when left early.
 //
 // # Deferred structural changes
 //
@@ -485,10 +483,9 @@
 // events were sent (history a save file need not keep). A save file gives
 // the cursors back to the loading program's readers in the order it makes
 // them ([Events.NewReader]), so a program that loads, then makes its
-// systems, reads on where the saved one stopped. Sending 1,000 events and
-// reading them with two readers costs 1.45 ns per event with SendAll, 0.06
-// of Ark's events and observers doing the same work
-// (bench/results/CHANGES.md).
+// systems, reads on where the saved one stopped. What sending and reading
+// events costs, against Ark's events and observers doing the same work, is
+// in bench/results/CHANGES.md.
 //
 // # Resources
 //
@@ -557,16 +554,15 @@
 // query filtered by one target (To, or ToVar per pass) walks that target's
 // tables with no per-entity check, and its Chunks form hands out a whole
 // table per target. Pick it when queries read many sources of one target
-// and targets are few and lasting: reading the Position of 100 sources of
-// each of 1,000 targets takes 1.95 ns per source through Chunks and ToVar,
-// 0.55 of Ark's query by target, against 7.6 ns by the default storage's
-// Children and Map.Get. Keep the default otherwise: with the option, a
-// pair change moves the source's row (158 ns against 71 ns for
-// SetParent), and each target leaves a table per set of component types,
-// kept when it dies, so a query over every entity walks one table per
-// target (a pass over 100,000 entities under 10,000 parents takes 3.3
-// times as long as without relations, against 0.98 times with the
-// default storage). The figures are from bench/results/RELATIONS.md.
+// and targets are few and lasting: reading a target's sources through
+// Chunks and ToVar is then a walk of plain columns, faster than the
+// default storage's Children and Map.Get. Keep the default otherwise: with
+// the option, a pair change moves the source's row, where SetParent only
+// updates two lists, and each target leaves a table per set of component
+// types, kept when it dies, so a query over every entity walks one table
+// per target and slows down as targets grow in number, where with the
+// default storage it runs within noise of a world without relations.
+// bench/results/RELATIONS.md has the measurements.
 //
 // When a target is despawned its relation's [CleanupPolicy] applies:
 // [RemovePairs] (the default) removes the pairs, [DespawnSources] despawns
@@ -615,12 +611,11 @@
 // complete (after a cascade, after a loop's deferred changes), in order,
 // before the enter and leave observers of the same changes.
 //
-// What each operation costs, measured against Ark and donburi in
+// What each operation costs, against Ark and donburi, is measured in
 // bench/results/RELATIONS.md (cd bench && go run ./cmd/compare -suite
-// relations): SetParent about 70 ns, no allocation; a source list read
-// about 0.6 ns per source; a cascade about 60 ns per despawned entity, no
-// allocation once warm; a query over a world with relations within noise
-// of one without.
+// relations): SetParent makes no allocation, nor does a cascade once warm,
+// and a query over a world with relations runs within noise of one
+// without.
 //
 // # Cloning and prefabs
 //
