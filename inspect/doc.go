@@ -374,10 +374,10 @@
 //
 // An idle inspector costs a tick the check of its queue, two clock reads
 // and one sample (the entity count and each system's last time, for the
-// charts): about 0.4 µs and 3 small allocations a tick
-// (BenchmarkIdleOverhead), 0.15% of the 100,000-particle demo's 250 µs
-// tick on a 2-core machine. BenchmarkParticleTick times that tick with and
-// without the inspector in one run.
+// charts): 3 small allocations a tick, and the time BenchmarkIdleOverhead
+// measures (README.md gives it against the 100,000-particle demo's tick).
+// BenchmarkParticleTick times that tick with and without the inspector in
+// one run.
 // Requests cost the world's goroutine their own work, between ticks; the
 // introspection calls are meant for tools, not hot loops.
 package inspect
