@@ -18,8 +18,9 @@ import (
 // A doc comment is a package's doc comment, or a comment attached to a
 // declaration, a spec of one, a struct field or an interface method (its
 // doc or its trailing comment), in a Go file of the repository that is
-// not a test file (examples included) and not generated ("Code generated
-// ... DO NOT EDIT.").
+// neither a test file (Example functions included) nor generated ("Code
+// generated ... DO NOT EDIT."). The programs under examples/ are held to
+// the rule.
 //
 // A measured figure is a number followed by
 //
@@ -30,9 +31,9 @@ import (
 //   - an x for a ratio ("1.85x", "0.41×"), or "times" after a number with a
 //     decimal point ("3.3 times").
 //
-// A figure inside a phrase that matches one of specifications is not a
-// measurement but a value the code is made with (a default, a period, a
-// budget): it stays.
+// A figure inside a phrase that matches one of the specifications below
+// is not a measurement but a value the code is made with (a default, a
+// period, a frame): it stays. Each specification must match somewhere.
 func TestNoMeasuredFiguresInDocComments(t *testing.T) {
 	root := repoRoot(t)
 	fset := token.NewFileSet()
@@ -62,7 +63,7 @@ func TestNoMeasuredFiguresInDocComments(t *testing.T) {
 	}
 	for i, s := range specifications {
 		if !used[i] {
-			t.Errorf("the specification %q matches no doc comment: drop it", s.re)
+			t.Errorf("the specification %q (%s) matches no doc comment: drop it", s.re, s.why)
 		}
 	}
 }
