@@ -316,6 +316,10 @@ func TestChangeFilterMisuse(t *testing.T) {
 	w := newTrackedWorld()
 	m := ecs.NewMap[Velocity](w)
 	e := m.Spawn(Velocity{})
+	// Tracked tells ahead which of the calls below are valid.
+	if m.Tracked() || !ecs.NewMap[Tracked](w).Tracked() {
+		t.Fatalf("Tracked: %v for Velocity, %v for Tracked; want false, true", m.Tracked(), ecs.NewMap[Tracked](w).Tracked())
+	}
 	mustPanic(t, "does not track changes", func() { ecs.NewQuery1[Velocity](w, ecs.Changed[Velocity]()) })
 	mustPanic(t, "does not track changes", func() { ecs.NewQuery1[Velocity](w, ecs.Added[Velocity]()) })
 	mustPanic(t, "does not track changes", func() { m.MarkChanged(e) })

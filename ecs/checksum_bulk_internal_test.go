@@ -45,6 +45,8 @@ func TestHashPathsAgreeOnTheSameBytes(t *testing.T) {
 		}
 		var m, p, f uint64
 		if n > 0 {
+			// SAFETY (test): each slice holds n values of the type passed
+			// with it, which sum hashes.
 			m = sum(reflect.TypeFor[mixed](), unsafe.Pointer(&ms[0]))
 			p = sum(reflect.TypeFor[packed](), unsafe.Pointer(&ps[0]))
 			f = sum(reflect.TypeFor[floats](), unsafe.Pointer(&fs[0]))

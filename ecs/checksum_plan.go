@@ -210,6 +210,8 @@ func (s *stateHash) raw(p unsafe.Pointer, n uintptr) {
 }
 
 func (s *stateHash) str(v string) {
+	// SAFETY: StringData points to the len(v) bytes of v, which raw only
+	// reads while v is live; an empty v is read as no bytes.
 	s.raw(unsafe.Pointer(unsafe.StringData(v)), uintptr(len(v)))
 }
 

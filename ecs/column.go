@@ -66,9 +66,9 @@ func (c *column) copyValue(dst, src unsafe.Pointer) {
 // scan the bytes. Note that -0.0 is not zero here: its sign bit is set.
 func isZero[T any](v *T) bool {
 	size, align := unsafe.Sizeof(*v), unsafe.Alignof(*v)
+	// SAFETY: p is v's address; each case below reads exactly the size
+	// bytes of *v, with word loads only when T is 8-byte aligned.
 	p := unsafe.Pointer(v)
-	// SAFETY: each case reads exactly size bytes of *v with word loads
-	// only when v is 8-byte aligned.
 	switch {
 	case size == 0:
 		return true

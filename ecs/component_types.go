@@ -112,6 +112,8 @@ func idOf[T any](r *registry) componentID {
 		size:        unsafe.Sizeof(zero),
 		pointerFree: !hasPointers(t),
 		alloc: func(n int) unsafe.Pointer {
+			// SAFETY: the pointer is to the first of n fresh zero Ts, an array
+			// that it keeps alive; callers step through it by T's size, below n.
 			return unsafe.Pointer(unsafe.SliceData(make([]T, n)))
 		},
 		copy1: func(dst, src unsafe.Pointer) {

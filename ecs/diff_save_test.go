@@ -354,7 +354,7 @@ func TestDiffSavesRefusesBadFiles(t *testing.T) {
 	for _, c := range cases {
 		_, err := ecs.DiffSaves(bytes.NewReader(c.a), bytes.NewReader(c.b), 10)
 		var fe *ecs.SaveFileError
-		if !errors.As(err, &fe) || fe.File != c.file || !strings.Contains(err.Error(), c.msg) || !strings.HasPrefix(err.Error(), "ecs: DiffSaves: "+c.file+":") {
+		if !errors.As(err, &fe) || fe.File != c.file || !strings.Contains(err.Error(), c.msg) || !strings.HasPrefix(err.Error(), "ecs: DiffSaves: "+c.file+":") || errors.Unwrap(fe) != fe.Err {
 			t.Errorf("%s: %v (file %v), want an error of file %s saying %q", c.name, err, fe, c.file, c.msg)
 		}
 	}

@@ -29,6 +29,8 @@ func diffFields(t reflect.Type, pa, pb unsafe.Pointer, emit func(field, a, b str
 func walkFields(va, vb reflect.Value, path string, emit func(field, a, b string)) int {
 	t := va.Type()
 	if t == entityType {
+		// SAFETY: t is entityType, so va and vb hold Entity values, and they
+		// are addressable (see addrOf).
 		ea, eb := *(*Entity)(addrOf(va)), *(*Entity)(addrOf(vb))
 		if ea.index == eb.index && ea.gen&genMask == eb.gen&genMask {
 			return 0

@@ -145,6 +145,7 @@ func (q *Events[E]) hashTo(h *stateHash) {
 	unread := q.buf[oldest-q.base:]
 	h.word(uint64(len(unread)))
 	for i := range unread {
+		// SAFETY: &unread[i] is a live E, and q.typ, the type of q.plan, is E.
 		h.value(q.plan, unsafe.Pointer(&unread[i]))
 	}
 }

@@ -40,6 +40,8 @@ type hookState struct {
 func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
 	w.mustNotShare("OnAdd", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
+	// SAFETY: the hooks of T's id are only run with the address of a T
+	// (World.added, overwritten and removing pass the value's slot).
 	h.onAdd = append(h.onAdd, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
 
@@ -49,6 +51,7 @@ func OnAdd[T any](w *World, fn func(e Entity, v *T)) {
 func OnSet[T any](w *World, fn func(e Entity, v *T)) {
 	w.mustNotShare("OnSet", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
+	// SAFETY: as in OnAdd.
 	h.onSet = append(h.onSet, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
 
@@ -60,6 +63,7 @@ func OnSet[T any](w *World, fn func(e Entity, v *T)) {
 func OnRemove[T any](w *World, fn func(e Entity, v *T)) {
 	w.mustNotShare("OnRemove", nil)
 	h := w.hooksOf(idOf[T](&w.reg))
+	// SAFETY: as in OnAdd.
 	h.onRemove = append(h.onRemove, func(e Entity, p unsafe.Pointer) { fn(e, (*T)(p)) })
 }
 

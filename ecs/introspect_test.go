@@ -53,8 +53,11 @@ func TestComponentsAndNames(t *testing.T) {
 		t.Errorf("Burning: %+v", c)
 	}
 	ct, ok := w.Reflect().ComponentNamed(got["Velocity"].Name)
-	if !ok || ct.String() != ecs.C[Velocity]().String() {
+	if !ok || ct.String() != ecs.C[Velocity]().String() || ct.Type() != reflect.TypeFor[Velocity]() {
 		t.Errorf("ComponentNamed(Velocity) = %v, %v", ct, ok)
+	}
+	if typ := (ecs.ComponentType{}).Type(); typ != nil {
+		t.Errorf("the zero ComponentType names %v, want nil", typ)
 	}
 	if _, ok := w.Reflect().ComponentNamed("no.Such"); ok {
 		t.Error("ComponentNamed found an unknown name")

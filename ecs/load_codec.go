@@ -129,6 +129,7 @@ func (c *loadCodec) values(d *decoder, w *World, p unsafe.Pointer, n int) {
 		if d.err != nil {
 			return
 		}
+		// SAFETY: p holds n values of typ, c.size bytes apart, and i < n.
 		c.value(d, w, unsafe.Add(p, uintptr(i)*c.size))
 	}
 }
@@ -143,9 +144,13 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 				d.fail("a bool of value %d", b[0])
 				return
 			}
+			// SAFETY: typ's kind is the file's, bool (newLoadCodec checks it),
+			// so p points to a bool.
 			*(*bool)(p) = b[0] == 1
 		}
 	case sString:
+		// SAFETY: typ's kind is the file's, string (newLoadCodec checks it),
+		// so p points to a string.
 		*(*string)(p) = d.str()
 	case sEntity:
 		d.entity(w, p)
@@ -169,6 +174,8 @@ func (c *loadCodec) value(d *decoder, w *World, p unsafe.Pointer) {
 			if f.c.typ == nil {
 				f.c.skipN(d, 1)
 			} else {
+				// SAFETY: f.off is the offset in typ of the field named as the saved
+				// one, of the type f.c reads into, and p points to a typ.
 				f.c.value(d, w, unsafe.Add(p, f.off))
 			}
 		}

@@ -303,6 +303,7 @@ func (m *Map[T]) addChecked(e Entity, v T) {
 		if !added {
 			m.panicPresent(e)
 		}
+		// SAFETY: p is e's new slot in m.sparse, which stores T values.
 		*(*T)(p) = v
 		m.w.added(m.info, e, p)
 		m.w.settle()
@@ -342,6 +343,7 @@ func (m *Map[T]) Set(e Entity, v T) {
 	}
 	if m.sparse != nil {
 		if p := m.sparse.get(e); p != nil {
+			// SAFETY: p is e's slot in m.sparse, which stores T values.
 			*(*T)(p) = v
 			m.w.overwritten(m.info, e, p)
 			return

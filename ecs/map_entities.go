@@ -19,6 +19,8 @@ func (m *Map[T]) AddEntities(es []Entity, v T) {
 		}
 		return
 	}
+	// SAFETY: &v points to a T, m.info's type, which moveEntities copies
+	// into each entity's new row.
 	w.moveEntities("AddEntities", es, m.info, true, unsafe.Pointer(&v))
 }
 

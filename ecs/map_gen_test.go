@@ -589,6 +589,90 @@ func TestMap2Hooks(t *testing.T) {
 	}
 }
 
+// TestMap2TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map2, with table storage and with gB
+// sparse.
+func TestMap2TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap2[gA, gB](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
+		})
+	}
+}
+
 // TestMap3SpawnFunc spawns with a nil init into rows a despawn left
 // stale (they must read zero), with an init (the values it writes land, and
 // OnAdd sees them), and inside a loop (deferred until the loop ends), for
@@ -1180,6 +1264,93 @@ func TestMap3Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap3TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map3, with table storage and with gB
+// sparse.
+func TestMap3TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap3[gA, gB, gC](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -1809,6 +1980,96 @@ func TestMap4Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap4TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map4, with table storage and with gB
+// sparse.
+func TestMap4TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap4[gA, gB, gC, gD](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -2472,6 +2733,99 @@ func TestMap5Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap5TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map5, with table storage and with gB
+// sparse.
+func TestMap5TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap5[gA, gB, gC, gD, gE](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -3169,6 +3523,102 @@ func TestMap6Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap6TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map6, with table storage and with gB
+// sparse.
+func TestMap6TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap6[gA, gB, gC, gD, gE, gF](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -3900,6 +4350,105 @@ func TestMap7Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap7TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map7, with table storage and with gB
+// sparse.
+func TestMap7TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap7[gA, gB, gC, gD, gE, gF, gG](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -4667,6 +5216,108 @@ func TestMap8Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap8TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map8, with table storage and with gB
+// sparse.
+func TestMap8TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap8[gA, gB, gC, gD, gE, gF, gG, gH](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG, pH := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+				if pH.V != base+7 {
+					t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -5470,6 +6121,111 @@ func TestMap9Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap9TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map9, with table storage and with gB
+// sparse.
+func TestMap9TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap9[gA, gB, gC, gD, gE, gF, gG, gH, gI](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG, pH, pI := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+				if pH.V != base+7 {
+					t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+				}
+				if pI.V != base+8 {
+					t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -6309,6 +7065,114 @@ func TestMap10Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap10TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map10, with table storage and with gB
+// sparse.
+func TestMap10TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap10[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+				if pH.V != base+7 {
+					t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+				}
+				if pI.V != base+8 {
+					t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+				}
+				if pJ.V != base+9 {
+					t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -7186,6 +8050,117 @@ func TestMap11Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap11TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map11, with table storage and with gB
+// sparse.
+func TestMap11TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap11[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+				if pH.V != base+7 {
+					t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+				}
+				if pI.V != base+8 {
+					t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+				}
+				if pJ.V != base+9 {
+					t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+				}
+				if pK.V != base+10 {
+					t.Fatalf("entity %v: gK is %d, want %d", e, pK.V, base+10)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() { m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}) }, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }
@@ -8097,6 +9072,122 @@ func TestMap12Hooks(t *testing.T) {
 			if second.Has(e) {
 				t.Fatal("Remove inside a loop left a type once applied")
 			}
+		})
+	}
+}
+
+// TestMap12TryAddExchangeMark runs TryAdd, Exchange, ExchangeCmd and
+// MarkChanged of Map12, with table storage and with gB
+// sparse.
+func TestMap12TryAddExchangeMark(t *testing.T) {
+	for _, storage := range []string{"table", "one sparse"} {
+		t.Run(storage, func(t *testing.T) {
+			w := ecs.NewWorld()
+			ecs.Register[gA](w, ecs.TrackChanges())
+			if storage == "one sparse" {
+				ecs.Register[gB](w, ecs.Sparse())
+			}
+			m := ecs.NewMap12[gA, gB, gC, gD, gE, gF, gG, gH, gI, gJ, gK, gL](w)
+			extra := ecs.NewMap[gExtra](w)
+			check := func(e ecs.Entity, base int) {
+				t.Helper()
+				pA, pB, pC, pD, pE, pF, pG, pH, pI, pJ, pK, pL := m.Get(e)
+				if pA.V != base+0 {
+					t.Fatalf("entity %v: gA is %d, want %d", e, pA.V, base+0)
+				}
+				if pB.V != base+1 {
+					t.Fatalf("entity %v: gB is %d, want %d", e, pB.V, base+1)
+				}
+				if pC.V != base+2 {
+					t.Fatalf("entity %v: gC is %d, want %d", e, pC.V, base+2)
+				}
+				if pD.V != base+3 {
+					t.Fatalf("entity %v: gD is %d, want %d", e, pD.V, base+3)
+				}
+				if pE.V != base+4 {
+					t.Fatalf("entity %v: gE is %d, want %d", e, pE.V, base+4)
+				}
+				if pF.V != base+5 {
+					t.Fatalf("entity %v: gF is %d, want %d", e, pF.V, base+5)
+				}
+				if pG.V != base+6 {
+					t.Fatalf("entity %v: gG is %d, want %d", e, pG.V, base+6)
+				}
+				if pH.V != base+7 {
+					t.Fatalf("entity %v: gH is %d, want %d", e, pH.V, base+7)
+				}
+				if pI.V != base+8 {
+					t.Fatalf("entity %v: gI is %d, want %d", e, pI.V, base+8)
+				}
+				if pJ.V != base+9 {
+					t.Fatalf("entity %v: gJ is %d, want %d", e, pJ.V, base+9)
+				}
+				if pK.V != base+10 {
+					t.Fatalf("entity %v: gK is %d, want %d", e, pK.V, base+10)
+				}
+				if pL.V != base+11 {
+					t.Fatalf("entity %v: gL is %d, want %d", e, pL.V, base+11)
+				}
+			}
+
+			// TryAdd adds as Add does, and refuses, changing nothing, an
+			// entity that has one of the types or is dead.
+			e := w.Spawn()
+			if !m.TryAdd(e, gA{0}, gB{1}, gC{2}, gD{3}, gE{4}, gF{5}, gG{6}, gH{7}, gI{8}, gJ{9}, gK{10}, gL{11}) {
+				t.Fatal("TryAdd refused an entity without the types")
+			}
+			check(e, 0)
+			if m.TryAdd(e, gA{0 + 10}, gB{1 + 10}, gC{2 + 10}, gD{3 + 10}, gE{4 + 10}, gF{5 + 10}, gG{6 + 10}, gH{7 + 10}, gI{8 + 10}, gJ{9 + 10}, gK{10 + 10}, gL{11 + 10}) {
+				t.Fatal("TryAdd accepted an entity with the types")
+			}
+			check(e, 0)
+			dead := w.Spawn()
+			w.Despawn(dead)
+			if m.TryAdd(dead, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{}) || w.Alive(dead) {
+				t.Fatal("TryAdd accepted a dead entity")
+			}
+
+			// Exchange takes gExtra away and gives every type.
+			fromExtra := ecs.NewTypeSet(w, ecs.C[gExtra]())
+			x := extra.Spawn(gExtra{V: 1})
+			m.Exchange(x, fromExtra, gA{0 + 20}, gB{1 + 20}, gC{2 + 20}, gD{3 + 20}, gE{4 + 20}, gF{5 + 20}, gG{6 + 20}, gH{7 + 20}, gI{8 + 20}, gJ{9 + 20}, gK{10 + 20}, gL{11 + 20})
+			check(x, 20)
+			if extra.Has(x) {
+				t.Fatal("Exchange left the removed type")
+			}
+			testhelp.MustPanic(t, func() {
+				m.Exchange(x, fromExtra, gA{}, gB{}, gC{}, gD{}, gE{}, gF{}, gG{}, gH{}, gI{}, gJ{}, gK{}, gL{})
+			}, "Exchange", x.String())
+
+			// ExchangeCmd records the same, applied with the buffer.
+			y := extra.Spawn(gExtra{V: 2})
+			c := w.NewCommands()
+			m.ExchangeCmd(c, y, fromExtra, gA{0 + 30}, gB{1 + 30}, gC{2 + 30}, gD{3 + 30}, gE{4 + 30}, gF{5 + 30}, gG{6 + 30}, gH{7 + 30}, gI{8 + 30}, gJ{9 + 30}, gK{10 + 30}, gL{11 + 30})
+			if m.Has(y) || !extra.Has(y) || c.Len() != 1 {
+				t.Fatal("ExchangeCmd changed the entity before Apply, or is not one change")
+			}
+			w.Apply(c)
+			check(y, 30)
+			if extra.Has(y) {
+				t.Fatal("the applied ExchangeCmd left the removed type")
+			}
+
+			// MarkChanged marks the handle's tracked type, gA.
+			changed := ecs.NewQuery1[gA](w, ecs.Changed[gA]())
+			pass := func() []ecs.Entity {
+				var got []ecs.Entity
+				for r := range changed.All() {
+					got = append(got, r.Entity)
+				}
+				return got
+			}
+			pass()
+			m.MarkChanged(y)
+			if got := pass(); !slices.Equal(got, []ecs.Entity{y}) {
+				t.Fatalf("after MarkChanged(%v), Changed[gA] saw %v", y, got)
+			}
+			lacking := extra.Spawn(gExtra{})
+			testhelp.MustPanic(t, func() { m.MarkChanged(lacking) }, "MarkChanged", lacking.String())
 		})
 	}
 }

@@ -173,10 +173,13 @@ func PrefabValue[T any](p *Prefab, node int) *T {
 		if n.cols[c] == nil {
 			return new(T) // an empty type: nothing stored to change
 		}
+		// SAFETY: n.cols[c] holds one value of column c's type in n.table,
+		// T's id.
 		return (*T)(n.cols[c])
 	}
 	for _, v := range n.sparse {
 		if v.set.info.id == id {
+			// SAFETY: v.v holds one value of v.set's type, which is T's id.
 			return (*T)(v.v)
 		}
 	}

@@ -101,6 +101,9 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row1[A]{it.e, (*A)(it.ptr[0])}) {
 					c.endPass(epoch)
@@ -481,6 +484,9 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row2[A, B]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1])}) {
 					c.endPass(epoch)
@@ -852,6 +858,9 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row3[A, B, C]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2])}) {
 					c.endPass(epoch)
@@ -1231,6 +1240,9 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row4[A, B, C, D]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3])}) {
 					c.endPass(epoch)
@@ -1618,6 +1630,9 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row5[A, B, C, D, E]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4])}) {
 					c.endPass(epoch)
@@ -2013,6 +2028,9 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row6[A, B, C, D, E, F]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5])}) {
 					c.endPass(epoch)
@@ -2416,6 +2434,9 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row7[A, B, C, D, E, F, G]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6])}) {
 					c.endPass(epoch)
@@ -2827,6 +2848,9 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 			// budget.
 			var it sparseIter
 			it.start(c)
+			// SAFETY: after next, it.ptr[i] points to the current entity's
+			// value of the query's i-th type, or is nil for an optional
+			// term the entity lacks.
 			for it.next() {
 				if !yield(Row8[A, B, C, D, E, F, G, H]{it.e, (*A)(it.ptr[0]), (*B)(it.ptr[1]), (*C)(it.ptr[2]), (*D)(it.ptr[3]), (*E)(it.ptr[4]), (*F)(it.ptr[5]), (*G)(it.ptr[6]), (*H)(it.ptr[7])}) {
 					c.endPass(epoch)

@@ -4,10 +4,35 @@ package ecs_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
+
+// gOf is the pair type of the generated tests' relation, split by target.
+type gOf struct{}
+
+// chunkRows returns the entities of chunks, in order, and fails t unless
+// every chunk's first column is as long as its entities and holds, for
+// each, the value v with v.V/10 the entity's position in es.
+func chunkRows(t *testing.T, es []ecs.Entity, entities [][]ecs.Entity, firsts [][]gA) []ecs.Entity {
+	t.Helper()
+	var got []ecs.Entity
+	for k, ents := range entities {
+		if len(firsts[k]) != len(ents) {
+			t.Fatalf("a chunk of %d entities has %d values of gA", len(ents), len(firsts[k]))
+		}
+		for i, e := range ents {
+			if at := slices.Index(es, e); at < 0 || firsts[k][i].V != at*10 {
+				t.Fatalf("entity %v (at %d) comes with gA %d in its chunk", e, at, firsts[k][i].V)
+			}
+		}
+		got = append(got, ents...)
+	}
+	return got
+}
 
 // TestQuery1Generated runs every iteration form and filter of
 // Query1, with table storage and with gA in a sparse set.
@@ -127,6 +152,144 @@ func TestQuery1Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery1ChangesAndTargets runs the chunk forms of Query1 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery1ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	types := ecs.NewQuery1[gA]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -269,6 +432,147 @@ func TestQuery2Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery2ChangesAndTargets runs the chunk forms of Query2 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery2ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	types := ecs.NewQuery2[gA, gB]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -418,6 +722,150 @@ func TestQuery3Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery3ChangesAndTargets runs the chunk forms of Query3 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery3ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	types := ecs.NewQuery3[gA, gB, gC]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -574,6 +1022,153 @@ func TestQuery4Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery4ChangesAndTargets runs the chunk forms of Query4 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery4ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	mD := ecs.NewMap[gD](w)
+	types := ecs.NewQuery4[gA, gB, gC, gD]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		mD.Add(e, gD{i*10 + 3})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	mD.Add(gone, gD{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query gD", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -737,6 +1332,156 @@ func TestQuery5Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery5ChangesAndTargets runs the chunk forms of Query5 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery5ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	mD := ecs.NewMap[gD](w)
+	mE := ecs.NewMap[gE](w)
+	types := ecs.NewQuery5[gA, gB, gC, gD, gE]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		mD.Add(e, gD{i*10 + 3})
+		mE.Add(e, gE{i*10 + 4})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	mD.Add(gone, gD{})
+	mE.Add(gone, gE{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query gD", "query gE", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -907,6 +1652,159 @@ func TestQuery6Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery6ChangesAndTargets runs the chunk forms of Query6 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery6ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	mD := ecs.NewMap[gD](w)
+	mE := ecs.NewMap[gE](w)
+	mF := ecs.NewMap[gF](w)
+	types := ecs.NewQuery6[gA, gB, gC, gD, gE, gF]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		mD.Add(e, gD{i*10 + 3})
+		mE.Add(e, gE{i*10 + 4})
+		mF.Add(e, gF{i*10 + 5})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	mD.Add(gone, gD{})
+	mE.Add(gone, gE{})
+	mF.Add(gone, gF{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query gD", "query gE", "query gF", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -1084,6 +1982,162 @@ func TestQuery7Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery7ChangesAndTargets runs the chunk forms of Query7 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery7ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	mD := ecs.NewMap[gD](w)
+	mE := ecs.NewMap[gE](w)
+	mF := ecs.NewMap[gF](w)
+	mG := ecs.NewMap[gG](w)
+	types := ecs.NewQuery7[gA, gB, gC, gD, gE, gF, gG]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		mD.Add(e, gD{i*10 + 3})
+		mE.Add(e, gE{i*10 + 4})
+		mF.Add(e, gF{i*10 + 5})
+		mG.Add(e, gG{i*10 + 6})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	mD.Add(gone, gD{})
+	mE.Add(gone, gE{})
+	mF.Add(gone, gF{})
+	mG.Add(gone, gG{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query gD", "query gE", "query gF", "query gG", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }
 
@@ -1268,5 +2322,164 @@ func TestQuery8Generated(t *testing.T) {
 				t.Fatalf("after the loop: %d matches (want 5), %d entered, %d left (want 1, 1)", q.Count(), entered, left)
 			}
 		})
+	}
+}
+
+// TestQuery8ChangesAndTargets runs the chunk forms of Query8 over
+// runs of changed rows (a Changed filter on a table type), with a
+// MarksChanged filter (each form marks the rows it visits), through the
+// access checker, and over the table of one target of a relation split by
+// target.
+func TestQuery8ChangesAndTargets(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[gA](w, ecs.TrackChanges())
+	mA := ecs.NewMap[gA](w)
+	mB := ecs.NewMap[gB](w)
+	mC := ecs.NewMap[gC](w)
+	mD := ecs.NewMap[gD](w)
+	mE := ecs.NewMap[gE](w)
+	mF := ecs.NewMap[gF](w)
+	mG := ecs.NewMap[gG](w)
+	mH := ecs.NewMap[gH](w)
+	types := ecs.NewQuery8[gA, gB, gC, gD, gE, gF, gG, gH]
+	var es []ecs.Entity
+	for i := range 6 {
+		e := w.Spawn()
+		mA.Add(e, gA{i*10 + 0})
+		mB.Add(e, gB{i*10 + 1})
+		mC.Add(e, gC{i*10 + 2})
+		mD.Add(e, gD{i*10 + 3})
+		mE.Add(e, gE{i*10 + 4})
+		mF.Add(e, gF{i*10 + 5})
+		mG.Add(e, gG{i*10 + 6})
+		mH.Add(e, gH{i*10 + 7})
+		es = append(es, e)
+	}
+	// A table of the types and gExtra, emptied: passes step over it.
+	gone := w.Spawn()
+	mA.Add(gone, gA{})
+	mB.Add(gone, gB{})
+	mC.Add(gone, gC{})
+	mD.Add(gone, gD{})
+	mE.Add(gone, gE{})
+	mF.Add(gone, gF{})
+	mG.Add(gone, gG{})
+	mH.Add(gone, gH{})
+	ecs.NewMap[gExtra](w).Add(gone, gExtra{})
+	w.Despawn(gone)
+
+	changed := types(w, ecs.Changed[gA]())
+	chunks := func() []ecs.Entity {
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for c := range changed.Chunks() {
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as)
+	}
+	appended := func(rows int) ([]ecs.Entity, int) {
+		cs := changed.AppendChunks(nil, rows)
+		var ents [][]ecs.Entity
+		var as [][]gA
+		for _, c := range cs {
+			if len(c.Entities) > rows {
+				t.Fatalf("AppendChunks(%d) cut a chunk of %d rows", rows, len(c.Entities))
+			}
+			ents, as = append(ents, c.Entities), append(as, c.A)
+		}
+		return chunkRows(t, es, ents, as), len(cs)
+	}
+	if got := chunks(); !slices.Equal(got, es) {
+		t.Fatalf("the first Changed pass saw %v, want every entity %v", got, es)
+	}
+	if got := chunks(); len(got) != 0 {
+		t.Fatalf("a Changed pass with no change since saw %v", got)
+	}
+	for _, i := range []int{1, 2, 4} {
+		mA.MarkChanged(es[i])
+	}
+	if got := chunks(); !slices.Equal(got, []ecs.Entity{es[1], es[2], es[4]}) {
+		t.Fatalf("Chunks after marking rows 1, 2 and 4 saw %v", got)
+	}
+	for _, i := range []int{0, 1, 3} {
+		mA.MarkChanged(es[i])
+	}
+	if got, n := appended(1); !slices.Equal(got, []ecs.Entity{es[0], es[1], es[3]}) || n != 3 {
+		t.Fatalf("AppendChunks(1) after marking rows 0, 1 and 3 gave %v in %d chunks", got, n)
+	}
+	if got, _ := appended(4); len(got) != 0 {
+		t.Fatalf("AppendChunks is a pass, yet the next one saw %v", got)
+	}
+	testhelp.MustPanic(t, func() { changed.AppendChunks(nil, 0) }, "AppendChunks", "rows must be at least 1")
+
+	// Each form with MarksChanged[gA] marks every row it visits.
+	writes := types(w, ecs.MarksChanged[gA]())
+	for _, form := range []struct {
+		name string
+		pass func()
+	}{
+		{"All", func() {
+			for range writes.All() {
+			}
+		}},
+		{"Chunks", func() {
+			for range writes.Chunks() {
+			}
+		}},
+		{"AppendChunks", func() { writes.AppendChunks(nil, 4) }},
+		{"Iter", func() {
+			for it := writes.Iter(); it.Next(); {
+			}
+		}},
+	} {
+		form.pass()
+		if got := chunks(); !slices.Equal(got, es) {
+			t.Fatalf("after a pass of %s with MarksChanged[gA], Changed saw %v, want every entity", form.name, got)
+		}
+	}
+
+	var log accessLog
+	w.Parallel().SetAccessChecker(&log)
+	writes.AppendChunks(nil, 4)
+	w.Parallel().SetAccessChecker(nil)
+	want := []string{"query gA", "query gB", "query gC", "query gD", "query gE", "query gF", "query gG", "query gH", "query filter gA write"}
+	if !slices.Equal(log.got, want) {
+		t.Fatalf("AppendChunks under the checker reported %q, want %q", log.got, want)
+	}
+
+	// A relation split by target: the sources of each target are a table
+	// of their own, which the chunk forms hand out whole or in runs.
+	of := ecs.NewRelation[gOf](w, ecs.SplitByTarget())
+	red, blue := w.Spawn(), w.Spawn()
+	for i, e := range es {
+		if i%3 == 0 {
+			of.Add(e, blue)
+		} else {
+			of.Add(e, red)
+		}
+	}
+	var target ecs.TargetVar
+	team := types(w, of.ToVar(&target), ecs.MarksChanged[gA]())
+	chunks()
+	target.Set(red)
+	var ents [][]ecs.Entity
+	var as [][]gA
+	for c := range team.Chunks() {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(ents) != 1 || len(got) != 4 {
+		t.Fatalf("Chunks of red's sources: %d chunks, %v; want one chunk of 4", len(ents), got)
+	}
+	target.Set(blue)
+	cs := team.AppendChunks(nil, 1)
+	ents, as = ents[:0], as[:0]
+	for _, c := range cs {
+		ents, as = append(ents, c.Entities), append(as, c.A)
+	}
+	if got := chunkRows(t, es, ents, as); len(cs) != 2 || !slices.Equal(got, []ecs.Entity{es[0], es[3]}) {
+		t.Fatalf("AppendChunks(1) of blue's sources: %v in %d chunks, want %v in 2", got, len(cs), []ecs.Entity{es[0], es[3]})
+	}
+	if got := chunks(); len(got) != 6 {
+		t.Fatalf("the passes over red's and blue's sources marked %v, want all 6", got)
 	}
 }

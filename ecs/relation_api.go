@@ -129,6 +129,8 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 	p := r.out.get(e)
 	if r.exclusive {
 		if p != nil {
+			// SAFETY: p is e's slot in r.out, which stores relOne[T] values for
+			// an exclusive relation (NewRelation).
 			one := (*relOne[T])(p)
 			if one.Target == t {
 				if v != nil {
@@ -145,12 +147,15 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		}
 		w.enter("a relation change")
 		if p != nil {
+			// SAFETY: as above: nothing has changed r.out since p was read.
 			one := (*relOne[T])(p)
 			old := one.Target
 			one.Target, one.Value = t, val
 			r.dropSource(old, e)
 			r.removed(e, old)
 		} else {
+			// SAFETY: insert returns e's new slot in r.out, which stores relOne[T]
+			// values for an exclusive relation.
 			p, _ = r.out.insert(e)
 			*(*relOne[T])(p) = relOne[T]{t, val}
 		}
@@ -164,6 +169,8 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 	w.enter("a relation change")
 	defer w.leave()
 	if p != nil {
+		// SAFETY: p is e's slot in r.out, which stores relMany[T] values for
+		// a Multi relation (NewRelation).
 		m := (*relMany[T])(p)
 		if i := slices.Index(m.Targets, t); i >= 0 {
 			if v != nil {
@@ -174,6 +181,8 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 		m.Targets = append(m.Targets, t)
 		m.Values = append(m.Values, val)
 	} else {
+		// SAFETY: insert returns e's new slot in r.out, which stores
+		// relMany[T] values for a Multi relation.
 		p, _ = r.out.insert(e)
 		*(*relMany[T])(p) = relMany[T]{Targets: []Entity{t}, Values: []T{val}}
 	}
@@ -320,12 +329,16 @@ func (R *Relation[T]) TryValue(e, t Entity) (*T, bool) {
 		return nil, false
 	}
 	if r.exclusive {
+		// SAFETY: p is e's slot in r.out, which stores relOne[T] values for
+		// an exclusive relation.
 		one := (*relOne[T])(p)
 		if one.Target != t {
 			return nil, false
 		}
 		return &one.Value, true
 	}
+	// SAFETY: p is e's slot in r.out, which stores relMany[T] values for
+	// a Multi relation.
 	m := (*relMany[T])(p)
 	if i := slices.Index(m.Targets, t); i >= 0 {
 		return &m.Values[i], true

@@ -271,8 +271,8 @@ func TestRelationsAgainstModel(t *testing.T) {
 	}
 }
 
-// TestHierarchyWalks checks Parent, Children, Ancestors, Descendants,
-// Root and Depth on a small tree.
+// TestHierarchyWalks checks Parent, Children, AppendChildren, Ancestors,
+// Descendants, Root and Depth on a small tree.
 func TestHierarchyWalks(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
@@ -282,6 +282,9 @@ func TestHierarchyWalks(t *testing.T) {
 	h.SetParent(a1, a)
 	h.SetParent(a2, a)
 	h.SetParent(b1, b)
+	if got := h.AppendChildren([]ecs.Entity{b1}, a); !slices.Equal(got, []ecs.Entity{b1, a1, a2}) {
+		t.Fatalf("AppendChildren([b1], a) = %v, want b1 then a's children in order", got)
+	}
 	if got := slices.Collect(h.Descendants(root)); !slices.Equal(got, []ecs.Entity{a, a1, a2, b, b1}) {
 		t.Fatalf("Descendants(root) = %v", got)
 	}
@@ -577,8 +580,14 @@ func TestRelationQueries(t *testing.T) {
 	var v ecs.TargetVar
 	q := ecs.NewQuery1[mergePos](rw.w, child.ToVar(&v))
 	check("unset variable", q, nil)
+	if !v.Get().IsZero() {
+		t.Fatalf("a zero TargetVar holds %v", v.Get())
+	}
 	for _, p := range es {
 		v.Set(p)
+		if v.Get() != p {
+			t.Fatalf("TargetVar.Get after Set(%v) = %v", p, v.Get())
+		}
 		check(fmt.Sprint("variable children of ", p), q, rw.h.Children(p))
 	}
 	// Two To filters: entities that like both es[0] and es[5].

@@ -68,6 +68,7 @@ func (m *relMany[T]) Checksum() uint64 {
 		if c, ok := any(&m.Values[i]).(Checksummer); ok {
 			h.word(c.Checksum())
 		} else {
+			// SAFETY: &m.Values[i] is a live T, the type relHashPlan[T] is for.
 			h.value(plan, unsafe.Pointer(&m.Values[i]))
 		}
 	}
@@ -144,6 +145,7 @@ func (o *relOne[T]) Checksum() uint64 {
 	if c, ok := any(&o.Value).(Checksummer); ok {
 		h.word(c.Checksum())
 	} else {
+		// SAFETY: &o.Value is a live T, the type relHashPlan[T] is for.
 		h.value(relHashPlan[T](), unsafe.Pointer(&o.Value))
 	}
 	return h.sum()

@@ -148,6 +148,8 @@ func SaveChecksum(v BinaryCodec) uint64 {
 	s.e.buf = s.e.buf[:0]
 	v.EncodeSave(s)
 	var h stateHash
+	// SAFETY: the pointer is to the len(s.e.buf) bytes of s.e.buf, which
+	// raw reads before s goes back to the pool.
 	h.raw(unsafe.Pointer(unsafe.SliceData(s.e.buf)), uintptr(len(s.e.buf)))
 	hashEncoders.Put(s)
 	return h.sum()
@@ -253,7 +255,10 @@ func (s *SaveDecoder) String() string { return s.d.str() }
 // takes the entity's final address, not a copy, because [World.Merge]
 // rewrites the entities of the values it reads once the file's entities
 // have new ids.
-func (s *SaveDecoder) Entity(p *Entity) { s.d.entity(s.w, unsafe.Pointer(p)) }
+func (s *SaveDecoder) Entity(p *Entity) {
+	// SAFETY: p points to an Entity, the memory entity writes.
+	s.d.entity(s.w, unsafe.Pointer(p))
+}
 
 // Err returns the first error the decoder met, or nil.
 func (s *SaveDecoder) Err() error { return s.d.err }

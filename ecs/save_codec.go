@@ -316,6 +316,7 @@ func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 		return
 	}
 	for i := range n {
+		// SAFETY: p holds n values of c.typ, c.size bytes apart, and i < n.
 		c.value(e, unsafe.Add(p, uintptr(i)*c.size))
 		e.tick()
 	}
@@ -325,10 +326,15 @@ func (c *valueCodec) values(e *encoder, p unsafe.Pointer, n int) {
 func (c *valueCodec) value(e *encoder, p unsafe.Pointer) {
 	switch c.s.kind {
 	case sBool:
+		// SAFETY: c.s is c.typ's schema: p points to a bool, whose one byte
+		// is 0 or 1.
 		e.buf = append(e.buf, *(*byte)(p))
 	case sString:
+		// SAFETY: c.s is c.typ's schema: p points to a string.
 		e.str(*(*string)(p))
 	case sEntity:
+		// SAFETY: c.s is c.typ's schema, and sEntity is only given to
+		// Entity and types defined from it, of its layout (schemaAt).
 		v := *(*Entity)(p)
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.index)
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, v.gen&genMask)
@@ -342,6 +348,8 @@ func (c *valueCodec) value(e *encoder, p unsafe.Pointer) {
 		c.elem.values(e, v.UnsafePointer(), v.Len())
 	case sStruct:
 		for _, f := range c.fields {
+			// SAFETY: f.off is the offset in c.typ of the field f.c encodes, and
+			// p points to a c.typ.
 			f.c.value(e, unsafe.Add(p, f.off))
 		}
 	default: // a number

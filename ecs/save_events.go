@@ -43,6 +43,9 @@ func (q *Events[E]) saveState() savedEvents {
 	}
 	if oldest := q.oldest(); oldest < end {
 		unread := q.buf[oldest-q.base:]
+		// SAFETY: the pointer is to the first of the len(unread) Es of q.buf,
+		// which it keeps alive; Save encodes them (write) before the world can
+		// send again, and q.typ, the type of the codec, is E.
 		st.unread, st.n = unsafe.Pointer(unsafe.SliceData(unread)), len(unread)
 	}
 	return st

@@ -161,6 +161,8 @@ func (p *fixedPlan) append(dst []byte, v unsafe.Pointer) []byte {
 	dst = slices.Grow(dst, p.size)
 	for i := range p.ops {
 		op := &p.ops[i]
+		// SAFETY: v points to a value of the plan's type, and op.off is the
+		// offset of op's run of fields inside it.
 		q := unsafe.Add(v, op.off)
 		switch op.kind {
 		case opNumbers:
@@ -201,6 +203,7 @@ func (p *fixedPlan) decode(data []byte, v unsafe.Pointer) (int, int, string) {
 	pos := 0
 	for i := range p.ops {
 		op := &p.ops[i]
+		// SAFETY: as in append.
 		q := unsafe.Add(v, op.off)
 		switch op.kind {
 		case opNumbers:

@@ -26,12 +26,17 @@ type resourceHolder interface {
 	ensure() unsafe.Pointer
 }
 
-func (s *resourceSlot[T]) pointer() unsafe.Pointer { return unsafe.Pointer(s.v) }
+func (s *resourceSlot[T]) pointer() unsafe.Pointer {
+	// SAFETY: s.v is nil or a live T, and callers read it as the type they
+	// looked the slot up by in World.resources, T.
+	return unsafe.Pointer(s.v)
+}
 
 func (s *resourceSlot[T]) ensure() unsafe.Pointer {
 	if s.v == nil {
 		s.v = new(T)
 	}
+	// SAFETY: as in pointer.
 	return unsafe.Pointer(s.v)
 }
 

@@ -76,9 +76,9 @@ func SpinWait(d time.Duration) SchedulerOption {
 }
 
 // DefaultSpinWait is the default of [SpinWait]: longer than the serial
-// part of a tick of the particle scenario with 100,000 entities (about
-// 100 µs of structural changes and a spawning system), so that its workers
-// never park between ticks of a loop that runs flat out.
+// part of a tick of the particle scenario with 100,000 entities (its
+// structural changes and a spawning system), so that its workers never
+// park between ticks of a loop that runs flat out.
 const DefaultSpinWait = 500 * time.Microsecond
 
 // Debug turns on access checking: a system that touches a component type
@@ -322,9 +322,9 @@ func (s *Scheduler) Build() error {
 // systems whose commands read and write the entity index run on its core,
 // where the index already is; moving them to another core costs a cache
 // miss per entity they touch (measured: the 100,000-particle scenario's
-// tick is about 1.9 times slower on 2 workers when its despawning system
-// runs on the second one). Only the goroutine, never the outcome, depends
-// on this order.
+// tick on 2 workers is much slower when its despawning system runs on the
+// second one). Only the goroutine, never the outcome, depends on this
+// order.
 func runOrder(st []*system) []*system {
 	run := make([]*system, 0, len(st))
 	for _, x := range st {

@@ -23,8 +23,8 @@
 //     everything. The floor keeps a list of dirty indices.
 //
 // Every measured call is one //go:noinline kernel, for every library: with
-// Go 1.26 a kernel written inside a benchmark loop compiles about 2.5
-// times slower. The tests check that each library does the same work:
+// Go 1.26 a kernel written inside a benchmark loop compiles to slower code
+// (see bench/suite). The tests check that each library does the same work:
 // every reader reads every event of a tick once, and every pass visits
 // exactly the tick's changed entities (or all, for the full passes) with
 // their new values.

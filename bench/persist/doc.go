@@ -32,5 +32,6 @@
 // data as plain slices ([Columns], [JSONWorld], [EntityFloor]), taken from
 // the world, so they move the same bytes. Every measured call is one
 // //go:noinline kernel, for the floors as for Tessera and Ark: with Go 1.26
-// a kernel written inside a benchmark loop compiles about 2.5 times slower.
+// a kernel written inside a benchmark loop compiles to slower code (see
+// bench/suite).
 package persist

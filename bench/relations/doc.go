@@ -39,8 +39,8 @@
 // must hold.
 //
 // Every measured call is one //go:noinline kernel, for every library: with
-// Go 1.26 a kernel written inside a benchmark loop compiles about 2.5 times
-// slower. The tests check that each library does the same work: the same
+// Go 1.26 a kernel written inside a benchmark loop compiles to slower code
+// (see bench/suite). The tests check that each library does the same work: the same
 // parents after the same moves, the same sources visited, the same
 // entities left after a cascade, the same positions after a query pass,
 // and bit-identical world positions after propagation.

@@ -19,8 +19,8 @@
 // kernel written inside the benchmark loop; here each library's kernel is a
 // //go:noinline function run by the driver's loop, for every candidate
 // alike (on Go 1.26 a kernel written inside the benchmark loop was measured
-// up to 2.5x slower than the same kernel in its own function, which would
-// make the comparison depend on inlining luck). Values written only in
+// slower than the same kernel in its own function, which would make the
+// comparison depend on inlining luck). Values written only in
 // setup (the initial Position and Velocity of iterated entities, which the
 // project leaves zero or sets to (1, 1)) are the suite's InitialPosition
 // and InitialVelocity, so that Check tells entities apart; they are never

@@ -7,7 +7,7 @@ import (
 
 // The tick-time histogram has 1<<(subBits-1) buckets per power of two above
 // 1<<subBits nanoseconds and one bucket per nanosecond below: a percentile
-// read from it is exact under 512ns and within 0.2% above, and the
+// read from it is exact under 1<<subBits nanoseconds and within 0.2% above, and the
 // histogram takes 56 KiB (counts of 32 bits suffice for maxTicks ticks).
 const (
 	subBits = 9

@@ -4,7 +4,7 @@
 // SVG plot per workload:
 //
 //	cd bench && go run ./cmd/compare            # the full report in results/
-//	cd bench && go run ./cmd/compare -quick     # a smoke run, under 2 minutes
+//	cd bench && go run ./cmd/compare -quick     # a smoke run
 //	cd bench && go run ./cmd/compare -suite seeds  # two sources' suites, in results/SEEDS.md
 //	cd bench && go run ./cmd/compare -suite persist  # snapshots and saves, in results/PERSIST.md
 //	cd bench && go run ./cmd/compare -suite relations  # relations and hierarchies, in results/RELATIONS.md

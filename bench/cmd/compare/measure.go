@@ -84,8 +84,8 @@ var benchtime = 100 * time.Millisecond
 // runs under testing.Benchmark. One with Reset is timed round by round with
 // the monotonic clock, Reset outside the timing: testing.B's StopTimer
 // reads the memory statistics, which stops the world and cost far more than
-// the small rounds being measured. Each round then includes two clock reads
-// (about 50 ns here), the same for every candidate.
+// the small rounds being measured. Each round then includes two clock
+// reads, the same for every candidate.
 func measure(op suite.Op) float64 {
 	if op.Reset != nil {
 		return measureRounds(op)

@@ -195,8 +195,9 @@ func writeComparison(b *strings.Builder, c *persist.Comparison, res []rowResult,
 }
 
 // snapshotGoal is the snapshot comparison's goal: at most this ratio to
-// the floor and this time per call, at snapshotGoalN particles. 0.8 ms is
-// under 5% of a 16.7 ms frame, leaving the rest of it to re-simulation.
+// the floor and this time per call, at snapshotGoalN particles. The time
+// is under 5% of a frame at 60 frames a second, leaving the rest of it to
+// re-simulation.
 const (
 	snapshotGoalRatio = 1.5
 	snapshotGoalTime  = 800 * time.Microsecond

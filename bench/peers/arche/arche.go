@@ -74,6 +74,8 @@ func withBits(base, cs []ecs.ID, mask int) []ecs.ID {
 
 // setBody writes entity i's initial Position and Velocity.
 func setBody(p, v unsafe.Pointer, i int) {
+	// SAFETY: callers pass what Arche's Get returns for the ids of pos and
+	// vel: the addresses of the entity's pos and vel.
 	*(*pos)(p), *(*vel)(v) = suite.InitialPosition(i), suite.InitialVelocity(i)
 }
 
@@ -83,6 +85,8 @@ func setBody(p, v unsafe.Pointer, i int) {
 func move(w *ecs.World, f ecs.Filter, posID, velID ecs.ID) {
 	q := w.Query(f)
 	for q.Next() {
+		// SAFETY: Arche's Get returns the address of the current entity's
+		// component of that id, which the query requires: a pos, a vel.
 		p := (*pos)(q.Get(posID))
 		v := (*vel)(q.Get(velID))
 		p.X += v.X
@@ -104,6 +108,7 @@ func moveOp(w *ecs.World, cached bool) suite.Op {
 		s := 0.0
 		q := w.Query(f)
 		for q.Next() {
+			// SAFETY: as in move.
 			p := (*pos)(q.Get(posID))
 			s += p.X + p.Y
 		}
@@ -162,6 +167,8 @@ func fragOuter(cached bool) suite.Workload {
 func sumX(w *ecs.World, posID ecs.ID, es []ecs.Entity) float64 {
 	s := 0.0
 	for _, e := range es {
+		// SAFETY: Arche's Get returns the address of e's pos, which every
+		// entity of es has.
 		s += (*pos)(w.Get(e, posID)).X
 	}
 	return s
@@ -173,6 +180,7 @@ func randomAccess(n int) suite.Op {
 	created := make([]ecs.Entity, 0, n)
 	q := w.Batch().NewQ(n, posID)
 	for i := 0; q.Next(); i++ {
+		// SAFETY: the batch's entities have a pos, whose address Get returns.
 		*(*pos)(q.Get(posID)) = suite.InitialPosition(i)
 		created = append(created, q.Entity())
 	}
@@ -221,6 +229,7 @@ func createdCheck(w *ecs.World) float64 {
 	s := 0.0
 	q := w.Query(ecs.All(posID, velID))
 	for q.Next() {
+		// SAFETY: as in move.
 		p, v := (*pos)(q.Get(posID)), (*vel)(q.Get(velID))
 		s += 1 + p.X + p.Y + v.X + v.Y
 	}
@@ -331,6 +340,7 @@ func addRemove(large, batch bool) suite.Workload {
 		es := make([]ecs.Entity, n)
 		for i := range n {
 			es[i] = w.NewEntity(ids...)
+			// SAFETY: es[i] was made with a pos, whose address Get returns.
 			*(*pos)(w.Get(es[i], posID)) = suite.InitialPosition(i)
 		}
 		velIDs := []ecs.ID{velID}
