@@ -18,10 +18,10 @@ type World struct {
 
 	componentStore // tables, sparse sets and query caches (storage.go)
 	deferral       // the iteration count and the queue of deferred changes (deferred.go)
-	misuseGuard    // parallel section, access checker, mutation mark (concurrent.go)
+	misuseGuard    // parallel section, access checker, mutation mark (misuse_guard.go)
 	hookState      // hooks registered and hook calls in progress (hooks.go)
 	pendingIndex   // per entity, its queued changes (pending.go)
-	observerState  // enter/leave observers and settle's buffers (subscriptions.go)
+	observerState  // enter/leave observers and settle's buffers (query_observers.go)
 	resourceStore  // resources (resource.go)
 	eventStore     // event queues (events.go)
 	changeClock    // the change tick (change_tick_clock.go)
