@@ -59,7 +59,7 @@ func (w *World) ownCache(op string, q Matcher) *queryCache {
 // the query has sparse terms (not every row of a matching table matches) or
 // the component is sparse (there are no columns to move).
 func (w *World) matchedEntities(c *queryCache) []Entity {
-	var it sparseIter
+	var it entityIter
 	it.start(c)
 	it.mark = false // a selection, not a pass
 	w.scratch = w.scratch[:0]

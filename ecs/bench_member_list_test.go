@@ -65,7 +65,7 @@ func sumMemberList(c *queryCache, heat *sparseSet, list []Entity) float64 {
 
 // sumDrivenDirect is the driven walk written for this query alone, as
 // sumMemberList is: it separates the cost of the data structure from that of
-// sparseIter's generality.
+// entityIter's generality.
 //
 //go:noinline
 func sumDrivenDirect(c *queryCache, heat *sparseSet) float64 {

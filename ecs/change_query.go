@@ -52,7 +52,7 @@ func (c *queryCache) markTable(t *table, lo, hi int) {
 }
 
 // markEntity marks the current entity's values of the written types.
-func (it *sparseIter) markEntity() {
+func (it *entityIter) markEntity() {
 	for _, info := range it.c.writes {
 		if s := info.sparse; s != nil {
 			if i := s.slotOf(it.e); i >= 0 {
@@ -67,7 +67,7 @@ func (it *sparseIter) markEntity() {
 // enterTable reports whether t may hold a row that passes the change
 // filters (every table term's column has a tick newer than the last run)
 // and sets up the scan of the first table term's ticks.
-func (it *sparseIter) enterTable(t *table) bool {
+func (it *entityIter) enterTable(t *table) bool {
 	it.scan = nil
 	for _, ct := range it.c.changes {
 		tc := ct.ticksIn(t)
@@ -89,7 +89,7 @@ func (it *sparseIter) enterTable(t *table) bool {
 
 // scanFrom returns the first row from row on, below n, whose scanned tick
 // is newer than the last run, or n.
-func (it *sparseIter) scanFrom(row, n int) int {
+func (it *entityIter) scanFrom(row, n int) int {
 	s, since := it.scan, it.since
 	if row >= n {
 		return n
@@ -112,7 +112,7 @@ func (it *sparseIter) scanFrom(row, n int) int {
 
 // changesPass reports whether the current entity passes every change
 // filter.
-func (it *sparseIter) changesPass() bool {
+func (it *entityIter) changesPass() bool {
 	for _, ct := range it.c.changes {
 		var tick uint32
 		if s := ct.info.sparse; s != nil {
@@ -139,7 +139,7 @@ func (it *sparseIter) changesPass() bool {
 // the change filters: the query walks its tables (no driving set or
 // relation list), every term and change filter is a table type, and no
 // sparse filter needs a per-entity test.
-func (it *sparseIter) changeRuns() bool {
+func (it *entityIter) changeRuns() bool {
 	c := it.c
 	if c.changes == nil || it.driver != nil || it.useList || it.useSplit || c.sparseFilters {
 		return false
@@ -161,7 +161,7 @@ func (it *sparseIter) changeRuns() bool {
 // [lo, hi) of one table that pass the change filters, with the table's
 // index among the query's matched tables, and marks the run's written
 // types (MarksChanged). Call it only when changeRuns reports true.
-func (it *sparseIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bool) {
+func (it *entityIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bool) {
 	c := it.c
 	for it.ti < len(c.tables) {
 		t = c.tables[it.ti]
@@ -189,7 +189,7 @@ func (it *sparseIter) nextChangedRun(limit int) (t *table, ti, lo, hi int, ok bo
 // runEnd returns the end of the run of rows from lo on, below n, that
 // pass every change filter; row lo passes. With one filter it reads the
 // scanned ticks alone.
-func (it *sparseIter) runEnd(t *table, lo, n int) int {
+func (it *entityIter) runEnd(t *table, lo, n int) int {
 	hi := lo + 1
 	if len(it.c.changes) == 1 {
 		s, since := it.scan[:n], it.since
@@ -206,7 +206,7 @@ func (it *sparseIter) runEnd(t *table, lo, n int) int {
 
 // rowPassing returns the first row from row on, below n, of the table
 // being scanned that passes every change filter, or n.
-func (it *sparseIter) rowPassing(t *table, row, n int) int {
+func (it *entityIter) rowPassing(t *table, row, n int) int {
 	for {
 		row = it.scanFrom(row, n)
 		if row >= n || len(it.c.changes) == 1 || it.rowPasses(t, row) {
@@ -218,7 +218,7 @@ func (it *sparseIter) rowPassing(t *table, row, n int) int {
 
 // rowPasses reports whether row of t passes every change filter (all
 // table terms, see changeRuns).
-func (it *sparseIter) rowPasses(t *table, row int) bool {
+func (it *entityIter) rowPasses(t *table, row int) bool {
 	for _, ct := range it.c.changes {
 		if !newer(ct.ticksIn(t).tickOf(uint32(row), ct.added), it.since) {
 			return false

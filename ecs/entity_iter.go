@@ -5,7 +5,7 @@ import (
 	"unsafe"
 )
 
-// sparseIter walks the entities of a query that has sparse terms, one at a
+// entityIter walks the entities of a query that has sparse terms, one at a
 // time, checking the sparse part of the terms per entity. When a required
 // sparse set holds fewer entities than the matching tables, the walk is
 // driven from that set instead (its dense array, in insertion order), so a
@@ -13,7 +13,7 @@ import (
 //
 // The iteration forms step it with next, which is not inlined; they never
 // hand it their yield function, so the range loop's fast path is unaffected.
-type sparseIter struct {
+type entityIter struct {
 	c       *queryCache
 	driver  *sparseSet // nil: walk the matching tables
 	ti      int        // table walk: current table index
@@ -58,8 +58,8 @@ const (
 // the smallest required sparse set, when it holds no more entities than the
 // matching tables: walking it costs an entity-index lookup per holder but
 // saves that set's own lookup.
-func (it *sparseIter) start(c *queryCache) {
-	*it = sparseIter{c: c, ti: 0, row: -1, k: len(c.terms), since: c.lastRun, mark: c.writes != nil}
+func (it *entityIter) start(c *queryCache) {
+	*it = entityIter{c: c, ti: 0, row: -1, k: len(c.terms), since: c.lastRun, mark: c.writes != nil}
 	if len(c.relTo) > 0 {
 		// The sources of the first To filter's target are exactly the
 		// entities with that pair: walk them, O(sources), no scan.
@@ -107,7 +107,7 @@ func (it *sparseIter) start(c *queryCache) {
 }
 
 // next advances to the next matching entity and reports whether there is one.
-func (it *sparseIter) next() bool {
+func (it *entityIter) next() bool {
 	c := it.c
 	if es, ok := it.walkList(); ok {
 		x := &c.w.entities
@@ -154,7 +154,7 @@ func (it *sparseIter) next() bool {
 
 // nextSplit is next over the rows of the tables in it.split that the
 // query matches.
-func (it *sparseIter) nextSplit() bool {
+func (it *entityIter) nextSplit() bool {
 	c := it.c
 	for it.ti < len(it.split) {
 		t := it.split[it.ti]
@@ -174,7 +174,7 @@ func (it *sparseIter) nextSplit() bool {
 // tableRuns reports whether the walk can hand out whole tables: it
 // follows a split relation's target tables and nothing needs a check per
 // entity (no sparse term, no other sparse filter).
-func (it *sparseIter) tableRuns() bool {
+func (it *entityIter) tableRuns() bool {
 	if !it.useSplit || it.c.sparseFilters || it.c.changes != nil {
 		return false
 	}
@@ -188,7 +188,7 @@ func (it *sparseIter) tableRuns() bool {
 
 // nextTable returns the next table with rows of the walk of tableRuns
 // and its index among the query's matched tables.
-func (it *sparseIter) nextTable() (*table, int, bool) {
+func (it *entityIter) nextTable() (*table, int, bool) {
 	for it.ti < len(it.split) {
 		t := it.split[it.ti]
 		it.ti++
@@ -202,7 +202,7 @@ func (it *sparseIter) nextTable() (*table, int, bool) {
 // walkList returns the entities the walk follows instead of the matching
 // tables, if it follows a list: a To filter's sources, or the driving
 // sparse set's entities.
-func (it *sparseIter) walkList() ([]Entity, bool) {
+func (it *entityIter) walkList() ([]Entity, bool) {
 	if it.useList {
 		return it.list, true
 	}
@@ -216,7 +216,7 @@ func (it *sparseIter) walkList() ([]Entity, bool) {
 // records its component addresses, one sparse lookup per sparse term that
 // does not drive the walk: a required sparse term whose value is missing
 // rejects the entity.
-func (it *sparseIter) fill(slot int) bool {
+func (it *entityIter) fill(slot int) bool {
 	c := it.c
 	k := it.k
 	cols := c.cols[slot*k : slot*k+k]
@@ -270,7 +270,7 @@ func (it *sparseIter) fill(slot int) bool {
 
 // entities returns the current entity as a one-element slice of its table's
 // entity column, for the chunk form.
-func (it *sparseIter) entities() []Entity {
+func (it *entityIter) entities() []Entity {
 	return it.t.entities[it.trow : it.trow+1 : it.trow+1]
 }
 
@@ -284,7 +284,7 @@ func oneSlice[T any](p unsafe.Pointer) []T {
 }
 
 // maxSparseRun is the longest run of entities one chunk of a sparse-driven
-// query holds (see sparseIter.nextRun) when the caller sets no size.
+// query holds (see entityIter.nextRun) when the caller sets no size.
 const maxSparseRun = 1024
 
 // runs reports whether the walk can hand out runs of entities instead of
@@ -293,7 +293,7 @@ const maxSparseRun = 1024
 // of consecutive dense slots is a pair of slices, the set's entities and its
 // values, like a table's rows. (A query with table terms cannot: its table
 // values for consecutive dense slots are scattered over rows and tables.)
-func (it *sparseIter) runs() bool {
+func (it *entityIter) runs() bool {
 	// Change filters and writes need the per-entity walk (fill).
 	if it.driver == nil || it.c.sparseFilters || it.c.changes != nil || it.c.writes != nil {
 		return false
@@ -311,7 +311,7 @@ func (it *sparseIter) runs() bool {
 // matches, and returns its bounds [lo, hi), or ok false at the end. Call it
 // only when runs reports true. Complexity: one entity-index read per slot,
 // none when the query matches every table.
-func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
+func (it *entityIter) nextRun(limit int) (lo, hi int, ok bool) {
 	n := len(it.driver.dense)
 	if len(it.c.tables) == len(it.c.w.tables) {
 		// The query matches every table (no table terms or filters), so
@@ -339,12 +339,12 @@ func (it *sparseIter) nextRun(limit int) (lo, hi int, ok bool) {
 
 // driverMatches reports whether the entity in dense slot i of the driving
 // set is in a table the query matches.
-func (it *sparseIter) driverMatches(i int) bool {
+func (it *entityIter) driverMatches(i int) bool {
 	return it.c.slotOf[it.c.w.entities.at(it.driver.dense[i].index).tableID()] >= 0
 }
 
 // runEntities returns the entities of the run [lo, hi) of the driving set.
-func (it *sparseIter) runEntities(lo, hi int) []Entity {
+func (it *entityIter) runEntities(lo, hi int) []Entity {
 	return it.driver.dense[lo:hi:hi]
 }
 

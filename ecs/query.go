@@ -37,7 +37,7 @@ type queryCache struct {
 	sparseNone    []*sparseSet   // excluded
 	anyOfSparse   [][]*sparseSet // per AnyOf group, its sparse members
 	// relTo are the Relation.To and ToVar filters: the first one's target's
-	// list of sources drives the walk (see sparseIter.start), the others
+	// list of sources drives the walk (see entityIter.start), the others
 	// are checked per entity.
 	relTo []Filter
 	// splitTo are the To filters of split relations (SplitByTarget) with
@@ -109,7 +109,7 @@ func newQueryCache(w *World, op string, terms []componentID, filters []Filter) *
 				q.splitTo = append(q.splitTo, f)
 			case f.rel.split:
 				// First, so that the walk follows the target's tables
-				// (sparseIter.start).
+				// (entityIter.start).
 				q.relTo = slices.Insert(q.relTo, 0, f)
 			default:
 				// No sparse term for the source side: the walk follows
@@ -267,7 +267,7 @@ func (q *queryCache) count() int {
 		q.w.checkPass(q) // what it counts depends on its terms and filters
 	}
 	if q.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(q)
 		it.mark = false // counting is not a pass
 		n := 0

@@ -93,13 +93,13 @@ func (q *Query1[A]) All() iter.Seq[Row1[A]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -151,7 +151,7 @@ func (q *Query1[A]) Chunks() iter.Seq[Chunk1[A]] {
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity, or per
 			// run of the driving set when the term is its own value.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -232,7 +232,7 @@ func (q *Query1[A]) AppendChunks(dst []Chunk1[A], rows int) []Chunk1[A] {
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -303,7 +303,7 @@ type Cursor1[A any] struct {
 	p0    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -476,13 +476,13 @@ func (q *Query2[A, B]) All() iter.Seq[Row2[A, B]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -535,7 +535,7 @@ func (q *Query2[A, B]) Chunks() iter.Seq[Chunk2[A, B]] {
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -608,7 +608,7 @@ func (q *Query2[A, B]) AppendChunks(dst []Chunk2[A, B], rows int) []Chunk2[A, B]
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -672,7 +672,7 @@ type Cursor2[A, B any] struct {
 	p1    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -850,13 +850,13 @@ func (q *Query3[A, B, C]) All() iter.Seq[Row3[A, B, C]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -911,7 +911,7 @@ func (q *Query3[A, B, C]) Chunks() iter.Seq[Chunk3[A, B, C]] {
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -984,7 +984,7 @@ func (q *Query3[A, B, C]) AppendChunks(dst []Chunk3[A, B, C], rows int) []Chunk3
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -1049,7 +1049,7 @@ type Cursor3[A, B, C any] struct {
 	p2    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1232,13 +1232,13 @@ func (q *Query4[A, B, C, D]) All() iter.Seq[Row4[A, B, C, D]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -1295,7 +1295,7 @@ func (q *Query4[A, B, C, D]) Chunks() iter.Seq[Chunk4[A, B, C, D]] {
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -1368,7 +1368,7 @@ func (q *Query4[A, B, C, D]) AppendChunks(dst []Chunk4[A, B, C, D], rows int) []
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -1434,7 +1434,7 @@ type Cursor4[A, B, C, D any] struct {
 	p3    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -1622,13 +1622,13 @@ func (q *Query5[A, B, C, D, E]) All() iter.Seq[Row5[A, B, C, D, E]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -1687,7 +1687,7 @@ func (q *Query5[A, B, C, D, E]) Chunks() iter.Seq[Chunk5[A, B, C, D, E]] {
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -1760,7 +1760,7 @@ func (q *Query5[A, B, C, D, E]) AppendChunks(dst []Chunk5[A, B, C, D, E], rows i
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -1827,7 +1827,7 @@ type Cursor5[A, B, C, D, E any] struct {
 	p4    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -2020,13 +2020,13 @@ func (q *Query6[A, B, C, D, E, F]) All() iter.Seq[Row6[A, B, C, D, E, F]] {
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -2087,7 +2087,7 @@ func (q *Query6[A, B, C, D, E, F]) Chunks() iter.Seq[Chunk6[A, B, C, D, E, F]] {
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -2160,7 +2160,7 @@ func (q *Query6[A, B, C, D, E, F]) AppendChunks(dst []Chunk6[A, B, C, D, E, F], 
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -2228,7 +2228,7 @@ type Cursor6[A, B, C, D, E, F any] struct {
 	p5    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -2426,13 +2426,13 @@ func (q *Query7[A, B, C, D, E, F, G]) All() iter.Seq[Row7[A, B, C, D, E, F, G]] 
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -2495,7 +2495,7 @@ func (q *Query7[A, B, C, D, E, F, G]) Chunks() iter.Seq[Chunk7[A, B, C, D, E, F,
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -2568,7 +2568,7 @@ func (q *Query7[A, B, C, D, E, F, G]) AppendChunks(dst []Chunk7[A, B, C, D, E, F
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -2637,7 +2637,7 @@ type Cursor7[A, B, C, D, E, F, G any] struct {
 	p6    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and
@@ -2840,13 +2840,13 @@ func (q *Query8[A, B, C, D, E, F, G, H]) All() iter.Seq[Row8[A, B, C, D, E, F, G
 		w := c.w
 		epoch := w.lockPass(c)
 		if c.hasSparse || c.anyOpt {
-			// Sparse or optional terms: a sparseIter does the per-entity
+			// Sparse or optional terms: a entityIter does the per-entity
 			// work. It is stepped here, never handed yield: passing yield
 			// to a call that is not inlined would keep the range-over-func
 			// state in memory and slow every query down, and a second loop
 			// written out here would push this closure over the inlining
 			// budget.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			// SAFETY: after next, it.ptr[i] points to the current entity's
 			// value of the query's i-th type, or is nil for an optional
@@ -2911,7 +2911,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) Chunks() iter.Seq[Chunk8[A, B, C, D, E,
 		defer c.endPass(w.lockPass(c))
 		if c.hasSparse {
 			// Sparse terms: one chunk per matching entity.
-			var it sparseIter
+			var it entityIter
 			it.start(c)
 			if it.changeRuns() {
 				// Change filters on table types: a chunk per run of rows
@@ -2984,7 +2984,7 @@ func (q *Query8[A, B, C, D, E, F, G, H]) AppendChunks(dst []Chunk8[A, B, C, D, E
 		defer c.passed() // the chunks are the pass
 	}
 	if c.hasSparse {
-		var it sparseIter
+		var it entityIter
 		it.start(c)
 		if it.changeRuns() {
 			for t, ti, lo, hi, ok := it.nextChangedRun(rows); ok; t, ti, lo, hi, ok = it.nextChangedRun(rows) {
@@ -3054,7 +3054,7 @@ type Cursor8[A, B, C, D, E, F, G, H any] struct {
 	p7    unsafe.Pointer
 	open  bool
 	epoch uint32     // World.epoch when the cursor opened
-	sp    sparseIter // the walk of a query with sparse terms
+	sp    entityIter // the walk of a query with sparse terms
 }
 
 // Iter returns a cursor positioned before the first matching entity and

@@ -96,31 +96,31 @@ func NewRelation[T any](w *World, opts ...RelationOption) *Relation[T] {
 // the pair would close a cycle of an [Acyclic] relation, and inside a
 // parallel section (use a Commands buffer). Complexity: O(1) amortised,
 // plus O(depth) for an acyclic relation.
-func (R *Relation[T]) Add(e, t Entity) { R.change("Add", e, t, nil) }
+func (rel *Relation[T]) Add(e, t Entity) { rel.change("Add", e, t, nil) }
 
 // Set makes t the target of e with value v: for an exclusive relation it
 // replaces e's target, if any; for a Multi relation it adds the pair, or
 // overwrites the value of the pair that exists. Panics as Add does.
 // Complexity: O(1) amortised, plus O(depth) for an acyclic relation and
 // O(sources of the old target) when an exclusive target is replaced.
-func (R *Relation[T]) Set(e, t Entity, v T) { R.change("Set", e, t, &v) }
+func (rel *Relation[T]) Set(e, t Entity, v T) { rel.change("Set", e, t, &v) }
 
-func (R *Relation[T]) change(op string, e, t Entity, v *T) {
-	r := R.r
+func (rel *Relation[T]) change(op string, e, t Entity, v *T) {
+	r := rel.r
 	w := r.w
 	w.checkPairEnds(r, op, e, t)
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+"."+op, nil)
-		w.queueFunc(func(*commandBuffer) { R.applyChange(op, e, t, v) })
+		w.queueFunc(func(*commandBuffer) { rel.applyChange(op, e, t, v) })
 		return
 	}
-	R.changeNow(op, e, t, v)
+	rel.changeNow(op, e, t, v)
 	w.settle()
 }
 
 // changeNow applies Add (v nil) or Set of the pair (e, t), both alive.
-func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
-	r := R.r
+func (rel *Relation[T]) changeNow(op string, e, t Entity, v *T) {
+	r := rel.r
 	w := r.w
 	var val T
 	if v != nil {
@@ -195,8 +195,8 @@ func (R *Relation[T]) changeNow(op string, e, t Entity, v *T) {
 // pairs went with it). Panics when e is not alive, when either belongs to
 // another world, and inside a parallel section. Complexity: O(targets of
 // e + sources of t).
-func (R *Relation[T]) Remove(e, t Entity) {
-	r := R.r
+func (rel *Relation[T]) Remove(e, t Entity) {
+	r := rel.r
 	w := r.w
 	w.checkSource(r, "Remove", e)
 	if w.foreign(t) {
@@ -204,51 +204,51 @@ func (R *Relation[T]) Remove(e, t Entity) {
 	}
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+".Remove", nil)
-		w.queueFunc(func(*commandBuffer) { R.applyRemove(e, t) })
+		w.queueFunc(func(*commandBuffer) { rel.applyRemove(e, t) })
 		return
 	}
-	R.removeNow(e, t)
+	rel.removeNow(e, t)
 	w.settle()
 }
 
-func (R *Relation[T]) removeNow(e, t Entity) {
-	w := R.r.w
+func (rel *Relation[T]) removeNow(e, t Entity) {
+	w := rel.r.w
 	w.enter("a relation change")
-	R.r.dropPair(e, t)
+	rel.r.dropPair(e, t)
 	w.leave()
-	R.r.place(e)
+	rel.r.place(e)
 }
 
 // RemoveTargets removes every pair of e as a source. Panics as Remove
 // does. Complexity: O(targets of e x their sources).
-func (R *Relation[T]) RemoveTargets(e Entity) {
-	r := R.r
+func (rel *Relation[T]) RemoveTargets(e Entity) {
+	r := rel.r
 	w := r.w
 	w.checkSource(r, "RemoveTargets", e)
 	if w.lock > 0 {
 		w.mustNotShare(r.name()+".RemoveTargets", nil)
-		w.queueFunc(func(*commandBuffer) { R.applyRemoveTargets(e) })
+		w.queueFunc(func(*commandBuffer) { rel.applyRemoveTargets(e) })
 		return
 	}
-	R.removeTargetsNow(e)
+	rel.removeTargetsNow(e)
 	w.settle()
 }
 
-func (R *Relation[T]) removeTargetsNow(e Entity) {
-	w := R.r.w
+func (rel *Relation[T]) removeTargetsNow(e Entity) {
+	w := rel.r.w
 	w.enter("a relation change")
-	R.r.dropAll(e)
+	rel.r.dropAll(e)
 	w.leave()
-	R.r.place(e)
+	rel.r.place(e)
 }
 
 // Target returns e's target and true, or the zero Entity and false when e
 // has none. For a Multi relation it returns the first target e was given
 // of those it still has. Panics when e is not alive. O(1).
-func (R *Relation[T]) Target(e Entity) (Entity, bool) {
-	R.r.w.checkSource(R.r, "Target", e)
-	R.r.read(R.r.out, false, "Target")
-	if ts := R.r.targets(e); len(ts) > 0 {
+func (rel *Relation[T]) Target(e Entity) (Entity, bool) {
+	rel.r.w.checkSource(rel.r, "Target", e)
+	rel.r.read(rel.r.out, false, "Target")
+	if ts := rel.r.targets(e); len(ts) > 0 {
 		return ts[0], true
 	}
 	return Entity{}, false
@@ -256,70 +256,70 @@ func (R *Relation[T]) Target(e Entity) (Entity, bool) {
 
 // Targets returns e's targets in the order they were added, in a new
 // slice (nil when there are none). Panics when e is not alive. O(targets).
-func (R *Relation[T]) Targets(e Entity) []Entity { return R.AppendTargets(nil, e) }
+func (rel *Relation[T]) Targets(e Entity) []Entity { return rel.AppendTargets(nil, e) }
 
 // AppendTargets appends e's targets to dst and returns it: Targets
 // without an allocation once dst has room.
-func (R *Relation[T]) AppendTargets(dst []Entity, e Entity) []Entity {
-	R.r.w.checkSource(R.r, "Targets", e)
-	R.r.read(R.r.out, false, "Targets")
-	return append(dst, R.r.targets(e)...)
+func (rel *Relation[T]) AppendTargets(dst []Entity, e Entity) []Entity {
+	rel.r.w.checkSource(rel.r, "Targets", e)
+	rel.r.read(rel.r.out, false, "Targets")
+	return append(dst, rel.r.targets(e)...)
 }
 
 // Sources returns the entities that have t as a target, in the order the
 // pairs were made, in a new slice (nil when there are none). Panics when t
 // is not alive. O(sources), from t's own list: no scan.
-func (R *Relation[T]) Sources(t Entity) []Entity { return R.AppendSources(nil, t) }
+func (rel *Relation[T]) Sources(t Entity) []Entity { return rel.AppendSources(nil, t) }
 
 // AppendSources appends t's sources to dst and returns it.
-func (R *Relation[T]) AppendSources(dst []Entity, t Entity) []Entity {
-	R.r.w.checkSource(R.r, "Sources", t)
-	R.r.read(R.r.in, false, "Sources")
-	return append(dst, R.r.sources(t)...)
+func (rel *Relation[T]) AppendSources(dst []Entity, t Entity) []Entity {
+	rel.r.w.checkSource(rel.r, "Sources", t)
+	rel.r.read(rel.r.in, false, "Sources")
+	return append(dst, rel.r.sources(t)...)
 }
 
 // NumSources returns the number of sources that have t as a target.
 // Panics when t is not alive. O(1).
-func (R *Relation[T]) NumSources(t Entity) int {
-	R.r.w.checkSource(R.r, "NumSources", t)
-	R.r.read(R.r.in, false, "NumSources")
-	return len(R.r.sources(t))
+func (rel *Relation[T]) NumSources(t Entity) int {
+	rel.r.w.checkSource(rel.r, "NumSources", t)
+	rel.r.read(rel.r.in, false, "NumSources")
+	return len(rel.r.sources(t))
 }
 
 // Has reports whether the pair (e, t) exists. Either entity may be dead
 // (then it is false). O(targets of e).
-func (R *Relation[T]) Has(e, t Entity) bool {
-	R.r.read(R.r.out, false, "Has")
-	if !R.r.w.Alive(e) {
+func (rel *Relation[T]) Has(e, t Entity) bool {
+	rel.r.read(rel.r.out, false, "Has")
+	if !rel.r.w.Alive(e) {
 		return false
 	}
-	return slices.Contains(R.r.targets(e), t)
+	return slices.Contains(rel.r.targets(e), t)
 }
 
 // HasTargets reports whether e has at least one target; false for a dead
 // e. O(1).
-func (R *Relation[T]) HasTargets(e Entity) bool {
-	R.r.read(R.r.out, false, "HasTargets")
-	return R.r.w.Alive(e) && R.r.out.has(e)
+func (rel *Relation[T]) HasTargets(e Entity) bool {
+	rel.r.read(rel.r.out, false, "HasTargets")
+	return rel.r.w.Alive(e) && rel.r.out.has(e)
 }
 
 // Value returns a pointer to the value of the pair (e, t), valid until
 // the relation or e's sparse storage next changes. Panics when e is not
 // alive or has no such pair; TryValue is the checking twin. O(targets of
 // e).
-func (R *Relation[T]) Value(e, t Entity) *T {
-	v, ok := R.TryValue(e, t)
+func (rel *Relation[T]) Value(e, t Entity) *T {
+	v, ok := rel.TryValue(e, t)
 	if !ok {
-		R.r.w.checkSource(R.r, "Value", e)
-		panic(fmt.Sprintf("ecs: %s.Value: entity %v has no pair with %v", R.r.name(), e, t))
+		rel.r.w.checkSource(rel.r, "Value", e)
+		panic(fmt.Sprintf("ecs: %s.Value: entity %v has no pair with %v", rel.r.name(), e, t))
 	}
 	return v
 }
 
 // TryValue returns a pointer to the value of the pair (e, t) and true, or
 // nil and false when there is no such pair or e is dead.
-func (R *Relation[T]) TryValue(e, t Entity) (*T, bool) {
-	r := R.r
+func (rel *Relation[T]) TryValue(e, t Entity) (*T, bool) {
+	r := rel.r
 	r.read(r.out, true, "TryValue")
 	if !r.w.Alive(e) {
 		return nil, false
@@ -381,6 +381,6 @@ func (r *relation) read(side *sparseSet, write bool, op string) {
 // hold (sources). Package sched declares a system's access to a relation
 // through them ([sched.ReadsRelation] and its siblings); an access checker
 // sees relation reads as reads of these types.
-func (R *Relation[T]) RelationTypes() (source, target reflect.Type) {
-	return R.r.out.info.typ, R.r.in.info.typ
+func (rel *Relation[T]) RelationTypes() (source, target reflect.Type) {
+	return rel.r.out.info.typ, rel.r.in.info.typ
 }

@@ -6,24 +6,24 @@ package ecs
 // one does not, as a deferred Add of a component does.
 
 // applyChange applies a deferred Add (v nil) or Set.
-func (R *Relation[T]) applyChange(op string, e, t Entity, v *T) {
-	w := R.r.w
+func (rel *Relation[T]) applyChange(op string, e, t Entity, v *T) {
+	w := rel.r.w
 	if w.Alive(e) && w.Alive(t) && !w.despawningNow(e) && !w.despawningNow(t) {
-		R.changeNow(op, e, t, v)
+		rel.changeNow(op, e, t, v)
 	}
 }
 
 // applyRemove applies a deferred Remove.
-func (R *Relation[T]) applyRemove(e, t Entity) {
-	if R.r.w.Alive(e) {
-		R.removeNow(e, t)
+func (rel *Relation[T]) applyRemove(e, t Entity) {
+	if rel.r.w.Alive(e) {
+		rel.removeNow(e, t)
 	}
 }
 
 // applyRemoveTargets applies a deferred RemoveTargets.
-func (R *Relation[T]) applyRemoveTargets(e Entity) {
-	if R.r.w.Alive(e) {
-		R.removeTargetsNow(e)
+func (rel *Relation[T]) applyRemoveTargets(e Entity) {
+	if rel.r.w.Alive(e) {
+		rel.removeTargetsNow(e)
 	}
 }
 
@@ -48,31 +48,31 @@ func (c *Commands) recordFunc(fn func(*commandBuffer)) {
 // relation or a cycle. Panics now when e or t is neither alive nor
 // pending, or c belongs to another world. Each recorded relation change
 // allocates a small closure.
-func (R *Relation[T]) AddCmd(c *Commands, e, t Entity) { R.recordChange(c, "AddCmd", e, t, nil) }
+func (rel *Relation[T]) AddCmd(c *Commands, e, t Entity) { rel.recordChange(c, "AddCmd", e, t, nil) }
 
 // SetCmd records Set(e, t, v) in c, as AddCmd does Add.
-func (R *Relation[T]) SetCmd(c *Commands, e, t Entity, v T) {
-	R.recordChange(c, "SetCmd", e, t, &v)
+func (rel *Relation[T]) SetCmd(c *Commands, e, t Entity, v T) {
+	rel.recordChange(c, "SetCmd", e, t, &v)
 }
 
-func (R *Relation[T]) recordChange(c *Commands, op string, e, t Entity, v *T) {
-	r := R.r
+func (rel *Relation[T]) recordChange(c *Commands, op string, e, t Entity, v *T) {
+	r := rel.r
 	c.check(AddAccess, r.name()+"."+op, e, r.w, r.out.info)
 	c.check(AddAccess, r.name()+"."+op+" (target)", t, r.w, r.in.info)
-	c.recordFunc(func(b *commandBuffer) { R.applyChange(op, b.resolve(e), b.resolve(t), v) })
+	c.recordFunc(func(b *commandBuffer) { rel.applyChange(op, b.resolve(e), b.resolve(t), v) })
 }
 
 // RemoveCmd records Remove(e, t) in c; when applied it does nothing if e
 // is dead by then or has no such pair.
-func (R *Relation[T]) RemoveCmd(c *Commands, e, t Entity) {
-	r := R.r
+func (rel *Relation[T]) RemoveCmd(c *Commands, e, t Entity) {
+	r := rel.r
 	c.check(RemoveAccess, r.name()+".RemoveCmd", e, r.w, r.out.info)
-	c.recordFunc(func(b *commandBuffer) { R.applyRemove(b.resolve(e), b.resolve(t)) })
+	c.recordFunc(func(b *commandBuffer) { rel.applyRemove(b.resolve(e), b.resolve(t)) })
 }
 
 // RemoveTargetsCmd records RemoveTargets(e) in c.
-func (R *Relation[T]) RemoveTargetsCmd(c *Commands, e Entity) {
-	r := R.r
+func (rel *Relation[T]) RemoveTargetsCmd(c *Commands, e Entity) {
+	r := rel.r
 	c.check(RemoveAccess, r.name()+".RemoveTargetsCmd", e, r.w, r.out.info)
-	c.recordFunc(func(b *commandBuffer) { R.applyRemoveTargets(b.resolve(e)) })
+	c.recordFunc(func(b *commandBuffer) { rel.applyRemoveTargets(b.resolve(e)) })
 }

@@ -23,11 +23,11 @@ func (v *TargetVar) Get() Entity { return v.e }
 // [SplitByTarget] the filter is a table filter instead: the query matches
 // t's tables only, checks nothing per entity and hands out whole tables in
 // its Chunks form. Panics when t belongs to another world.
-func (R *Relation[T]) To(t Entity) Filter {
-	if R.r.w.foreign(t) {
-		panic(R.r.w.deadMessage(R.r.name()+".To", t, nil))
+func (rel *Relation[T]) To(t Entity) Filter {
+	if rel.r.w.foreign(t) {
+		panic(rel.r.w.deadMessage(rel.r.name()+".To", t, nil))
 	}
-	return Filter{kind: filterRelTo, rel: R.r, to: t}
+	return Filter{kind: filterRelTo, rel: rel.r, to: t}
 }
 
 // ToVar returns a query filter like To whose target is read from v when
@@ -35,19 +35,19 @@ func (R *Relation[T]) To(t Entity) Filter {
 // each node of a tree, in turn). For a relation declared [SplitByTarget]
 // a pass walks the rows of the target's tables, O(tables of the target +
 // their rows), and the Chunks form hands out one chunk per table.
-func (R *Relation[T]) ToVar(v *TargetVar) Filter {
+func (rel *Relation[T]) ToVar(v *TargetVar) Filter {
 	if v == nil {
-		panic(R.r.name() + ".ToVar: nil TargetVar")
+		panic(rel.r.name() + ".ToVar: nil TargetVar")
 	}
-	return Filter{kind: filterRelTo, rel: R.r, toVar: v}
+	return Filter{kind: filterRelTo, rel: rel.r, toVar: v}
 }
 
 // AsSource returns the component type that every source of the relation
 // has and no other entity has: With(r.AsSource()) keeps entities with at
 // least one target, Without(r.AsSource()) those with none (the roots of a
 // hierarchy). It is sparse, so such a query checks it per entity.
-func (R *Relation[T]) AsSource() ComponentType {
-	r, info := R.r, R.r.out.info
+func (rel *Relation[T]) AsSource() ComponentType {
+	r, info := rel.r, rel.r.out.info
 	return ComponentType{typ: info.typ, id: func(reg *registry) componentID {
 		if reg.w != r.w {
 			panic(fmt.Sprintf("ecs: a filter on %s of another world", r.name()))
@@ -59,8 +59,8 @@ func (R *Relation[T]) AsSource() ComponentType {
 // AsTarget returns the component type that every target of the relation
 // has and no other entity has: With(r.AsTarget()) keeps the entities that
 // some source points at (the parents of a hierarchy).
-func (R *Relation[T]) AsTarget() ComponentType {
-	r, info := R.r, R.r.in.info
+func (rel *Relation[T]) AsTarget() ComponentType {
+	r, info := rel.r, rel.r.in.info
 	return ComponentType{typ: info.typ, id: func(reg *registry) componentID {
 		if reg.w != r.w {
 			panic(fmt.Sprintf("ecs: a filter on %s of another world", r.name()))

@@ -33,9 +33,9 @@ type pairHookQueue struct {
 // again (made and removed by the same loop): check with [Relation.Has].
 // Panics when fn is nil and inside a parallel section. Zero cost for a
 // relation with no hook.
-func (R *Relation[T]) OnAdd(fn func(source, target Entity)) {
-	R.r.mustHook("OnAdd", fn)
-	R.r.onAdd = append(R.r.onAdd, fn)
+func (rel *Relation[T]) OnAdd(fn func(source, target Entity)) {
+	rel.r.mustHook("OnAdd", fn)
+	rel.r.onAdd = append(rel.r.onAdd, fn)
 }
 
 // OnRemove registers fn to run once for each pair of the relation removed
@@ -45,9 +45,9 @@ func (R *Relation[T]) OnAdd(fn func(source, target Entity)) {
 // the sources' own despawns remove the pairs). It runs as [Relation.OnAdd]
 // hooks do, after the operation is complete, so either entity may be dead
 // by then (check with [World.Alive]). Panics as OnAdd does.
-func (R *Relation[T]) OnRemove(fn func(source, target Entity)) {
-	R.r.mustHook("OnRemove", fn)
-	R.r.onRemove = append(R.r.onRemove, fn)
+func (rel *Relation[T]) OnRemove(fn func(source, target Entity)) {
+	rel.r.mustHook("OnRemove", fn)
+	rel.r.onRemove = append(rel.r.onRemove, fn)
 }
 
 func (r *relation) mustHook(op string, fn func(source, target Entity)) {

@@ -77,7 +77,7 @@ func (w *World) recountMembers() {
 // recountMembers makes c's members the entities that match c now.
 func (c *queryCache) recountMembers() {
 	c.sub.members.clearAll()
-	var it sparseIter
+	var it entityIter
 	it.start(c)
 	it.mark = false
 	for it.next() {

@@ -64,7 +64,7 @@ func TestSparseDriverIsTheRarestSet(t *testing.T) {
 		}
 	}
 	q := NewQuery2[int, sparseTag](w)
-	var it sparseIter
+	var it entityIter
 	it.start(q.c)
 	if it.driver != tag.sparse {
 		t.Fatal("a query over 100 table rows and 3 sparse entities is not driven by the sparse set")
