@@ -98,3 +98,29 @@ func TestPairHooksPingPongPanicNamingBothHooks(t *testing.T) {
 		t.Fatalf("%d pair hook calls after Recover for an unrelated despawn: the runaway restarted", calls)
 	}
 }
+
+// A runaway cascade that includes deferred relation changes names them
+// "Spawn" in its message: describeCommand has no case for cmdFunc and
+// falls through to its default.
+func TestReviewRunawayMessageNamesRelationChangeAsSpawn(t *testing.T) {
+	w := ecs.NewWorld()
+	link := ecs.NewRelation[rvLink](w, ecs.Multi())
+	tags := ecs.NewMap[rvTag](w)
+	y := w.Spawn()
+	n := 0
+	ecs.OnAdd(w, func(e ecs.Entity, v *rvTag) {
+		n++
+		link.Set(e, y, rvLink{n})
+		tags.Remove(e)
+	})
+	ecs.OnRemove(w, func(e ecs.Entity, v *rvTag) { tags.Add(e, rvTag{}) })
+	spawns := w.Len()
+	msg := rvPanic(func() { tags.Spawn(rvTag{}) })
+	w.Recover()
+	if !strings.Contains(msg, "did not settle") {
+		t.Fatalf("panic %q, want the runaway cascade", msg)
+	}
+	if spawns+1 == w.Len() && strings.Contains(msg, "Spawn") {
+		t.Fatalf("the message names a relation change as a Spawn (one entity was spawned, outside the cascade): %q", msg)
+	}
+}
