@@ -7,10 +7,9 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// An iter.Seq may be ranged over more than once. Ancestors' iterator
-// advances the entity it captured, so a second range over the same
-// sequence starts at the root and yields nothing.
-func TestReviewAncestorsSeqReusable(t *testing.T) {
+// An iter.Seq may be ranged over more than once: Ancestors and
+// Descendants yield the same entities each time.
+func TestHierarchyWalksCanBeRangedTwice(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
 	root, a, b := w.Spawn(), w.Spawn(), w.Spawn()

@@ -8,18 +8,17 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// A relation change that is refused when it is applied (here a cycle of an
-// acyclic relation) panics at the end of the loop, from the flush, with no
-// iteration open. The changes queued after it are stranded: Recover does
-// nothing (no iteration is open) and they stay pending, to be applied at
-// the end of some later, unrelated loop.
-func TestReviewDeferredRelationPanicStrandsQueue(t *testing.T) {
+// A relation change refused when it is applied (here a cycle of an
+// acyclic relation) panics at the end of the loop, from the flush; the
+// changes queued after it are not stranded: after Recover none is pending
+// and the despawn queued after the refused change has been applied.
+func TestRefusedDeferredRelationChangeStrandsNoQueue(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	tags := ecs.NewMap[rvTag](w)
-	a, b, c := tags.Spawn(rvTag{1}), tags.Spawn(rvTag{2}), tags.Spawn(rvTag{3})
-	q := ecs.NewQuery1[rvTag](w)
-	msg := rvPanic(func() {
+	tags := ecs.NewMap[rfTag](w)
+	a, b, c := tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2}), tags.Spawn(rfTag{3})
+	q := ecs.NewQuery1[rfTag](w)
+	msg := rfPanic(func() {
 		for range q.All() {
 			h.SetParent(a, b)
 			h.SetParent(b, a) // closes a cycle once the first is applied
@@ -41,18 +40,18 @@ func TestReviewDeferredRelationPanicStrandsQueue(t *testing.T) {
 
 // The same with an exclusive Add that finds a target there when applied,
 // and with a deferred despawn refused by RefuseDespawn: the refusal comes
-// from the flush, and the despawn queued after it is stranded.
-func TestReviewDeferredRefusalsStrandQueue(t *testing.T) {
+// from the flush, and the despawn queued after it is applied by Recover.
+func TestDeferredRefusalsStrandNoQueue(t *testing.T) {
 	for _, tc := range []string{"exclusive Add", "RefuseDespawn"} {
 		t.Run(tc, func(t *testing.T) {
 			w := ecs.NewWorld()
-			follows := ecs.NewRelation[rvFollows](w)
-			guard := ecs.NewRelation[rvGuard](w, ecs.OnTargetDespawn(ecs.RefuseDespawn))
-			tags := ecs.NewMap[rvTag](w)
-			a, b, c, d := tags.Spawn(rvTag{1}), tags.Spawn(rvTag{2}), tags.Spawn(rvTag{3}), tags.Spawn(rvTag{4})
+			follows := ecs.NewRelation[rfFollows](w)
+			guard := ecs.NewRelation[rfGuard](w, ecs.OnTargetDespawn(ecs.RefuseDespawn))
+			tags := ecs.NewMap[rfTag](w)
+			a, b, c, d := tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2}), tags.Spawn(rfTag{3}), tags.Spawn(rfTag{4})
 			guard.Add(a, b)
-			msg := rvPanic(func() {
-				for range ecs.NewQuery1[rvTag](w).All() {
+			msg := rfPanic(func() {
+				for range ecs.NewQuery1[rfTag](w).All() {
 					if tc == "exclusive Add" {
 						follows.Add(a, b)
 						follows.Add(a, c) // a has b by then
@@ -76,22 +75,22 @@ func TestReviewDeferredRefusalsStrandQueue(t *testing.T) {
 
 // Recover after a panic inside a loop that queued relation changes and a
 // cascading despawn: everything queued is applied, in order.
-func TestReviewRecoverAppliesDeferredRelationChanges(t *testing.T) {
+func TestRecoverAppliesDeferredRelationChangesInOrder(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	link := ecs.NewRelation[rvLink](w, ecs.Multi())
-	tags := ecs.NewMap[rvTag](w)
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	tags := ecs.NewMap[rfTag](w)
 	var es []ecs.Entity
 	for i := range 6 {
-		es = append(es, tags.Spawn(rvTag{i}))
+		es = append(es, tags.Spawn(rfTag{i}))
 	}
 	h.SetParent(es[1], es[0])
 	h.SetParent(es[2], es[1])
-	msg := rvPanic(func() {
-		for range ecs.NewQuery1[rvTag](w).All() {
+	msg := rfPanic(func() {
+		for range ecs.NewQuery1[rfTag](w).All() {
 			h.SetParent(es[3], es[2])         // joins the doomed tree
-			link.Set(es[4], es[3], rvLink{7}) // dropped with es[3]
-			link.Set(es[4], es[5], rvLink{8})
+			link.Set(es[4], es[3], rfLink{7}) // dropped with es[3]
+			link.Set(es[4], es[5], rfLink{8})
 			w.Despawn(es[0])          // cascades es[1], es[2] and es[3]
 			h.SetParent(es[5], es[2]) // es[2] is dead by then: dropped
 			panic("boom")
@@ -115,27 +114,27 @@ func TestReviewRecoverAppliesDeferredRelationChanges(t *testing.T) {
 	if _, ok := h.Parent(es[5]); ok {
 		t.Fatal("es[5] got a dead parent")
 	}
-	rvCheckPairs(t, w, link, es)
-	rvCheckPairs(t, w, h.Relation(), es)
+	rfCheckPairs(t, w, link, es)
+	rfCheckPairs(t, w, h.Relation(), es)
 }
 
 // An OnRemove hook that panics inside a deferred cascade: Recover
 // completes the despawn that was interrupted, cascade included.
-func TestReviewRecoverCompletesInterruptedCascade(t *testing.T) {
+func TestRecoverCompletesACascadeAHookInterrupted(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	as := ecs.NewMap[rvNodeA](w)
-	root, a, b, c := as.Spawn(rvNodeA{0}), as.Spawn(rvNodeA{1}), as.Spawn(rvNodeA{2}), as.Spawn(rvNodeA{3})
+	as := ecs.NewMap[rfNodeA](w)
+	root, a, b, c := as.Spawn(rfNodeA{0}), as.Spawn(rfNodeA{1}), as.Spawn(rfNodeA{2}), as.Spawn(rfNodeA{3})
 	h.SetParent(a, root)
 	h.SetParent(b, root)
 	h.SetParent(c, a)
-	ecs.OnRemove(w, func(e ecs.Entity, v *rvNodeA) {
+	ecs.OnRemove(w, func(e ecs.Entity, v *rfNodeA) {
 		if v.N == 3 {
 			panic("hook")
 		}
 	})
-	msg := rvPanic(func() {
-		for range ecs.NewQuery1[rvNodeA](w).All() {
+	msg := rfPanic(func() {
+		for range ecs.NewQuery1[rfNodeA](w).All() {
 			w.Despawn(root)
 			break
 		}

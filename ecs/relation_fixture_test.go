@@ -8,25 +8,25 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// Types of the review tests.
+// Types of the relation tests that share relation_fixture_test.go.
 type (
-	rvTag     struct{ N int }
-	rvNodeA   struct{ N int }
-	rvNodeB   struct{ N int }
-	rvLink    struct{ W int }
-	rvGuard   struct{}
-	rvFollows struct{}
-	// rvMapVal is a pair value with a map and no Clone method: as a plain
+	rfTag     struct{ N int }
+	rfNodeA   struct{ N int }
+	rfNodeB   struct{ N int }
+	rfLink    struct{ W int }
+	rfGuard   struct{}
+	rfFollows struct{}
+	// rfMapVal is a pair value with a map and no Clone method: as a plain
 	// component it makes Snapshot refuse.
-	rvMapVal struct{ M map[string]int }
-	// rvNames is a pair value with a slice and both a Clone and a
+	rfMapVal struct{ M map[string]int }
+	// rfNames is a pair value with a slice and both a Clone and a
 	// Checksum method.
-	rvNames struct{ Names []string }
+	rfNames struct{ Names []string }
 )
 
-func (n rvNames) Clone() rvNames { return rvNames{Names: slices.Clone(n.Names)} }
+func (n rfNames) Clone() rfNames { return rfNames{Names: slices.Clone(n.Names)} }
 
-func (n rvNames) Checksum() uint64 {
+func (n rfNames) Checksum() uint64 {
 	var h uint64 = 14695981039346656037
 	for _, s := range n.Names {
 		for i := 0; i < len(s); i++ {
@@ -37,10 +37,10 @@ func (n rvNames) Checksum() uint64 {
 	return h
 }
 
-// rvCheckPairs checks the two sides of rel over the living entities of es:
+// rfCheckPairs checks the two sides of rel over the living entities of es:
 // t is in Targets(e) exactly when e is in Sources(t), and no list names a
 // dead entity.
-func rvCheckPairs[T any](t *testing.T, w *ecs.World, rel *ecs.Relation[T], es []ecs.Entity) {
+func rfCheckPairs[T any](t *testing.T, w *ecs.World, rel *ecs.Relation[T], es []ecs.Entity) {
 	t.Helper()
 	for _, e := range es {
 		if !w.Alive(e) {
@@ -67,8 +67,8 @@ func rvCheckPairs[T any](t *testing.T, w *ecs.World, rel *ecs.Relation[T], es []
 	}
 }
 
-// rvPanic runs fn and returns the recovered panic message, or "".
-func rvPanic(fn func()) (msg string) {
+// rfPanic runs fn and returns the recovered panic message, or "".
+func rfPanic(fn func()) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg = fmt.Sprint(r)

@@ -130,27 +130,27 @@ func TestPairHooksPrefab(t *testing.T) {
 // Relation changes made by OnAdd hooks and by enter/leave observers are
 // deferred, applied in order, and a pair whose end died in the meantime is
 // dropped.
-func TestReviewRelationChangesInHooksAndObservers(t *testing.T) {
+func TestRelationChangesOfHooksAndObserversAreDeferred(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	link := ecs.NewRelation[rvLink](w, ecs.Multi())
-	as, bs := ecs.NewMap[rvNodeA](w), ecs.NewMap[rvNodeB](w)
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	as, bs := ecs.NewMap[rfNodeA](w), ecs.NewMap[rfNodeB](w)
 	hub := w.Spawn()
-	ecs.OnAdd(w, func(e ecs.Entity, v *rvNodeA) {
+	ecs.OnAdd(w, func(e ecs.Entity, v *rfNodeA) {
 		h.SetParent(e, hub)
 		if w.IsIterating() && h.NumChildren(hub) > 0 && slices.Contains(h.Children(hub), e) {
 			t.Error("a hook's SetParent was applied at once")
 		}
 	})
-	qb := ecs.NewQuery1[rvNodeB](w)
-	qb.OnEnter(func(e ecs.Entity) { link.Set(e, hub, rvLink{1}) })
+	qb := ecs.NewQuery1[rfNodeB](w)
+	qb.OnEnter(func(e ecs.Entity) { link.Set(e, hub, rfLink{1}) })
 	qb.OnLeave(func(e ecs.Entity) {
 		if w.Alive(e) {
 			link.Remove(e, hub)
 		}
 	})
-	x := as.Spawn(rvNodeA{})
-	y := bs.Spawn(rvNodeB{})
+	x := as.Spawn(rfNodeA{})
+	y := bs.Spawn(rfNodeB{})
 	if p, ok := h.Parent(x); !ok || p != hub {
 		t.Fatalf("x's parent %v %v", p, ok)
 	}
@@ -163,9 +163,9 @@ func TestReviewRelationChangesInHooksAndObservers(t *testing.T) {
 	}
 	// Inside a loop: the pair is made for an entity despawned later in the
 	// same loop, so it must be dropped.
-	z := bs.Spawn(rvNodeB{})
-	for range ecs.NewQuery1[rvNodeB](w).All() {
-		link.Set(z, hub, rvLink{5})
+	z := bs.Spawn(rfNodeB{})
+	for range ecs.NewQuery1[rfNodeB](w).All() {
+		link.Set(z, hub, rfLink{5})
 		w.Despawn(z)
 		break
 	}
@@ -176,32 +176,29 @@ func TestReviewRelationChangesInHooksAndObservers(t *testing.T) {
 	if w.Alive(x) {
 		t.Fatal("x outlived its parent")
 	}
-	rvCheckPairs(t, w, link, []ecs.Entity{x, y, z})
+	rfCheckPairs(t, w, link, []ecs.Entity{x, y, z})
 }
 
-// A source that a hook adds to a target while the target's cascade runs is
-// despawned late, from inside unlinkRelations; when the target has no
-// OnRemove hook of its own, the world is not locked there, so the late
-// despawn's hook changes are flushed in the middle of the target's despawn:
-// a pair with the target as source made then survives in the other side's
-// list after the target is gone (its relMany is dropped with its sparse
-// values, its target's relIn is not).
-func TestReviewLateSourceHookLeavesDeadSource(t *testing.T) {
+// A source that a hook adds to a target while the target's cascade runs
+// (a late source), whose own OnRemove hook makes a pair with the dying
+// target's parent, leaves no list naming a dead entity once the cascade
+// ends, whether or not the target has an OnRemove hook of its own.
+func TestLateSourceOfACascadeLeavesNoDeadSource(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	link := ecs.NewRelation[rvLink](w, ecs.Multi())
-	as, bs := ecs.NewMap[rvNodeA](w), ecs.NewMap[rvNodeB](w)
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	as, bs := ecs.NewMap[rfNodeA](w), ecs.NewMap[rfNodeB](w)
 	root := w.Spawn() // no hooked component
-	c := as.Spawn(rvNodeA{1})
-	x := bs.Spawn(rvNodeB{2})
+	c := as.Spawn(rfNodeA{1})
+	x := bs.Spawn(rfNodeB{2})
 	y := w.Spawn()
 	h.SetParent(c, root)
-	ecs.OnRemove(w, func(e ecs.Entity, _ *rvNodeA) {
+	ecs.OnRemove(w, func(e ecs.Entity, _ *rfNodeA) {
 		if p, ok := h.Parent(e); ok {
 			h.SetParent(x, p) // x joins the dying tree: a late source
 		}
 	})
-	ecs.OnRemove(w, func(e ecs.Entity, _ *rvNodeB) {
+	ecs.OnRemove(w, func(e ecs.Entity, _ *rfNodeB) {
 		if p, ok := h.Parent(e); ok {
 			link.Add(p, y) // deferred: p is still alive
 		}
@@ -216,40 +213,38 @@ func TestReviewLateSourceHookLeavesDeadSource(t *testing.T) {
 	if srcs := link.Sources(y); slices.Contains(srcs, root) {
 		t.Fatalf("Sources(y) = %v after root %v was despawned: a dead source", srcs, root)
 	}
-	rvCheckPairs(t, w, link, []ecs.Entity{x, y})
-	rvCheckPairs(t, w, h.Relation(), []ecs.Entity{x, y})
+	rfCheckPairs(t, w, link, []ecs.Entity{x, y})
+	rfCheckPairs(t, w, h.Relation(), []ecs.Entity{x, y})
 }
 
-// The late path again: a late source's OnRemove hook despawns its parent
-// (the entity whose despawn is running), a common "despawn the group when
-// it empties" hook. The deferred Despawn is flushed in the middle of the
-// parent's despawnOne (nothing locks the world there when the parent has no
-// OnRemove hook), despawns the parent completely, and then the outer
-// despawnOne goes on with the parent's stale record: it removes a row and
-// releases the index a second time.
-func TestReviewLateSourceHookDespawnsParentTwice(t *testing.T) {
+// A late source's OnRemove hook despawns its parent (the entity whose
+// despawn is running), a common "despawn the group when it empties" hook:
+// the despawn completes without a panic, unrelated entities live on,
+// queries yield only them, and the parent's index is released once (two
+// spawns afterwards give two entities).
+func TestLateSourceDespawningItsParentReleasesItOnce(t *testing.T) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	as, bs := ecs.NewMap[rvNodeA](w), ecs.NewMap[rvNodeB](w)
-	tags := ecs.NewMap[rvTag](w)
-	others := []ecs.Entity{tags.Spawn(rvTag{100}), tags.Spawn(rvTag{101})}
-	root := tags.Spawn(rvTag{0}) // no hooked component
-	c := as.Spawn(rvNodeA{1})
+	as, bs := ecs.NewMap[rfNodeA](w), ecs.NewMap[rfNodeB](w)
+	tags := ecs.NewMap[rfTag](w)
+	others := []ecs.Entity{tags.Spawn(rfTag{100}), tags.Spawn(rfTag{101})}
+	root := tags.Spawn(rfTag{0}) // no hooked component
+	c := as.Spawn(rfNodeA{1})
 	h.SetParent(c, root)
-	others = append(others, tags.Spawn(rvTag{102}))
+	others = append(others, tags.Spawn(rfTag{102}))
 	var corpse ecs.Entity
-	ecs.OnRemove(w, func(e ecs.Entity, _ *rvNodeA) {
+	ecs.OnRemove(w, func(e ecs.Entity, _ *rfNodeA) {
 		if p, ok := h.Parent(e); ok {
-			corpse = bs.Spawn(rvNodeB{2}) // a replacement under the same parent
+			corpse = bs.Spawn(rfNodeB{2}) // a replacement under the same parent
 			h.SetParent(corpse, p)
 		}
 	})
-	ecs.OnRemove(w, func(e ecs.Entity, _ *rvNodeB) {
+	ecs.OnRemove(w, func(e ecs.Entity, _ *rfNodeB) {
 		if p, ok := h.Parent(e); ok && w.Alive(p) {
 			w.Despawn(p) // deferred: the group goes when it empties
 		}
 	})
-	msg := rvPanic(func() { w.Despawn(root) })
+	msg := rfPanic(func() { w.Despawn(root) })
 	if msg != "" {
 		t.Fatalf("Despawn(root) panicked: %s", msg)
 	}
@@ -262,14 +257,14 @@ func TestReviewLateSourceHookDespawnsParentTwice(t *testing.T) {
 		t.Fatalf("root alive %v, c alive %v", w.Alive(root), w.Alive(c))
 	}
 	want := len(others)
-	if w.Alive(corpse) { // a design choice: see TestReviewCascadeImmediateVsDeferredDiffer
+	if w.Alive(corpse) { // a design choice: see TestCascadeEndsAlikeImmediateAndDeferred
 		want++
 	}
 	if w.Len() != want {
 		t.Fatalf("%d alive, want %d", w.Len(), want)
 	}
 	n := 0
-	for r := range ecs.NewQuery1[rvTag](w).All() {
+	for r := range ecs.NewQuery1[rfTag](w).All() {
 		if !slices.Contains(others, r.Entity) {
 			t.Fatalf("the query yields %v, which is not one of %v", r.Entity, others)
 		}
@@ -285,19 +280,17 @@ func TestReviewLateSourceHookDespawnsParentTwice(t *testing.T) {
 	}
 }
 
-// The same cascade, immediate and deferred, ends differently when an
-// OnRemove hook attaches a new child to a dying node (a corpse left under
-// the same parent): outside a loop the hook's SetParent is flushed between
-// the cascade's despawns, the corpse becomes a late source and dies with
-// the tree; inside a loop (or any flush) the SetParent waits for the end of
-// the cascade, finds the parent dead, and the corpse lives on as a root.
-func TestReviewCascadeImmediateVsDeferredDiffer(t *testing.T) {
+// The same cascade, immediate and deferred, ends alike when an OnRemove
+// hook attaches a new child to a dying node (a corpse left under the same
+// parent): the corpse's fate and the number of entities left are the same
+// outside a loop and inside one.
+func TestCascadeEndsAlikeImmediateAndDeferred(t *testing.T) {
 	run := func(deferred bool) (corpseAlive bool, alive int) {
 		w := ecs.NewWorld()
 		h := ecs.NewHierarchy(w)
-		as := ecs.NewMap[rvNodeA](w)
+		as := ecs.NewMap[rfNodeA](w)
 		var corpse ecs.Entity
-		ecs.OnRemove(w, func(e ecs.Entity, _ *rvNodeA) {
+		ecs.OnRemove(w, func(e ecs.Entity, _ *rfNodeA) {
 			if p, ok := h.Parent(e); ok {
 				corpse = w.Spawn()
 				h.SetParent(corpse, p)
@@ -306,10 +299,10 @@ func TestReviewCascadeImmediateVsDeferredDiffer(t *testing.T) {
 		root := w.Spawn()
 		mid := w.Spawn()
 		h.SetParent(mid, root)
-		unit := as.Spawn(rvNodeA{1})
+		unit := as.Spawn(rfNodeA{1})
 		h.SetParent(unit, mid)
 		if deferred {
-			for range ecs.NewQuery1[rvNodeA](w).All() {
+			for range ecs.NewQuery1[rfNodeA](w).All() {
 				w.Despawn(root)
 				break
 			}
@@ -328,33 +321,33 @@ func TestReviewCascadeImmediateVsDeferredDiffer(t *testing.T) {
 // Hooks that call each other across a tree: each node's OnRemove despawns
 // its parent and re-links its sibling to a survivor; immediate and
 // deferred cascades leave no dead entity in any list.
-func TestReviewHooksCallEachOtherInCascade(t *testing.T) {
+func TestHooksCallingEachOtherInACascadeLeaveNoDeadPairs(t *testing.T) {
 	for _, deferred := range []bool{false, true} {
 		w := ecs.NewWorld()
 		h := ecs.NewHierarchy(w)
-		link := ecs.NewRelation[rvLink](w, ecs.Multi())
-		as := ecs.NewMap[rvNodeA](w)
+		link := ecs.NewRelation[rfLink](w, ecs.Multi())
+		as := ecs.NewMap[rfNodeA](w)
 		keep := w.Spawn()
 		var es []ecs.Entity
 		for i := range 8 {
-			es = append(es, as.Spawn(rvNodeA{i}))
+			es = append(es, as.Spawn(rfNodeA{i}))
 		}
 		for i := 1; i < 8; i++ {
 			h.SetParent(es[i], es[(i-1)/2])
-			link.Set(es[i], es[i-1], rvLink{i})
+			link.Set(es[i], es[i-1], rfLink{i})
 		}
-		ecs.OnRemove(w, func(e ecs.Entity, v *rvNodeA) {
+		ecs.OnRemove(w, func(e ecs.Entity, v *rfNodeA) {
 			if p, ok := h.Parent(e); ok && w.Alive(p) {
 				w.Despawn(p)
-				link.Set(p, keep, rvLink{-1})
-				link.Set(keep, p, rvLink{-2})
+				link.Set(p, keep, rfLink{-1})
+				link.Set(keep, p, rfLink{-2})
 			}
 			for _, s := range link.Sources(e) {
-				link.Set(s, keep, rvLink{v.N})
+				link.Set(s, keep, rfLink{v.N})
 			}
 		})
 		if deferred {
-			for range ecs.NewQuery1[rvNodeA](w).All() {
+			for range ecs.NewQuery1[rfNodeA](w).All() {
 				w.Despawn(es[3])
 				break
 			}
@@ -362,8 +355,8 @@ func TestReviewHooksCallEachOtherInCascade(t *testing.T) {
 			w.Despawn(es[3])
 		}
 		all := append([]ecs.Entity{keep}, es...)
-		rvCheckPairs(t, w, link, all)
-		rvCheckPairs(t, w, h.Relation(), all)
+		rfCheckPairs(t, w, link, all)
+		rfCheckPairs(t, w, h.Relation(), all)
 		if w.Pending() != 0 || !w.Alive(keep) {
 			t.Fatalf("deferred %v: pending %d, keep alive %v", deferred, w.Pending(), w.Alive(keep))
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// rvEditJSON decodes a SaveJSON file, lets edit change it, and encodes it.
-func rvEditJSON(t testing.TB, data []byte, edit func(f map[string]any)) []byte {
+// rfEditJSON decodes a SaveJSON file, lets edit change it, and encodes it.
+func rfEditJSON(t testing.TB, data []byte, edit func(f map[string]any)) []byte {
 	t.Helper()
 	var f map[string]any
 	if err := json.Unmarshal(data, &f); err != nil {
@@ -24,9 +24,9 @@ func rvEditJSON(t testing.TB, data []byte, edit func(f map[string]any)) []byte {
 	return out
 }
 
-// rvSparse returns the sparse entry of the file whose type name starts
+// rfSparse returns the sparse entry of the file whose type name starts
 // with prefix.
-func rvSparse(t testing.TB, f map[string]any, prefix string) map[string]any {
+func rfSparse(t testing.TB, f map[string]any, prefix string) map[string]any {
 	t.Helper()
 	for _, s := range f["sparse"].([]any) {
 		m := s.(map[string]any)
@@ -38,21 +38,21 @@ func rvSparse(t testing.TB, f map[string]any, prefix string) map[string]any {
 	return nil
 }
 
-func rvEnt(i int) map[string]any { return map[string]any{"index": i, "generation": 0} }
+func rfEnt(i int) map[string]any { return map[string]any{"index": i, "generation": 0} }
 
 const (
-	rvRelOne = "github.com/tessera-ecs/tessera/ecs.relOne[github.com/tessera-ecs/tessera/ecs.ChildOf]"
-	rvRelIn  = "github.com/tessera-ecs/tessera/ecs.relIn[github.com/tessera-ecs/tessera/ecs.ChildOf]"
+	rfRelOne = "github.com/tessera-ecs/tessera/ecs.relOne[github.com/tessera-ecs/tessera/ecs.ChildOf]"
+	rfRelIn  = "github.com/tessera-ecs/tessera/ecs.relIn[github.com/tessera-ecs/tessera/ecs.ChildOf]"
 )
 
-// rvTwoNodeFile saves a world of entities 1 and 2 (each with an rvTag),
+// rfTwoNodeFile saves a world of entities 1 and 2 (each with an rfTag),
 // 2 the child of 1.
-func rvTwoNodeFile(t *testing.T) []byte {
+func rfTwoNodeFile(t *testing.T) []byte {
 	t.Helper()
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	tags := ecs.NewMap[rvTag](w)
-	a, b := tags.Spawn(rvTag{1}), tags.Spawn(rvTag{2})
+	tags := ecs.NewMap[rfTag](w)
+	a, b := tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2})
 	h.SetParent(b, a)
 	var buf bytes.Buffer
 	if err := w.SaveJSON(&buf); err != nil {
@@ -61,14 +61,14 @@ func rvTwoNodeFile(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
-// rvLoad loads file into a new world with the hierarchy and rvTag, or
+// rfLoad loads file into a new world with the hierarchy and rfTag, or
 // merges it (after two spawns of the world's own), and returns the world,
-// its hierarchy and its rvTag entities by their N.
-func rvLoad(t *testing.T, file []byte, merge bool) (*ecs.World, *ecs.Hierarchy, map[int]ecs.Entity, error) {
+// its hierarchy and its rfTag entities by their N.
+func rfLoad(t *testing.T, file []byte, merge bool) (*ecs.World, *ecs.Hierarchy, map[int]ecs.Entity, error) {
 	t.Helper()
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	ecs.NewMap[rvTag](w)
+	ecs.NewMap[rfTag](w)
 	var err error
 	if merge {
 		w.Spawn()
@@ -78,29 +78,29 @@ func rvLoad(t *testing.T, file []byte, merge bool) (*ecs.World, *ecs.Hierarchy, 
 		err = w.LoadJSON(bytes.NewReader(file))
 	}
 	byN := map[int]ecs.Entity{}
-	for r := range ecs.NewQuery1[rvTag](w).All() {
+	for r := range ecs.NewQuery1[rfTag](w).All() {
 		byN[r.A.N] = r.Entity
 	}
 	return w, h, byN, err
 }
 
-// A save file with a cycle in ChildOf (both sides consistent) loads
-// without an error; Ancestors and Descendants then never end, and Root and
-// Depth (which walk the same chain without a bound) never return. The walks
-// are cut after 1000 steps here so the test does not hang.
-func TestReviewLoadedCycleHangsWalks(t *testing.T) {
-	file := rvEditJSON(t, rvTwoNodeFile(t), func(f map[string]any) {
-		one := rvSparse(t, f, rvRelOne) // 2 -> 1, now also 1 -> 2
+// A save file with a cycle in ChildOf (both sides consistent), loaded or
+// merged, is either refused or leaves Ancestors and Descendants ending
+// (and so Root and Depth returning). The walks are cut after 1000 steps
+// here so that a regression fails instead of hanging.
+func TestChildOfCycleInAFileNeverMakesEndlessWalks(t *testing.T) {
+	file := rfEditJSON(t, rfTwoNodeFile(t), func(f map[string]any) {
+		one := rfSparse(t, f, rfRelOne) // 2 -> 1, now also 1 -> 2
 		one["entities"] = []any{2, 1}
-		one["values"] = []any{map[string]any{"Target": rvEnt(1), "Value": map[string]any{}},
-			map[string]any{"Target": rvEnt(2), "Value": map[string]any{}}}
-		in := rvSparse(t, f, rvRelIn) // 1: [2], now also 2: [1]
+		one["values"] = []any{map[string]any{"Target": rfEnt(1), "Value": map[string]any{}},
+			map[string]any{"Target": rfEnt(2), "Value": map[string]any{}}}
+		in := rfSparse(t, f, rfRelIn) // 1: [2], now also 2: [1]
 		in["entities"] = []any{1, 2}
-		in["values"] = []any{map[string]any{"Sources": []any{rvEnt(2)}},
-			map[string]any{"Sources": []any{rvEnt(1)}}}
+		in["values"] = []any{map[string]any{"Sources": []any{rfEnt(2)}},
+			map[string]any{"Sources": []any{rfEnt(1)}}}
 	})
 	for _, merge := range []bool{false, true} {
-		_, h, byN, err := rvLoad(t, file, merge)
+		_, h, byN, err := rfLoad(t, file, merge)
 		if err != nil {
 			t.Logf("merge %v: the file is refused (fine): %v", merge, err)
 			continue
@@ -125,28 +125,28 @@ func TestReviewLoadedCycleHangsWalks(t *testing.T) {
 }
 
 // A save file whose ChildOf pair is on one side only (the child names its
-// parent, the parent does not list it) loads without an error; despawning
-// the parent then leaves the child alive with a dead parent. A file whose
-// pair names a dead entity loads too.
-func TestReviewLoadedBrokenPairs(t *testing.T) {
-	oneSided := rvEditJSON(t, rvTwoNodeFile(t), func(f map[string]any) {
-		in := rvSparse(t, f, rvRelIn)
+// parent, the parent does not list it), or names a dead entity, loaded or
+// merged, is either refused or leaves no child with a dead parent, also
+// after the parent is despawned.
+func TestBrokenChildOfPairsInAFileLeaveNoDeadParent(t *testing.T) {
+	oneSided := rfEditJSON(t, rfTwoNodeFile(t), func(f map[string]any) {
+		in := rfSparse(t, f, rfRelIn)
 		in["entities"] = []any{}
 		in["values"] = []any{}
 	})
-	toDead := rvEditJSON(t, rvTwoNodeFile(t), func(f map[string]any) {
+	toDead := rfEditJSON(t, rfTwoNodeFile(t), func(f map[string]any) {
 		f["next"] = 4
 		f["generations"] = []any{0, 0, 1} // index 3 was used and freed
 		f["free"] = []any{3}
-		one := rvSparse(t, f, rvRelOne)
-		one["values"] = []any{map[string]any{"Target": rvEnt(3), "Value": map[string]any{}}} // 3v0: dead
-		in := rvSparse(t, f, rvRelIn)
+		one := rfSparse(t, f, rfRelOne)
+		one["values"] = []any{map[string]any{"Target": rfEnt(3), "Value": map[string]any{}}} // 3v0: dead
+		in := rfSparse(t, f, rfRelIn)
 		in["entities"] = []any{}
 		in["values"] = []any{}
 	})
 	for name, file := range map[string][]byte{"one-sided": oneSided, "dead target": toDead} {
 		for _, merge := range []bool{false, true} {
-			w, h, byN, err := rvLoad(t, file, merge)
+			w, h, byN, err := rfLoad(t, file, merge)
 			if err != nil {
 				t.Logf("%s, merge %v: refused (fine): %v", name, merge, err)
 				continue
@@ -164,7 +164,7 @@ func TestReviewLoadedBrokenPairs(t *testing.T) {
 
 // SaveJSON and LoadJSON carry a Multi relation with values, the hierarchy
 // and a guard, with the checksum and every list.
-func TestReviewRelationsJSONRoundTrip(t *testing.T) {
+func TestRelationsRoundTripThroughJSON(t *testing.T) {
 	rw, es := relationScene()
 	want := describeRelations(rw, es, same)
 	var buf bytes.Buffer
@@ -189,7 +189,7 @@ func TestReviewRelationsJSONRoundTrip(t *testing.T) {
 	for _, e := range byIndex {
 		all = append(all, e)
 	}
-	rvCheckPairs(t, loaded.w, loaded.likes, all)
-	rvCheckPairs(t, loaded.w, loaded.h.Relation(), all)
-	rvCheckPairs(t, loaded.w, loaded.guards, all)
+	rfCheckPairs(t, loaded.w, loaded.likes, all)
+	rfCheckPairs(t, loaded.w, loaded.h.Relation(), all)
+	rfCheckPairs(t, loaded.w, loaded.guards, all)
 }

@@ -252,10 +252,10 @@ func TestRelationSide(t *testing.T) {
 
 // Misuse with entities of another world and dead entities: each panic
 // names the relation and the entity.
-func TestReviewForeignAndDeadMessages(t *testing.T) {
+func TestRelationMessagesNameForeignAndDeadEntities(t *testing.T) {
 	w, other := ecs.NewWorld(), ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
-	link := ecs.NewRelation[rvLink](w, ecs.Multi())
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
 	a := w.Spawn()
 	f := other.Spawn()
 	dead := w.Spawn()
@@ -276,7 +276,7 @@ func TestReviewForeignAndDeadMessages(t *testing.T) {
 		"Value foreign source": {func() { link.Value(f, a) }, f},
 	}
 	for name, tc := range cases {
-		msg := rvPanic(tc.fn)
+		msg := rfPanic(tc.fn)
 		if !strings.Contains(msg, "Relation[") || !strings.Contains(msg, tc.ent.String()) {
 			t.Errorf("%s: panic %q", name, msg)
 		}
@@ -286,10 +286,10 @@ func TestReviewForeignAndDeadMessages(t *testing.T) {
 	}
 	// Inside a loop the checks are made at the call, not when applied.
 	msg := ""
-	tags := ecs.NewMap[rvTag](w)
-	tags.Spawn(rvTag{})
-	for range ecs.NewQuery1[rvTag](w).All() {
-		msg = rvPanic(func() { link.Add(a, f) })
+	tags := ecs.NewMap[rfTag](w)
+	tags.Spawn(rfTag{})
+	for range ecs.NewQuery1[rfTag](w).All() {
+		msg = rfPanic(func() { link.Add(a, f) })
 		break
 	}
 	if !strings.Contains(msg, "another world") {

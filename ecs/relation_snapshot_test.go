@@ -7,15 +7,14 @@ import (
 	"github.com/tessera-ecs/tessera/ecs"
 )
 
-// relMany[T] has a Clone method that copies its two slices and calls
-// T's Clone when there is one; for a T with a map and no Clone it copies
-// the values shallowly, so CanSnapshot accepts a type it would refuse as
-// a component and the snapshot shares the map with the world.
-func TestReviewSnapshotMultiValueSharesMap(t *testing.T) {
+// A Multi relation whose value type holds a map and has no Clone method:
+// either CanSnapshot refuses it, or a snapshot does not share the map
+// with the world (a change after Snapshot is undone by Restore).
+func TestSnapshotSharesNoMapOfAMultiPairValue(t *testing.T) {
 	w := ecs.NewWorld()
-	rel := ecs.NewRelation[rvMapVal](w, ecs.Multi())
+	rel := ecs.NewRelation[rfMapVal](w, ecs.Multi())
 	a, b := w.Spawn(), w.Spawn()
-	rel.Set(a, b, rvMapVal{M: map[string]int{"k": 1}})
+	rel.Set(a, b, rfMapVal{M: map[string]int{"k": 1}})
 	if err := w.CanSnapshot(); err != nil {
 		t.Logf("CanSnapshot refuses (fine): %v", err)
 		return
@@ -29,37 +28,35 @@ func TestReviewSnapshotMultiValueSharesMap(t *testing.T) {
 	}
 }
 
-// relOne[T] has no Clone method: an exclusive relation whose value type
-// has a Clone method of its own is refused by Snapshot (with a message
-// telling the user to Register an unexported type), while the same type
-// in a Multi relation is accepted.
-func TestReviewSnapshotExclusiveClonerRefused(t *testing.T) {
+// An exclusive relation whose value type has a Clone method of its own is
+// accepted by CanSnapshot, as the same type in a Multi relation is.
+func TestSnapshotAcceptsAnExclusivePairValueWithClone(t *testing.T) {
 	w := ecs.NewWorld()
-	rel := ecs.NewRelation[rvNames](w)
+	rel := ecs.NewRelation[rfNames](w)
 	a, b := w.Spawn(), w.Spawn()
-	rel.Set(a, b, rvNames{Names: []string{"x"}})
+	rel.Set(a, b, rfNames{Names: []string{"x"}})
 	if err := w.CanSnapshot(); err != nil {
 		t.Fatalf("CanSnapshot refuses an exclusive relation whose value type has Clone: %v", err)
 	}
 }
 
-// relOne[T] has no Checksum method: its default hash plan walks T's
-// fields and skips the slice, ignoring T's own Checksum method (which
-// relMany[T] honours), so two different values give one checksum.
-func TestReviewChecksumExclusiveIgnoresChecksummer(t *testing.T) {
+// A pair value type with a Checksum method of its own (and a slice the
+// default hash plan skips): the world's checksum changes with the value,
+// in exclusive and Multi relations alike.
+func TestChecksumCallsThePairValuesChecksumMethod(t *testing.T) {
 	for _, multi := range []bool{true, false} {
 		t.Run(fmt.Sprint("multi=", multi), func(t *testing.T) {
 			w := ecs.NewWorld()
-			var rel *ecs.Relation[rvNames]
+			var rel *ecs.Relation[rfNames]
 			if multi {
-				rel = ecs.NewRelation[rvNames](w, ecs.Multi())
+				rel = ecs.NewRelation[rfNames](w, ecs.Multi())
 			} else {
-				rel = ecs.NewRelation[rvNames](w)
+				rel = ecs.NewRelation[rfNames](w)
 			}
 			a, b := w.Spawn(), w.Spawn()
-			rel.Set(a, b, rvNames{Names: []string{"x"}})
+			rel.Set(a, b, rfNames{Names: []string{"x"}})
 			s1 := w.Checksum()
-			rel.Set(a, b, rvNames{Names: []string{"y"}})
+			rel.Set(a, b, rfNames{Names: []string{"y"}})
 			if s2 := w.Checksum(); s1 == s2 {
 				t.Fatalf("the checksum did not change with the pair's value (T implements Checksummer)")
 			}
@@ -70,7 +67,7 @@ func TestReviewChecksumExclusiveIgnoresChecksummer(t *testing.T) {
 // A snapshot taken before a relation was declared restores it empty; a
 // checksum after restore matches; a relation declared after a Save is
 // loaded by a world that declares it first.
-func TestReviewRestoreBeforeRelationDeclared(t *testing.T) {
+func TestRestoreEmptiesARelationDeclaredAfterTheSnapshot(t *testing.T) {
 	w := ecs.NewWorld()
 	a, b := w.Spawn(), w.Spawn()
 	sum := w.Checksum()

@@ -99,23 +99,23 @@ func TestPairHooksPingPongPanicNamingBothHooks(t *testing.T) {
 	}
 }
 
-// A runaway cascade that includes deferred relation changes names them
-// "Spawn" in its message: describeCommand has no case for cmdFunc and
-// falls through to its default.
-func TestReviewRunawayMessageNamesRelationChangeAsSpawn(t *testing.T) {
+// A runaway cascade that includes deferred relation changes panics naming
+// the runaway, and does not call the relation changes "Spawn" in its
+// message.
+func TestRunawayMessageCallsNoRelationChangeASpawn(t *testing.T) {
 	w := ecs.NewWorld()
-	link := ecs.NewRelation[rvLink](w, ecs.Multi())
-	tags := ecs.NewMap[rvTag](w)
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	tags := ecs.NewMap[rfTag](w)
 	y := w.Spawn()
 	n := 0
-	ecs.OnAdd(w, func(e ecs.Entity, v *rvTag) {
+	ecs.OnAdd(w, func(e ecs.Entity, v *rfTag) {
 		n++
-		link.Set(e, y, rvLink{n})
+		link.Set(e, y, rfLink{n})
 		tags.Remove(e)
 	})
-	ecs.OnRemove(w, func(e ecs.Entity, v *rvTag) { tags.Add(e, rvTag{}) })
+	ecs.OnRemove(w, func(e ecs.Entity, v *rfTag) { tags.Add(e, rfTag{}) })
 	spawns := w.Len()
-	msg := rvPanic(func() { tags.Spawn(rvTag{}) })
+	msg := rfPanic(func() { tags.Spawn(rfTag{}) })
 	w.Recover()
 	if !strings.Contains(msg, "did not settle") {
 		t.Fatalf("panic %q, want the runaway cascade", msg)

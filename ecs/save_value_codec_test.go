@@ -225,9 +225,9 @@ type refTo ecs.Entity
 
 type holdsRef struct{ R refTo }
 
-// TestSaveOddFields: blank fields, zero-length arrays of anything and types
+// TestSaveLoadBlankZeroLengthAndEntityTypedFields: blank fields, zero-length arrays of anything and types
 // defined from Entity save and load.
-func TestSaveOddFields(t *testing.T) {
+func TestSaveLoadBlankZeroLengthAndEntityTypedFields(t *testing.T) {
 	w := ecs.NewWorld()
 	target := w.Spawn()
 	ecs.NewMap[blanky](w).Spawn(blanky{A: 3, B: true})

@@ -458,9 +458,9 @@ func TestTickWaitsForTheLockerLoopsBatch(t *testing.T) {
 	}
 }
 
-// TestLockerWaitsNoLonger checks that a request whose Locker stays taken
+// TestLockerHeldPastWaitAnswers503AndNeverRuns checks that a request whose Locker stays taken
 // answers 503 in the Wait time and never runs, even once the lock is free.
-func TestLockerWaitsNoLonger(t *testing.T) {
+func TestLockerHeldPastWaitAnswers503AndNeverRuns(t *testing.T) {
 	f := newFixture(t, inspect.Token(token), inspect.Wait(50*time.Millisecond))
 	f.mu.Lock()
 	status, body := f.write(http.MethodPut, "/api/entities/"+f.es[1].String()+"/components/inspect_test.Health", `{"HP": 77}`)

@@ -139,7 +139,7 @@ func TestListen(t *testing.T) {
 	}
 }
 
-func TestWildcardURL(t *testing.T) {
+func TestListenOnAWildcardAddressGivesAReachableURL(t *testing.T) {
 	var mu sync.Mutex
 	for _, c := range []struct {
 		hosts []string
@@ -164,7 +164,7 @@ func TestWildcardURL(t *testing.T) {
 	}
 }
 
-func TestBearerIgnoresCase(t *testing.T) {
+func TestBearerSchemeIgnoresCase(t *testing.T) {
 	f := newFixture(t, inspect.Token(token))
 	status, body := f.call(http.MethodPut, "/api/entities/"+f.es[1].String()+"/components/inspect_test.Health", `{"HP": 5}`, "Authorization", "bearer "+token)
 	if status != 200 {
