@@ -18,7 +18,7 @@ func TestRefusedDeferredRelationChangeStrandsNoQueue(t *testing.T) {
 	tags := ecs.NewMap[rfTag](w)
 	a, b, c := tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2}), tags.Spawn(rfTag{3})
 	q := ecs.NewQuery1[rfTag](w)
-	msg := rfPanic(func() {
+	msg := panicOf(func() {
 		for range q.All() {
 			h.SetParent(a, b)
 			h.SetParent(b, a) // closes a cycle once the first is applied
@@ -50,7 +50,7 @@ func TestDeferredRefusalsStrandNoQueue(t *testing.T) {
 			tags := ecs.NewMap[rfTag](w)
 			a, b, c, d := tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2}), tags.Spawn(rfTag{3}), tags.Spawn(rfTag{4})
 			guard.Add(a, b)
-			msg := rfPanic(func() {
+			msg := panicOf(func() {
 				for range ecs.NewQuery1[rfTag](w).All() {
 					if tc == "exclusive Add" {
 						follows.Add(a, b)
@@ -86,7 +86,7 @@ func TestRecoverAppliesDeferredRelationChangesInOrder(t *testing.T) {
 	}
 	h.SetParent(es[1], es[0])
 	h.SetParent(es[2], es[1])
-	msg := rfPanic(func() {
+	msg := panicOf(func() {
 		for range ecs.NewQuery1[rfTag](w).All() {
 			h.SetParent(es[3], es[2])         // joins the doomed tree
 			link.Set(es[4], es[3], rfLink{7}) // dropped with es[3]
@@ -133,7 +133,7 @@ func TestRecoverCompletesACascadeAHookInterrupted(t *testing.T) {
 			panic("hook")
 		}
 	})
-	msg := rfPanic(func() {
+	msg := panicOf(func() {
 		for range ecs.NewQuery1[rfNodeA](w).All() {
 			w.Despawn(root)
 			break

@@ -23,7 +23,7 @@ func TestDespawnMatchingBothEndsOfARefusingPairInAnyOrder(t *testing.T) {
 				src, dst = tags.Spawn(rfTag{1}), tags.Spawn(rfTag{2})
 			}
 			guard.Add(src, dst)
-			if msg := rfPanic(func() { w.DespawnMatching(ecs.NewQuery1[rfTag](w)) }); msg != "" {
+			if msg := panicOf(func() { w.DespawnMatching(ecs.NewQuery1[rfTag](w)) }); msg != "" {
 				t.Fatalf("DespawnMatching of both ends panicked: %q (alive now: %d)", msg, w.Len())
 			}
 			if w.Len() != 0 {
@@ -121,7 +121,7 @@ func TestDespawnTakesAWholeCycleOfAnExclusiveCascade(t *testing.T) {
 	follows.Add(a, b)
 	follows.Add(b, c)
 	follows.Add(c, a)
-	if msg := rfPanic(func() { w.Despawn(b) }); msg != "" {
+	if msg := panicOf(func() { w.Despawn(b) }); msg != "" {
 		t.Fatalf("Despawn(b) of a cycle the relation allows: %s", msg)
 	}
 	if w.Len() != 1 || !w.Alive(keep) {
@@ -129,7 +129,7 @@ func TestDespawnTakesAWholeCycleOfAnExclusiveCascade(t *testing.T) {
 	}
 	self := w.Spawn()
 	follows.Add(self, self)
-	if msg := rfPanic(func() { w.Despawn(self) }); msg != "" || w.Alive(self) {
+	if msg := panicOf(func() { w.Despawn(self) }); msg != "" || w.Alive(self) {
 		t.Fatalf("Despawn of a self-follower: %q", msg)
 	}
 }

@@ -1,7 +1,6 @@
 package ecs_test
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -65,15 +64,4 @@ func rfCheckPairs[T any](t *testing.T, w *ecs.World, rel *ecs.Relation[T], es []
 			}
 		}
 	}
-}
-
-// rfPanic runs fn and returns the recovered panic message, or "".
-func rfPanic(fn func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	fn()
-	return ""
 }

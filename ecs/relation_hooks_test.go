@@ -110,7 +110,7 @@ func TestPairHooksDeferred(t *testing.T) {
 	if !likes.Has(b, a) {
 		t.Fatal("the hook's Add was not applied")
 	}
-	if msg := panics(func() { likes.OnAdd(nil) }); !strings.Contains(msg, "nil hook") {
+	if msg := panicOf(func() { likes.OnAdd(nil) }); !strings.Contains(msg, "nil hook") {
 		t.Fatalf("nil hook: %q", msg)
 	}
 }
@@ -244,7 +244,7 @@ func TestLateSourceDespawningItsParentReleasesItOnce(t *testing.T) {
 			w.Despawn(p) // deferred: the group goes when it empties
 		}
 	})
-	msg := rfPanic(func() { w.Despawn(root) })
+	msg := panicOf(func() { w.Despawn(root) })
 	if msg != "" {
 		t.Fatalf("Despawn(root) panicked: %s", msg)
 	}

@@ -276,7 +276,7 @@ func TestRelationMessagesNameForeignAndDeadEntities(t *testing.T) {
 		"Value foreign source": {func() { link.Value(f, a) }, f},
 	}
 	for name, tc := range cases {
-		msg := rfPanic(tc.fn)
+		msg := panicOf(tc.fn)
 		if !strings.Contains(msg, "Relation[") || !strings.Contains(msg, tc.ent.String()) {
 			t.Errorf("%s: panic %q", name, msg)
 		}
@@ -289,7 +289,7 @@ func TestRelationMessagesNameForeignAndDeadEntities(t *testing.T) {
 	tags := ecs.NewMap[rfTag](w)
 	tags.Spawn(rfTag{})
 	for range ecs.NewQuery1[rfTag](w).All() {
-		msg = rfPanic(func() { link.Add(a, f) })
+		msg = panicOf(func() { link.Add(a, f) })
 		break
 	}
 	if !strings.Contains(msg, "another world") {

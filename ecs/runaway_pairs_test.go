@@ -115,7 +115,7 @@ func TestRunawayMessageCallsNoRelationChangeASpawn(t *testing.T) {
 	})
 	ecs.OnRemove(w, func(e ecs.Entity, v *rfTag) { tags.Add(e, rfTag{}) })
 	spawns := w.Len()
-	msg := rfPanic(func() { tags.Spawn(rfTag{}) })
+	msg := panicOf(func() { tags.Spawn(rfTag{}) })
 	w.Recover()
 	if !strings.Contains(msg, "did not settle") {
 		t.Fatalf("panic %q, want the runaway cascade", msg)
