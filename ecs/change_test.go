@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 // Tracked is a component type that keeps change ticks in the tests.
@@ -320,30 +321,15 @@ func TestChangeFilterMisuse(t *testing.T) {
 	if m.Tracked() || !ecs.NewMap[Tracked](w).Tracked() {
 		t.Fatalf("Tracked: %v for Velocity, %v for Tracked; want false, true", m.Tracked(), ecs.NewMap[Tracked](w).Tracked())
 	}
-	mustPanic(t, "does not track changes", func() { ecs.NewQuery1[Velocity](w, ecs.Changed[Velocity]()) })
-	mustPanic(t, "does not track changes", func() { ecs.NewQuery1[Velocity](w, ecs.Added[Velocity]()) })
-	mustPanic(t, "does not track changes", func() { m.MarkChanged(e) })
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Velocity](w, ecs.Changed[Velocity]()) }, "does not track changes")
+	testhelp.MustPanic(t, func() { ecs.NewQuery1[Velocity](w, ecs.Added[Velocity]()) }, "does not track changes")
+	testhelp.MustPanic(t, func() { m.MarkChanged(e) }, "does not track changes")
 	tm := ecs.NewMap[Tracked](w)
-	mustPanic(t, "does not have", func() { tm.MarkChanged(e) })
+	testhelp.MustPanic(t, func() { tm.MarkChanged(e) }, "does not have")
 	w.Despawn(e)
-	mustPanic(t, "MarkChanged", func() { tm.MarkChanged(e) })
+	testhelp.MustPanic(t, func() { tm.MarkChanged(e) }, "MarkChanged")
 	q := ecs.NewQuery1[Tracked](w, ecs.Changed[Tracked]())
-	mustPanic(t, "Added or Changed", func() { q.OnEnter(func(ecs.Entity) {}) })
-}
-
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic, want one containing %q", want)
-		}
-		if msg, _ := r.(string); !strings.Contains(msg, want) {
-			t.Fatalf("panic %v, want one containing %q", r, want)
-		}
-	}()
-	f()
+	testhelp.MustPanic(t, func() { q.OnEnter(func(ecs.Entity) {}) }, "Added or Changed")
 }
 
 func TestChangedInParallelSection(t *testing.T) {
@@ -371,8 +357,8 @@ func TestMapNMarkChangedAndEarlyBreak(t *testing.T) {
 	passAll(q)
 	m2.MarkChanged(b)
 	wantEntities(t, "after Map2.MarkChanged", passAll(q), b)
-	mustPanic(t, "none of the types", func() { ecs.NewMap2[Velocity, Position](w).MarkChanged(a) })
-	mustPanic(t, "does not have", func() { ecs.NewMap2[Tracked, Position](w).MarkChanged(a) })
+	testhelp.MustPanic(t, func() { ecs.NewMap2[Velocity, Position](w).MarkChanged(a) }, "none of the types")
+	testhelp.MustPanic(t, func() { ecs.NewMap2[Tracked, Position](w).MarkChanged(a) }, "does not have")
 	// A pass that breaks early ends a pass: the rows it did not reach are
 	// not reported again.
 	m2.MarkChanged(a)

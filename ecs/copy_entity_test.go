@@ -67,7 +67,7 @@ func TestCopyEntityRefusesUncopyableTypes(t *testing.T) {
 	w := ecs.NewWorld()
 	bag := ecs.NewMap[cpBag](w)
 	e := bag.Spawn(cpBag{Items: []int{1}})
-	msg := panics(func() { w.CopyEntity(e) })
+	msg := panicOf(func() { w.CopyEntity(e) })
 	if !strings.Contains(msg, "CopyEntity") || !strings.Contains(msg, "cpBag") {
 		t.Fatalf("panic %q does not name the operation and the type", msg)
 	}
@@ -89,16 +89,16 @@ func TestCopyEntityMisuse(t *testing.T) {
 	w := ecs.NewWorld()
 	e := w.Spawn()
 	w.Despawn(e)
-	if msg := panics(func() { w.CopyEntity(e) }); !strings.Contains(msg, "CopyEntity") || !strings.Contains(msg, "not alive") {
+	if msg := panicOf(func() { w.CopyEntity(e) }); !strings.Contains(msg, "CopyEntity") || !strings.Contains(msg, "not alive") {
 		t.Fatalf("clone of a dead entity: %q", msg)
 	}
 	other := ecs.NewWorld().Spawn()
-	if msg := panics(func() { w.CopyEntity(other) }); !strings.Contains(msg, "another world") {
+	if msg := panicOf(func() { w.CopyEntity(other) }); !strings.Contains(msg, "another world") {
 		t.Fatalf("clone of another world's entity: %q", msg)
 	}
 	live := w.Spawn()
 	w.Parallel().Begin()
-	if msg := panics(func() { w.CopyEntity(live) }); !strings.Contains(msg, "parallel") {
+	if msg := panicOf(func() { w.CopyEntity(live) }); !strings.Contains(msg, "parallel") {
 		t.Fatalf("clone in a parallel section: %q", msg)
 	}
 	w.Parallel().End()

@@ -108,7 +108,7 @@ func TestCascadeBodyChanges(t *testing.T) {
 		t.Fatalf("a break after one yielded %d", n)
 	}
 	other := ecs.NewQuery1[cpPos](ecs.NewWorld())
-	if msg := panics(func() { h.Cascade(other) }); msg == "" {
+	if msg := panicOf(func() { h.Cascade(other) }); msg == "" {
 		t.Fatal("a query of another world was accepted")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 type inspFollow struct{ Target ecs.Entity }
@@ -103,7 +104,7 @@ func TestEntityAtComponentsOfValue(t *testing.T) {
 	if _, ok := w.Reflect().Value(es[4], ecs.C[Position]()); ok {
 		t.Error("Value of a dead entity")
 	}
-	mustPanic(t, "ComponentsOf: entity", func() { w.Reflect().ComponentsOf(es[4], nil) })
+	testhelp.MustPanic(t, func() { w.Reflect().ComponentsOf(es[4], nil) }, "ComponentsOf: entity")
 }
 
 // TestReflectionEntities checks the entities of every filter against
@@ -226,11 +227,11 @@ func TestSetValueRemoveValue(t *testing.T) {
 	if sets != 1 || adds != 1 || removes != 1 {
 		t.Errorf("hooks: %d sets, %d adds, %d removes; want 1 each", sets, adds, removes)
 	}
-	mustPanic(t, "SetValue: entity 1v0: string is not a component type", func() { cmds.SetValue(es[0], "text") })
-	mustPanic(t, "is not a component type", func() { cmds.SetValue(es[0], nil) })
-	mustPanic(t, "RemoveValue: entity 1v0: ecs_test.inspFollow is not a component type", func() { cmds.RemoveValue(es[0], ecs.C[inspFollow]()) })
+	testhelp.MustPanic(t, func() { cmds.SetValue(es[0], "text") }, "SetValue: entity 1v0: string is not a component type")
+	testhelp.MustPanic(t, func() { cmds.SetValue(es[0], nil) }, "is not a component type")
+	testhelp.MustPanic(t, func() { cmds.RemoveValue(es[0], ecs.C[inspFollow]()) }, "RemoveValue: entity 1v0: ecs_test.inspFollow is not a component type")
 	w.Despawn(es[1])
-	mustPanic(t, "SetValue", func() { cmds.SetValue(es[1], Position{}) })
+	testhelp.MustPanic(t, func() { cmds.SetValue(es[1], Position{}) }, "SetValue")
 	if cmds.Len() != 0 {
 		t.Errorf("a refused change was recorded: %d", cmds.Len())
 	}

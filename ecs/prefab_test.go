@@ -183,7 +183,7 @@ func TestPrefabSpawnBatch(t *testing.T) {
 	if s.w.Len() != n+40 {
 		t.Fatalf("SpawnBatch(10) made %d entities", s.w.Len()-n)
 	}
-	if msg := panics(func() { p.SpawnBatch(-1) }); !strings.Contains(msg, "negative") {
+	if msg := panicOf(func() { p.SpawnBatch(-1) }); !strings.Contains(msg, "negative") {
 		t.Fatalf("SpawnBatch(-1): %q", msg)
 	}
 }
@@ -223,27 +223,27 @@ func TestPrefabMisuse(t *testing.T) {
 	w := ecs.NewWorld()
 	bag := ecs.NewMap[cpBag](w)
 	e := bag.Spawn(cpBag{Items: []int{1}})
-	if msg := panics(func() { ecs.NewPrefab(w, e) }); !strings.Contains(msg, "NewPrefab") || !strings.Contains(msg, "cpBag") {
+	if msg := panicOf(func() { ecs.NewPrefab(w, e) }); !strings.Contains(msg, "NewPrefab") || !strings.Contains(msg, "cpBag") {
 		t.Fatalf("prefab of an uncopyable type: %q", msg)
 	}
 	d := w.Spawn()
 	w.Despawn(d)
-	if msg := panics(func() { ecs.NewPrefab(w, d) }); !strings.Contains(msg, "not alive") {
+	if msg := panicOf(func() { ecs.NewPrefab(w, d) }); !strings.Contains(msg, "not alive") {
 		t.Fatalf("prefab of a dead entity: %q", msg)
 	}
 	pos := ecs.NewMap[cpPos](w)
 	p := ecs.NewPrefab(w, pos.Spawn(cpPos{}))
-	if msg := panics(func() { ecs.PrefabValue[cpPos](p, 1) }); !strings.Contains(msg, "out of range") {
+	if msg := panicOf(func() { ecs.PrefabValue[cpPos](p, 1) }); !strings.Contains(msg, "out of range") {
 		t.Fatalf("PrefabValue out of range: %q", msg)
 	}
-	if msg := panics(func() { ecs.PrefabValue[cpLikes](p, 0) }); !strings.Contains(msg, "not a component type") {
+	if msg := panicOf(func() { ecs.PrefabValue[cpLikes](p, 0) }); !strings.Contains(msg, "not a component type") {
 		t.Fatalf("PrefabValue of an unknown type: %q", msg)
 	}
 	if ecs.PrefabValue[cpBag](p, 0) != nil {
 		t.Fatal("PrefabValue of a type the node lacks is not nil")
 	}
 	w.Parallel().Begin()
-	if msg := panics(func() { p.Spawn() }); !strings.Contains(msg, "parallel") {
+	if msg := panicOf(func() { p.Spawn() }); !strings.Contains(msg, "parallel") {
 		t.Fatalf("Spawn in a parallel section: %q", msg)
 	}
 	w.Parallel().End()

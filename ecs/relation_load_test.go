@@ -180,7 +180,7 @@ const (
 	lpFree  = lpAlive + 1 // freed once: generation 1, not alive
 )
 
-// lpBase is a save of lpAlive tagged entities (rvTag), index lpFree freed,
+// lpBase is a save of lpAlive tagged entities (rfTag), index lpFree freed,
 // and a pair of each relation, so the file has every relation's sparse
 // sets (whose contents the tests replace).
 func lpBase(t testing.TB) []byte {
@@ -188,10 +188,10 @@ func lpBase(t testing.TB) []byte {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
 	rel := ecs.NewRelation[lpMulti](w, ecs.Multi())
-	tags := ecs.NewMap[rvTag](w)
+	tags := ecs.NewMap[rfTag](w)
 	var es []ecs.Entity
 	for i := range lpAlive {
-		es = append(es, tags.Spawn(rvTag{i + 1}))
+		es = append(es, tags.Spawn(rfTag{i + 1}))
 	}
 	w.Despawn(w.Spawn())
 	h.SetParent(es[1], es[0])
@@ -376,7 +376,7 @@ func (f *lpFile) encode(t testing.TB, base []byte) []byte {
 		return out
 	}
 	put := func(file map[string]any, prefix string, m map[int]any) {
-		s := rvSparse(t, file, prefix)
+		s := rfSparse(t, file, prefix)
 		var ks []int
 		for k := range m {
 			ks = append(ks, k)
@@ -388,7 +388,7 @@ func (f *lpFile) encode(t testing.TB, base []byte) []byte {
 		}
 		s["entities"], s["values"] = entities, values
 	}
-	return rvEditJSON(t, base, func(file map[string]any) {
+	return rfEditJSON(t, base, func(file map[string]any) {
 		one, in, many, manyIn := map[int]any{}, map[int]any{}, map[int]any{}, map[int]any{}
 		for k, p := range f.parent {
 			one[k] = map[string]any{"Target": ent(p), "Value": map[string]any{}}
@@ -406,8 +406,8 @@ func (f *lpFile) encode(t testing.TB, base []byte) []byte {
 		for k, l := range f.sources {
 			manyIn[k] = map[string]any{"Sources": ents(l)}
 		}
-		put(file, rvRelOne, one)
-		put(file, rvRelIn, in)
+		put(file, rfRelOne, one)
+		put(file, rfRelIn, in)
 		put(file, "github.com/tessera-ecs/tessera/ecs.relMany[", many)
 		put(file, "github.com/tessera-ecs/tessera/ecs.relIn[github.com/tessera-ecs/tessera/ecs_test.lpMulti]", manyIn)
 	})
@@ -448,7 +448,7 @@ func TestLoadChecksPairsLikeReference(t *testing.T) {
 				}
 			} else if err = w.LoadJSON(bytes.NewReader(file)); err == nil {
 				byN := map[int]ecs.Entity{}
-				for r := range ecs.NewQuery1[rvTag](w).All() {
+				for r := range ecs.NewQuery1[rfTag](w).All() {
 					byN[r.A.N] = r.Entity
 				}
 				mapping = func(e lpRef) ecs.Entity { return byN[e.index] }
@@ -517,7 +517,7 @@ func lpTarget() (*ecs.World, *ecs.Hierarchy, *ecs.Relation[lpMulti]) {
 	w := ecs.NewWorld()
 	h := ecs.NewHierarchy(w)
 	rel := ecs.NewRelation[lpMulti](w, ecs.Multi())
-	ecs.NewMap[rvTag](w)
+	ecs.NewMap[rfTag](w)
 	return w, h, rel
 }
 

@@ -249,3 +249,50 @@ func TestRelationSide(t *testing.T) {
 		}
 	}
 }
+
+// Misuse with entities of another world and dead entities: each panic
+// names the relation and the entity.
+func TestRelationMessagesNameForeignAndDeadEntities(t *testing.T) {
+	w, other := ecs.NewWorld(), ecs.NewWorld()
+	h := ecs.NewHierarchy(w)
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	a := w.Spawn()
+	f := other.Spawn()
+	dead := w.Spawn()
+	w.Despawn(dead)
+	cases := map[string]struct {
+		fn  func()
+		ent ecs.Entity
+	}{
+		"Add foreign source":   {func() { link.Add(f, a) }, f},
+		"Add foreign target":   {func() { link.Add(a, f) }, f},
+		"Remove foreign":       {func() { link.Remove(a, f) }, f},
+		"RemoveTargets dead":   {func() { link.RemoveTargets(dead) }, dead},
+		"Sources foreign":      {func() { link.Sources(f) }, f},
+		"NumSources dead":      {func() { link.NumSources(dead) }, dead},
+		"Root foreign":         {func() { h.Root(f) }, f},
+		"Descendants dead":     {func() { h.Descendants(dead) }, dead},
+		"SetParent dead":       {func() { h.SetParent(a, dead) }, dead},
+		"Value foreign source": {func() { link.Value(f, a) }, f},
+	}
+	for name, tc := range cases {
+		msg := panicOf(tc.fn)
+		if !strings.Contains(msg, "Relation[") || !strings.Contains(msg, tc.ent.String()) {
+			t.Errorf("%s: panic %q", name, msg)
+		}
+	}
+	if link.Has(f, a) || link.Has(a, f) || link.HasTargets(f) {
+		t.Error("Has with a foreign entity")
+	}
+	// Inside a loop the checks are made at the call, not when applied.
+	msg := ""
+	tags := ecs.NewMap[rfTag](w)
+	tags.Spawn(rfTag{})
+	for range ecs.NewQuery1[rfTag](w).All() {
+		msg = panicOf(func() { link.Add(a, f) })
+		break
+	}
+	if !strings.Contains(msg, "another world") {
+		t.Errorf("deferred Add with a foreign target: %q", msg)
+	}
+}

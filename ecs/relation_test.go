@@ -145,17 +145,6 @@ func (rw *relWorld) check(t *testing.T, m *relModel, step int) {
 	}
 }
 
-// panics runs fn and returns the recovered message, or "".
-func panics(fn func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	fn()
-	return ""
-}
-
 // TestRelationsAgainstModel runs random changes to three relations (the
 // hierarchy, a Multi relation with values, a RefuseDespawn relation),
 // immediately and deferred inside an iteration, and compares every list
@@ -183,14 +172,14 @@ func TestRelationsAgainstModel(t *testing.T) {
 			case 2: // despawn
 				e := pick()
 				want := m.despawn(e)
-				msg := panics(func() { rw.w.Despawn(e) })
+				msg := panicOf(func() { rw.w.Despawn(e) })
 				if want == (msg != "") {
 					t.Fatalf("seed %d step %d: despawn %v: panic %q, model allows %v", seed, step, e, msg, want)
 				}
 			case 3, 4: // reparent, maybe into a cycle
 				c, p := pick(), pick()
 				cycle := slices.Contains(m.subtree(c), p)
-				msg := panics(func() { rw.h.SetParent(c, p) })
+				msg := panicOf(func() { rw.h.SetParent(c, p) })
 				if cycle != (msg != "") {
 					t.Fatalf("seed %d step %d: SetParent(%v, %v): panic %q, cycle %v", seed, step, c, p, msg, cycle)
 				}
@@ -220,7 +209,7 @@ func TestRelationsAgainstModel(t *testing.T) {
 			case 9: // guards: exclusive Add refuses a second target
 				e, x := pick(), pick()
 				has := len(m.targets["guards"][e]) > 0 && m.targets["guards"][e][0] != x
-				msg := panics(func() { rw.guards.Add(e, x) })
+				msg := panicOf(func() { rw.guards.Add(e, x) })
 				if has != (msg != "") {
 					t.Fatalf("seed %d step %d: guards.Add(%v, %v): panic %q, has another %v", seed, step, e, x, msg, has)
 				}
@@ -301,7 +290,7 @@ func TestHierarchyWalks(t *testing.T) {
 	if got := slices.Collect(h.Descendants(root)); !slices.Equal(got, []ecs.Entity{b, b1, a, a1, a2}) {
 		t.Fatalf("Descendants(root) after the reparent = %v", got)
 	}
-	if msg := panics(func() { h.SetParent(root, a1) }); !strings.Contains(msg, "cycle") {
+	if msg := panicOf(func() { h.SetParent(root, a1) }); !strings.Contains(msg, "cycle") {
 		t.Fatalf("making the root a child of its descendant: %q", msg)
 	}
 	w.Despawn(a)
@@ -374,7 +363,7 @@ func TestRefuseDespawn(t *testing.T) {
 	rw := newRelWorld()
 	a, b := rw.w.Spawn(), rw.w.Spawn()
 	rw.guards.Add(a, b)
-	msg := panics(func() { rw.w.Despawn(b) })
+	msg := panicOf(func() { rw.w.Despawn(b) })
 	if !strings.Contains(msg, b.String()) || !strings.Contains(msg, a.String()) || !strings.Contains(msg, "RefuseDespawn") {
 		t.Fatalf("panic %q", msg)
 	}
@@ -404,7 +393,7 @@ func TestRelationMisuse(t *testing.T) {
 		"targets dead":  func() { rw.likes.Targets(dead) },
 		"value no pair": func() { rw.likes.Value(a, b) },
 	} {
-		if msg := panics(fn); !strings.Contains(msg, "Relation[") {
+		if msg := panicOf(fn); !strings.Contains(msg, "Relation[") {
 			t.Errorf("%s: panic %q", name, msg)
 		}
 	}
@@ -686,7 +675,7 @@ func TestRelationCommands(t *testing.T) {
 	if rw.likes.HasTargets(root) || rw.guards.HasTargets(root) {
 		t.Fatal("the removals were not applied")
 	}
-	if msg := panics(func() { child.AddCmd(c, doomed, root) }); !strings.Contains(msg, "not alive") {
+	if msg := panicOf(func() { child.AddCmd(c, doomed, root) }); !strings.Contains(msg, "not alive") {
 		t.Fatalf("recording a dead entity: %q", msg)
 	}
 }

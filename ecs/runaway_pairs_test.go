@@ -98,3 +98,29 @@ func TestPairHooksPingPongPanicNamingBothHooks(t *testing.T) {
 		t.Fatalf("%d pair hook calls after Recover for an unrelated despawn: the runaway restarted", calls)
 	}
 }
+
+// A runaway cascade that includes deferred relation changes panics naming
+// the runaway, and does not call the relation changes "Spawn" in its
+// message.
+func TestRunawayMessageCallsNoRelationChangeASpawn(t *testing.T) {
+	w := ecs.NewWorld()
+	link := ecs.NewRelation[rfLink](w, ecs.Multi())
+	tags := ecs.NewMap[rfTag](w)
+	y := w.Spawn()
+	n := 0
+	ecs.OnAdd(w, func(e ecs.Entity, v *rfTag) {
+		n++
+		link.Set(e, y, rfLink{n})
+		tags.Remove(e)
+	})
+	ecs.OnRemove(w, func(e ecs.Entity, v *rfTag) { tags.Add(e, rfTag{}) })
+	spawns := w.Len()
+	msg := panicOf(func() { tags.Spawn(rfTag{}) })
+	w.Recover()
+	if !strings.Contains(msg, "did not settle") {
+		t.Fatalf("panic %q, want the runaway cascade", msg)
+	}
+	if spawns+1 == w.Len() && strings.Contains(msg, "Spawn") {
+		t.Fatalf("the message names a relation change as a Spawn (one entity was spawned, outside the cascade): %q", msg)
+	}
+}

@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"math"
@@ -222,5 +223,53 @@ func TestSaveLoadLargeSections(t *testing.T) {
 	}
 	if back.w.Checksum() != s.w.Checksum() || back.dump() != s.dump() {
 		t.Fatal("the loaded world differs from the saved one")
+	}
+}
+
+type dupRow struct{ V int32 }
+
+// TestLoadRefusesTwoTablesOfOneSet: a file listing two tables of the same
+// types would make both fill one table; it is refused.
+func TestLoadRefusesTwoTablesOfOneSet(t *testing.T) {
+	w := ecs.NewWorld()
+	m := ecs.NewMap[dupRow](w)
+	for i := range 4 {
+		m.Spawn(dupRow{int32(i)})
+	}
+	var f map[string]any
+	if err := json.Unmarshal(saveJSONOf(t, w), &f); err != nil {
+		t.Fatal(err)
+	}
+	table := f["tables"].([]any)[0].(map[string]any)
+	ents, vals := table["entities"].([]any), table["columns"].([]any)[0].([]any)
+	a := map[string]any{"types": table["types"], "entities": ents[:2], "columns": []any{vals[:2]}}
+	b := map[string]any{"types": table["types"], "entities": ents[2:], "columns": []any{vals[2:]}}
+	f["tables"] = []any{a, b}
+	data, _ := json.Marshal(f)
+	target := ecs.NewWorld()
+	ecs.NewMap[dupRow](target)
+	err := target.LoadJSON(bytes.NewReader(data))
+	if err == nil || !strings.Contains(err.Error(), "two tables of the same component types") {
+		t.Fatalf("two tables of one type set: %v", err)
+	}
+}
+
+type growFrom struct{ S []struct{} }
+
+type growTo struct{ S []struct{ P [256]int64 } }
+
+// TestLoadBoundsMemory: a small file cannot make Load allocate much, even
+// through a type that grew since the save.
+func TestLoadBoundsMemory(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[growFrom](w, ecs.Name("grow"))
+	ecs.NewMap[growFrom](w).Spawn(growFrom{S: make([]struct{}, 60000)})
+	data := saveOf(t, w)
+	target := ecs.NewWorld()
+	ecs.Register[growTo](target, ecs.Name("grow"))
+	ecs.NewMap[growTo](target)
+	err := target.Load(bytes.NewReader(data))
+	if err == nil || !strings.Contains(err.Error(), "more memory than a save of this size may need") {
+		t.Fatalf("a %d-byte file asking for 120 MB: %v", len(data), err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
+	"github.com/tessera-ecs/tessera/internal/testhelp"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden save files in testdata")
@@ -398,3 +399,20 @@ func TestSaveGolden(t *testing.T) { checkGolden(t, binaryFormat) }
 // FuzzLoad: no bytes make Load panic, and a failed load leaves the world
 // as it was.
 func FuzzLoad(f *testing.F) { fuzzLoad(f, binaryFormat) }
+
+type nameA struct{ V int }
+
+type nameB struct{ V int }
+
+// TestStableNamesAreUnique: a Name that is another type's default name is
+// refused, whichever comes first.
+func TestStableNamesAreUnique(t *testing.T) {
+	w := ecs.NewWorld()
+	ecs.Register[nameA](w, ecs.Name("github.com/tessera-ecs/tessera/ecs_test.nameB"))
+	testhelp.MustPanic(t, func() { ecs.NewMap[nameB](w) }, "is taken by", "nameA")
+	w2 := ecs.NewWorld()
+	ecs.NewMap[nameB](w2)
+	testhelp.MustPanic(t, func() {
+		ecs.Register[nameA](w2, ecs.Name("github.com/tessera-ecs/tessera/ecs_test.nameB"))
+	}, "is taken by")
+}

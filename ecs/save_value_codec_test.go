@@ -212,3 +212,44 @@ func fuzzDecode[T any](t *testing.T, c *ecs.SaveCodec[T], data []byte) {
 		t.Fatalf("%T: decoded value writes %x, which decodes to another value, at %s", v, again, d)
 	}
 }
+
+type blanky struct {
+	A int32
+	_ int32
+	B bool
+	_ [3]byte
+	N [0]func()
+}
+
+type refTo ecs.Entity
+
+type holdsRef struct{ R refTo }
+
+// TestSaveLoadBlankZeroLengthAndEntityTypedFields: blank fields, zero-length arrays of anything and types
+// defined from Entity save and load.
+func TestSaveLoadBlankZeroLengthAndEntityTypedFields(t *testing.T) {
+	w := ecs.NewWorld()
+	target := w.Spawn()
+	ecs.NewMap[blanky](w).Spawn(blanky{A: 3, B: true})
+	ecs.NewMap[holdsRef](w).Spawn(holdsRef{R: refTo(target)})
+	data := saveOf(t, w)
+	back := ecs.NewWorld()
+	ecs.NewMap[blanky](back)
+	ecs.NewMap[holdsRef](back)
+	if err := back.Load(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	for r := range ecs.NewQuery1[blanky](back).All() {
+		if r.A.A != 3 || !r.A.B {
+			t.Fatalf("blanky loaded as %+v", *r.A)
+		}
+	}
+	for r := range ecs.NewQuery1[holdsRef](back).All() {
+		if e := ecs.Entity(r.A.R); !back.Alive(e) || e.Index() != target.Index() {
+			t.Fatalf("a refTo loaded as %v, alive %v", e, back.Alive(e))
+		}
+	}
+	if err := ecs.NewWorld().LoadJSON(bytes.NewReader(append(saveJSONOf(t, ecs.NewWorld()), []byte(" {}")...))); err == nil {
+		t.Fatal("LoadJSON accepted data after the save")
+	}
+}

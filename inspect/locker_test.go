@@ -457,3 +457,23 @@ func TestTickWaitsForTheLockerLoopsBatch(t *testing.T) {
 		t.Errorf("the write answered %d %s", a.status, a.body)
 	}
 }
+
+// TestLockerHeldPastWaitAnswers503AndNeverRuns checks that a request whose Locker stays taken
+// answers 503 in the Wait time and never runs, even once the lock is free.
+func TestLockerHeldPastWaitAnswers503AndNeverRuns(t *testing.T) {
+	f := newFixture(t, inspect.Token(token), inspect.Wait(50*time.Millisecond))
+	f.mu.Lock()
+	status, body := f.write(http.MethodPut, "/api/entities/"+f.es[1].String()+"/components/inspect_test.Health", `{"HP": 77}`)
+	f.mu.Unlock()
+	wantError(t, "Locker held", status, body, http.StatusServiceUnavailable, "did not serve the request in time")
+	time.Sleep(20 * time.Millisecond)
+	f.mu.Lock()
+	hp := ecs.NewMap[Health](f.w).Get(f.es[1]).HP
+	f.mu.Unlock()
+	if hp != 10 {
+		t.Errorf("the refused write ran once the lock was free: HP %d", hp)
+	}
+	if status, body := f.write(http.MethodPut, "/api/entities/"+f.es[1].String()+"/components/inspect_test.Health", `{"HP": 78}`); status != 200 {
+		t.Errorf("the lock was left taken: %d %s", status, body)
+	}
+}

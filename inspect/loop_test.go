@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -307,4 +309,76 @@ func TestLockerRequestAndAStepThatTakesTheLocker(t *testing.T) {
 	f.waitFor("ticks after the request", func(s summary) bool { return s.Tick > 10 })
 	cancel()
 	<-done
+}
+
+// TestShutdownEndsStreams checks that a graceful shutdown does not wait
+// forever for the page's stream.
+func TestShutdownEndsStreams(t *testing.T) {
+	var mu sync.Mutex
+	in := inspect.New(ecs.NewWorld(), inspect.Locker(&mu))
+	srv, err := in.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(srv.URL + "api/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stream open: %v", err)
+	}
+	if _, err := io.ReadAll(resp.Body); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("the stream did not end cleanly: %v", err)
+	}
+}
+
+// TestTicksPerSecondAboveTheRing checks the rate is not capped by the 600
+// samples the ring holds.
+func TestTicksPerSecondAboveTheRing(t *testing.T) {
+	f := newFixture(t)
+	f.looped(0)
+	s := f.waitFor("a full ring", func(s summary) bool { return s.Tick > 700 })
+	if s.TicksPerSecond <= 600 {
+		t.Errorf("%v ticks per second reported at full speed (tick %d)", s.TicksPerSecond, s.Tick)
+	}
+}
+
+// TestServeTwiceAtOncePanics calls Tick from inside a tick, as a second
+// goroutine would overlap the first.
+func TestServeTwiceAtOncePanics(t *testing.T) {
+	in := inspect.New(ecs.NewWorld())
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(p.(string), "two goroutines at once") {
+			t.Errorf("panic %v", p)
+		}
+	}()
+	in.Tick(func() { in.Serve() })
+}
+
+// TestReadsCannotStallTheLoop keeps the queue full of reads while the loop
+// ticks at 100 per second: each Serve runs only what waited when it began,
+// so ticks keep coming.
+func TestReadsCannotStallTheLoop(t *testing.T) {
+	f := newFixture(t)
+	ecs.NewMap[Position](f.w).SpawnBatch(20000, Position{})
+	f.looped(100)
+	start := f.summary().Tick
+	stop := time.Now().Add(500 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 24 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				f.call(http.MethodGet, "/api/entities?limit=10000", "")
+			}
+		}()
+	}
+	wg.Wait()
+	if ran := f.summary().Tick - start; ran < 10 {
+		t.Errorf("%d ticks in 0.5 s at 100 per second under read load", ran)
+	}
 }

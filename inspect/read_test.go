@@ -260,3 +260,25 @@ func TestGenericNames(t *testing.T) {
 		t.Errorf("with %s and Velocity: %+v", name, p)
 	}
 }
+
+type Explosive struct{ N int }
+
+func (Explosive) MarshalJSON() ([]byte, error) { panic("boom") }
+
+func TestMarshalPanicIsPerComponent(t *testing.T) {
+	f := newFixture(t)
+	ecs.NewMap[Explosive](f.w).Add(f.es[0], Explosive{})
+	var d struct {
+		Components []struct {
+			GoType string
+			Value  json.RawMessage
+			Error  string
+		}
+	}
+	f.get("/api/entities/"+f.es[0].String(), &d)
+	for _, c := range d.Components {
+		if (c.GoType == "inspect_test.Explosive") != (c.Error == "panic while encoding: boom") {
+			t.Errorf("%s: %s, error %q", c.GoType, c.Value, c.Error)
+		}
+	}
+}

@@ -138,3 +138,38 @@ func TestListen(t *testing.T) {
 		}
 	}
 }
+
+func TestListenOnAWildcardAddressGivesAReachableURL(t *testing.T) {
+	var mu sync.Mutex
+	for _, c := range []struct {
+		hosts []string
+		want  string
+	}{{nil, "http://127.0.0.1:"}, {[]string{"box.lan"}, "http://box.lan:"}} {
+		in := inspect.New(ecs.NewWorld(), inspect.Locker(&mu), inspect.AllowRemote(c.hosts...))
+		srv, err := in.Listen("0.0.0.0:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(srv.URL, c.want) {
+			t.Errorf("URL %s, want %s…", srv.URL, c.want)
+		}
+		if c.hosts == nil {
+			resp, err := http.Get(srv.URL + "api/world")
+			if err != nil || resp.StatusCode != 200 {
+				t.Errorf("GET %s: %v %v", srv.URL, resp, err)
+			}
+			resp.Body.Close()
+		}
+		srv.Close()
+	}
+}
+
+func TestBearerSchemeIgnoresCase(t *testing.T) {
+	f := newFixture(t, inspect.Token(token))
+	status, body := f.call(http.MethodPut, "/api/entities/"+f.es[1].String()+"/components/inspect_test.Health", `{"HP": 5}`, "Authorization", "bearer "+token)
+	if status != 200 {
+		t.Errorf("lower-case bearer: %d %s", status, body)
+	}
+	status, body = f.call("OPTIONS", "/api/world", "")
+	wantError(t, "OPTIONS", status, body, http.StatusMethodNotAllowed, "method OPTIONS not allowed")
+}

@@ -217,10 +217,10 @@ func TestRestoreRefusesAHalfTakenSnapshot(t *testing.T) {
 	}
 }
 
-// TestNewPrefabGuardsCloneMethods: a Clone method that spawns while
+// TestCloneMethodsMustNotChangeTheWorldInNewPrefab: a Clone method that spawns while
 // NewPrefab copies the template panics naming NewPrefab, and the world
 // stays as it was and usable.
-func TestNewPrefabGuardsCloneMethods(t *testing.T) {
+func TestCloneMethodsMustNotChangeTheWorldInNewPrefab(t *testing.T) {
 	defer func() { meddle = nil }()
 	w, m := meddlerWorld()
 	e := m.Spawn(meddler{N: 5, S: "template"})
