@@ -11,7 +11,7 @@ type column struct {
 	base  unsafe.Pointer
 	size  uintptr
 	id    componentID
-	words uint32 // info.words, kept here to save a load per row move
+	words copyPlan // info.words, kept here to save a load per row move
 	info  *componentInfo
 	// ticks are the change ticks of a tracked type (TrackChanges), nil
 	// for every other type and outside tables and sparse sets.
@@ -19,7 +19,7 @@ type column struct {
 }
 
 func newColumn(info *componentInfo, capacity int) column {
-	return column{base: info.alloc(capacity), size: info.size, id: info.id, words: uint32(info.words), info: info}
+	return column{base: info.alloc(capacity), size: info.size, id: info.id, words: info.words, info: info}
 }
 
 // at returns the address of row i.
@@ -33,28 +33,7 @@ func (c *column) at(i uint32) unsafe.Pointer {
 // pointer-free types are copied inline as machine words, which saves an
 // indirect call on every row move; the rest use the typed copy1.
 func (c *column) copyValue(dst, src unsafe.Pointer) {
-	// SAFETY: words > 0 only for pointer-free types whose size and
-	// alignment match the case's words exactly (copyPlan), so the word loads
-	// and stores cover the value, are aligned, and carry no pointers for the
-	// collector to track.
-	switch c.words {
-	case 1:
-		*(*[1]uint64)(dst) = *(*[1]uint64)(src)
-	case 2:
-		*(*[2]uint64)(dst) = *(*[2]uint64)(src)
-	case 3:
-		*(*[3]uint64)(dst) = *(*[3]uint64)(src)
-	case 4:
-		*(*[4]uint64)(dst) = *(*[4]uint64)(src)
-	case 5:
-		*(*[1]uint32)(dst) = *(*[1]uint32)(src)
-	case 6:
-		*(*[2]uint32)(dst) = *(*[2]uint32)(src)
-	case 7:
-		*(*[3]uint32)(dst) = *(*[3]uint32)(src)
-	case 8:
-		*(*[4]uint32)(dst) = *(*[4]uint32)(src)
-	default:
+	if !c.words.copyWords(dst, src) {
 		c.info.copy1(dst, src)
 	}
 }

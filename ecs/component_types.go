@@ -22,7 +22,7 @@ type componentInfo struct {
 	alloc func(n int) unsafe.Pointer
 	// words is the type's copy plan (see copyPlan): how copyValue,
 	// removeRow and clearRow move one value inline, or 0 for a typed call.
-	words uintptr
+	words copyPlan
 	// copy1 copies one value from src to dst with a typed assignment.
 	copy1 func(dst, src unsafe.Pointer)
 	// copyN copies n values from src to dst (the ranges may overlap).
@@ -145,7 +145,7 @@ func idOf[T any](r *registry) componentID {
 	}
 	info.w, info.index = r.w, &r.w.entities
 	info.cols = make([]unsafe.Pointer, r.slots)
-	info.words = copyPlan(info.pointerFree, info.size, unsafe.Alignof(zero))
+	info.words = planCopy(info.pointerFree, info.size, unsafe.Alignof(zero))
 	r.byType[t] = info.id
 	r.infos = append(r.infos, info)
 	return info.id
@@ -208,21 +208,3 @@ func (c ComponentType) String() string {
 
 // Type returns the Go type c names, nil for the zero ComponentType.
 func (c ComponentType) Type() reflect.Type { return c.typ }
-
-// copyPlan returns how a value of a type is copied and cleared inline: 1 to
-// 4 for a pointer-free, 8-byte aligned type of that many 8-byte words; 5 to
-// 8 for a pointer-free, 4-byte aligned type of 1 to 4 4-byte words (one to
-// four float32 or int32 fields, common in game components); 0 for every
-// other type, which the typed copy1 and clearN handle. An inline copy saves
-// an indirect call per value on every row move.
-func copyPlan(pointerFree bool, size, align uintptr) uintptr {
-	switch {
-	case !pointerFree || size == 0:
-		return 0
-	case align == 8 && size%8 == 0 && size <= 32:
-		return size / 8
-	case align == 4 && size%4 == 0 && size <= 16:
-		return 4 + size/4
-	}
-	return 0
-}

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 )
 
-// Types of every copy plan (copyPlan): 8-byte words, 4-byte words, and
+// Types of every copy plan (planCopy): 8-byte words, 4-byte words, and
 // types that must take the typed call (pointers, odd sizes, 2-byte
 // alignment, too large).
 type (
@@ -26,16 +26,16 @@ func TestCopyPlanCodes(t *testing.T) {
 	cases := []struct {
 		pointerFree bool
 		size, align uintptr
-		want        uintptr
+		want        copyPlan
 	}{
-		{true, 8, 8, 1}, {true, 32, 8, 4}, {true, 40, 8, 0},
-		{true, 4, 4, 5}, {true, 8, 4, 6}, {true, 12, 4, 7}, {true, 16, 4, 8}, {true, 20, 4, 0},
-		{true, 3, 1, 0}, {true, 4, 2, 0}, {true, 0, 1, 0},
-		{false, 8, 8, 0}, {false, 16, 8, 0},
+		{true, 8, 8, copy8x1}, {true, 32, 8, copy8x4}, {true, 40, 8, copyTyped},
+		{true, 4, 4, copy4x1}, {true, 8, 4, copy4x2}, {true, 12, 4, copy4x3}, {true, 16, 4, copy4x4}, {true, 20, 4, copyTyped},
+		{true, 3, 1, copyTyped}, {true, 4, 2, copyTyped}, {true, 0, 1, copyTyped},
+		{false, 8, 8, copyTyped}, {false, 16, 8, copyTyped},
 	}
 	for _, c := range cases {
-		if got := copyPlan(c.pointerFree, c.size, c.align); got != c.want {
-			t.Errorf("copyPlan(pointerFree=%v, size=%d, align=%d) = %d, want %d", c.pointerFree, c.size, c.align, got, c.want)
+		if got := planCopy(c.pointerFree, c.size, c.align); got != c.want {
+			t.Errorf("planCopy(pointerFree=%v, size=%d, align=%d) = %d, want %d", c.pointerFree, c.size, c.align, got, c.want)
 		}
 	}
 }
@@ -44,19 +44,19 @@ func TestCopyPlanCodes(t *testing.T) {
 // places that use the plan (swap-remove on despawn, a move between tables,
 // the clearing of a reused row) and checks every surviving value.
 func TestCopyPlansKeepValues(t *testing.T) {
-	checkPlan(t, 2, func(i int) plan8x2 { return plan8x2{float64(i), -float64(i)} })
-	checkPlan(t, 5, func(i int) plan4x1 { return plan4x1{float32(i)} })
-	checkPlan(t, 6, func(i int) plan4x2 { return plan4x2{float32(i), 2 * float32(i)} })
-	checkPlan(t, 7, func(i int) plan4x3 { return plan4x3{float32(i), 1, -float32(i)} })
-	checkPlan(t, 8, func(i int) plan4x4 { return plan4x4{int32(i), 7, -int32(i), int32(i) * 3} })
-	checkPlan(t, 0, func(i int) plan4x5 { return plan4x5{float32(i), 1, 2, 3, -float32(i)} })
-	checkPlan(t, 0, func(i int) planOdd { return planOdd{[3]byte{byte(i), 1, byte(i >> 8)}} })
-	checkPlan(t, 0, func(i int) planI16 { return planI16{int16(i), -int16(i)} })
+	checkPlan(t, copy8x2, func(i int) plan8x2 { return plan8x2{float64(i), -float64(i)} })
+	checkPlan(t, copy4x1, func(i int) plan4x1 { return plan4x1{float32(i)} })
+	checkPlan(t, copy4x2, func(i int) plan4x2 { return plan4x2{float32(i), 2 * float32(i)} })
+	checkPlan(t, copy4x3, func(i int) plan4x3 { return plan4x3{float32(i), 1, -float32(i)} })
+	checkPlan(t, copy4x4, func(i int) plan4x4 { return plan4x4{int32(i), 7, -int32(i), int32(i) * 3} })
+	checkPlan(t, copyTyped, func(i int) plan4x5 { return plan4x5{float32(i), 1, 2, 3, -float32(i)} })
+	checkPlan(t, copyTyped, func(i int) planOdd { return planOdd{[3]byte{byte(i), 1, byte(i >> 8)}} })
+	checkPlan(t, copyTyped, func(i int) planI16 { return planI16{int16(i), -int16(i)} })
 	targets := make([]int, 250)
-	checkPlan(t, 0, func(i int) planPtr { return planPtr{&targets[i]} })
+	checkPlan(t, copyTyped, func(i int) planPtr { return planPtr{&targets[i]} })
 }
 
-func checkPlan[T comparable](t *testing.T, wantPlan uintptr, value func(int) T) {
+func checkPlan[T comparable](t *testing.T, wantPlan copyPlan, value func(int) T) {
 	var zero T
 	t.Run(fmt.Sprintf("%T", zero), func(t *testing.T) {
 		w := NewWorld()

@@ -135,27 +135,8 @@ func (t *table) removeRow(row uint32) Entity {
 			// SAFETY: row and last are rows of the table; words > 0 only for
 			// pointer-free types whose words match exactly (see copyValue).
 			dst, src := col.at(row), col.at(last)
-			switch col.words {
-			case 1:
-				*(*[1]uint64)(dst) = *(*[1]uint64)(src)
-			case 2:
-				*(*[2]uint64)(dst) = *(*[2]uint64)(src)
-			case 3:
-				*(*[3]uint64)(dst) = *(*[3]uint64)(src)
-			case 4:
-				*(*[4]uint64)(dst) = *(*[4]uint64)(src)
-			case 5:
-				*(*[1]uint32)(dst) = *(*[1]uint32)(src)
-			case 6:
-				*(*[2]uint32)(dst) = *(*[2]uint32)(src)
-			case 7:
-				*(*[3]uint32)(dst) = *(*[3]uint32)(src)
-			case 8:
-				*(*[4]uint32)(dst) = *(*[4]uint32)(src)
-			default:
-				if col.size != 0 {
-					col.info.copy1(dst, src)
-				}
+			if !col.words.copyWords(dst, src) && col.size != 0 {
+				col.info.copy1(dst, src)
 			}
 		}
 		moved = t.entities[last]
@@ -217,27 +198,8 @@ func (t *table) clearRow(row uint32) {
 		// SAFETY: row < capacity; words > 0 only for pointer-free types
 		// whose words match exactly (see copyValue).
 		p := col.at(row)
-		switch col.words {
-		case 1:
-			*(*[1]uint64)(p) = [1]uint64{}
-		case 2:
-			*(*[2]uint64)(p) = [2]uint64{}
-		case 3:
-			*(*[3]uint64)(p) = [3]uint64{}
-		case 4:
-			*(*[4]uint64)(p) = [4]uint64{}
-		case 5:
-			*(*[1]uint32)(p) = [1]uint32{}
-		case 6:
-			*(*[2]uint32)(p) = [2]uint32{}
-		case 7:
-			*(*[3]uint32)(p) = [3]uint32{}
-		case 8:
-			*(*[4]uint32)(p) = [4]uint32{}
-		default:
-			if col.size != 0 {
-				col.info.clearN(p, 1)
-			}
+		if !col.words.clearWords(p) && col.size != 0 {
+			col.info.clearN(p, 1)
 		}
 	}
 }
