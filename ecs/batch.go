@@ -2,37 +2,6 @@ package ecs
 
 import "unsafe"
 
-// AddMatching gives v to every entity q matches. Entities that already have
-// a T are overwritten with v. Panics if q belongs to another world.
-// Complexity: O(matched tables + moved rows x components).
-func (m *Map[T]) AddMatching(q Matcher, v T) {
-	c := m.w.ownCache("AddMatching", q)
-	if m.w.lock > 0 {
-		m.w.mustNotShare("AddMatching", m.info)
-		m.w.queue(command{kind: cmdAddAll, id: m.id, q: c, slot: stage(&m.w.cmds, m.info, v)})
-		return
-	}
-	// The value goes through the staging column of deferred adds: handing
-	// &v to the type's fill function would move v to the heap on every call.
-	b := &m.w.cmds
-	slot := stage(b, m.info, v)
-	s := &b.staging[m.id]
-	m.w.addAll(c, m.info, s.col.at(slot))
-	s.release(slot)
-}
-
-// RemoveMatching takes T away from every entity q matches that has one.
-// Panics if q belongs to another world.
-func (m *Map[T]) RemoveMatching(q Matcher) {
-	c := m.w.ownCache("RemoveMatching", q)
-	if m.w.lock > 0 {
-		m.w.mustNotShare("RemoveMatching", m.info)
-		m.w.queue(command{kind: cmdRemoveAll, id: m.id, q: c})
-		return
-	}
-	m.w.removeAll(c, m.id)
-}
-
 // DespawnMatching despawns every entity q matches. Panics if q belongs to
 // another world. Complexity: O(matched tables + despawned entities x
 // pointer-holding components).

@@ -122,23 +122,6 @@ func (c *Commands) Despawn(e Entity) {
 	c.push(command{kind: cmdDespawn, e: e})
 }
 
-// SetCmd records giving e the component v: when the buffer is applied, e
-// gains a T, or has its T overwritten if it has one by then (firing OnAdd or
-// OnSet). Panics if e is neither alive nor a pending entity of c, or if c
-// belongs to another world. Complexity: O(1) amortised, no allocation once
-// warm.
-func (m *Map[T]) SetCmd(c *Commands, e Entity, v T) {
-	c.check(AddAccess, "SetCmd", e, m.w, m.info)
-	c.push(command{kind: cmdAdd, e: e, id: m.id, slot: stage(&c.buf, m.info, v)})
-}
-
-// RemoveCmd records taking T away from e; when the buffer is applied, it
-// does nothing if e has no T or is dead by then. Panics like SetCmd.
-func (m *Map[T]) RemoveCmd(c *Commands, e Entity) {
-	c.check(RemoveAccess, "RemoveCmd", e, m.w, m.info)
-	c.push(command{kind: cmdRemove, e: e, id: m.id})
-}
-
 // check panics, naming op, the type info describes (if any) and e, unless
 // e is alive or a pending entity of c and w, the world of the handle, is
 // c's. It reports the structural change, of the given kind, to the world's

@@ -2,43 +2,6 @@ package ecs
 
 import "unsafe"
 
-// AddEntities gives each entity of es the component v, in order, as
-// [Map.Add] would one by one: the same panics (an entity that is dead,
-// of another world, or that already has a T, at its turn, the entities
-// before it being changed already), hooks, observers and deferral inside
-// an iteration, and the same final state, row order included. When T is
-// table-stored, has no hooks and nothing observes the world, the entities
-// move in one tight loop that reads ahead of itself, so the cache misses of
-// entities scattered over a large world overlap instead of adding up (as
-// EnTT's registry.insert over a range of entities). Complexity: O(len(es)).
-func (m *Map[T]) AddEntities(es []Entity, v T) {
-	w := m.w
-	if m.sparse != nil || w.lock > 0 || w.notify || w.checker != nil {
-		for _, e := range es {
-			m.Add(e, v)
-		}
-		return
-	}
-	// SAFETY: &v points to a T, m.info's type, which moveEntities copies
-	// into each entity's new row.
-	w.moveEntities("AddEntities", es, m.info, true, unsafe.Pointer(&v))
-}
-
-// RemoveEntities takes T away from each entity of es, in order, as
-// [Map.Remove] would one by one (an entity without a T is left alone; a
-// dead one panics at its turn), with the same final state, row order
-// included, and the fast path of [Map.AddEntities]. Complexity: O(len(es)).
-func (m *Map[T]) RemoveEntities(es []Entity) {
-	w := m.w
-	if m.sparse != nil || w.lock > 0 || w.notify || w.checker != nil || m.info.hooks != nil {
-		for _, e := range es {
-			m.Remove(e)
-		}
-		return
-	}
-	w.moveEntities("RemoveEntities", es, m.info, false, nil)
-}
-
 // readAhead is how many entities moveEntities reads ahead of the one it
 // moves.
 const readAhead = 16
