@@ -507,20 +507,13 @@ func (h *diffHarness) run(maxOps int) (failure string) {
 
 func (h *diffHarness) val() int { return h.src.intn(50) }
 
-func (h *diffHarness) pick(weights ...int) int {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
-	r := h.src.intn(total)
-	for i, w := range weights {
-		if r < w {
-			return i
-		}
-		r -= w
-	}
-	return len(weights) - 1
-}
+func (h *diffHarness) pick(weights ...int) int { return chooseWeighted(h.src, weights) }
+
+// choose is pick, for pickOp (opPicker).
+func (h *diffHarness) choose(weights ...int) int { return h.pick(weights...) }
+
+// ranOp counts a run of the operation named name.
+func (h *diffHarness) ranOp(name string) { h.opRuns[name]++ }
 
 func (h *diffHarness) pickLive() diffPair { return h.live[h.src.intn(len(h.live))] }
 

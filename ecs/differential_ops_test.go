@@ -20,18 +20,43 @@ type diffOp[F any] struct {
 	do     F
 }
 
+// opPicker is a harness that chooses operations from diffOp tables and
+// counts the runs of each (diffHarness, drHarness).
+type opPicker interface {
+	choose(weights ...int) int
+	ranOp(name string)
+}
+
 // pickOp chooses one of ops with probability proportional to its weight,
-// leaving out the ones named in skip, and returns its index.
-func pickOp[F any](h *diffHarness, ops []diffOp[F], skip ...string) int {
+// leaving out the ones named in skip, counts its run and returns its
+// index.
+func pickOp[F any](h opPicker, ops []diffOp[F], skip ...string) int {
 	weights := make([]int, len(ops))
 	for i, o := range ops {
 		if !slices.Contains(skip, o.name) {
 			weights[i] = o.weight
 		}
 	}
-	i := h.pick(weights...)
-	h.opRuns[ops[i].name]++
+	i := h.choose(weights...)
+	h.ranOp(ops[i].name)
 	return i
+}
+
+// chooseWeighted returns an index with probability proportional to its
+// weight, drawing one number from src.
+func chooseWeighted(src diffChooser, weights []int) int {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	r := src.intn(total)
+	for i, w := range weights {
+		if r < w {
+			return i
+		}
+		r -= w
+	}
+	return len(weights) - 1
 }
 
 // diffOpNames lists the names of every operation of every table.

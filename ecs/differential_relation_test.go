@@ -189,7 +189,8 @@ type drLogEntry struct {
 // drHarness holds the two worlds, their relations and the harness's
 // bookkeeping: which entity of one is which of the other.
 type drHarness struct {
-	src diffChooser
+	src    diffChooser
+	opRuns map[string]int // how often each of drChanges ran, by name
 
 	w     *ecs.World
 	h     *ecs.Hierarchy
@@ -544,65 +545,81 @@ func (h *drHarness) grow() {
 	}
 }
 
-// change makes one random change.
-func (h *drHarness) change() {
-	a, b := h.pick(), h.pick()
-	v := h.src.intn(100)
-	switch h.src.intn(24) {
-	case 0:
+// drChanges are the random changes of the relation harness, a table of
+// named, weighted operations as the main harness's (diffOp): every name must
+// run in TestDifferentialRelations. a and b are two random entities, v a
+// random value.
+var drChanges = []diffOp[func(h *drHarness, a, b drPair, v int)]{
+	{"spawn (despawn when full)", 1, func(h *drHarness, a, _ drPair, _ int) {
 		if len(h.live) < drMaxLive {
 			h.spawn()
 		} else {
 			h.despawn(a)
 		}
-	case 1, 2:
-		h.despawn(a)
-	case 3, 4, 5, 6:
-		h.setParent(a, b)
-	case 7:
-		h.removeParent(a)
-	case 8:
-		b = h.someTarget(0, a)
+	}},
+	{"despawn", 2, func(h *drHarness, a, _ drPair, _ int) { h.despawn(a) }},
+	{"ChildOf: set a parent", 4, func(h *drHarness, a, b drPair, _ int) { h.setParent(a, b) }},
+	{"ChildOf: remove the parent", 1, func(h *drHarness, a, _ drPair, _ int) { h.removeParent(a) }},
+	{"ChildOf.Remove", 1, func(h *drHarness, a, _ drPair, _ int) {
+		b := h.someTarget(0, a)
 		h.both("ChildOf.Remove", a, b, 0, nil,
 			func() { h.h.Relation().Remove(a.e, b.e) }, func() { h.mh.Remove(a.id, b.id) })
-	case 9:
-		h.linkSet(a, b, v)
-	case 10:
-		h.linkSet(a, h.targetOrPick(1, a), v)
-	case 11:
-		h.linkAdd(a, h.targetOrPick(1, a))
-	case 12:
-		h.linkRemove(a, h.someTarget(1, a))
-	case 13:
+	}},
+	{"drLink.Set", 1, func(h *drHarness, a, b drPair, v int) { h.linkSet(a, b, v) }},
+	{"drLink.Set on a target", 1, func(h *drHarness, a, _ drPair, v int) { h.linkSet(a, h.targetOrPick(1, a), v) }},
+	{"drLink.Add", 1, func(h *drHarness, a, _ drPair, _ int) { h.linkAdd(a, h.targetOrPick(1, a)) }},
+	{"drLink.Remove", 1, func(h *drHarness, a, _ drPair, _ int) { h.linkRemove(a, h.someTarget(1, a)) }},
+	{"drLink.RemoveTargets", 1, func(h *drHarness, a, _ drPair, _ int) {
 		h.both("drLink.RemoveTargets", a, drPair{}, 0, nil,
 			func() { h.link.RemoveTargets(a.e) }, func() { h.mlink.RemoveTargets(a.id) })
-	case 14:
+	}},
+	{"drGuard.Add or Set", 1, func(h *drHarness, a, _ drPair, v int) {
 		if h.src.intn(2) == 0 {
 			h.guardAdd(a, h.targetOrPick(2, a))
 		} else {
 			h.guardSet(a, h.targetOrPick(2, a), v)
 		}
-	case 15, 16, 17:
-		h.guardRemove(a, h.someTarget(2, a))
-	case 18:
+	}},
+	{"drGuard.Remove", 3, func(h *drHarness, a, _ drPair, _ int) { h.guardRemove(a, h.someTarget(2, a)) }},
+	{"drGuard.RemoveTargets", 1, func(h *drHarness, a, _ drPair, _ int) {
 		h.both("drGuard.RemoveTargets", a, drPair{}, 0, nil,
 			func() { h.guard.RemoveTargets(a.e) }, func() { h.mguard.RemoveTargets(a.id) })
-	case 19, 20:
-		h.ownsAdd(a, b)
-	case 21:
+	}},
+	{"drOwns.Add", 2, func(h *drHarness, a, b drPair, _ int) { h.ownsAdd(a, b) }},
+	{"drOwns.Remove or RemoveTargets", 1, func(h *drHarness, a, _ drPair, _ int) {
 		if h.src.intn(2) == 0 {
-			b = h.someTarget(3, a)
+			b := h.someTarget(3, a)
 			h.both("drOwns.Remove", a, b, 0, nil, func() { h.owns.Remove(a.e, b.e) }, func() { h.mowns.Remove(a.id, b.id) })
 		} else {
 			h.both("drOwns.RemoveTargets", a, drPair{}, 0, nil, func() { h.owns.RemoveTargets(a.e) }, func() { h.mowns.RemoveTargets(a.id) })
 		}
-	case 22, 23:
+	}},
+	{"clone (despawn when full)", 2, func(h *drHarness, a, _ drPair, _ int) {
 		if len(h.live) < drMaxLive {
 			h.clone(a)
 		} else {
 			h.despawn(a)
 		}
+	}},
+}
+
+// change makes one random change.
+func (h *drHarness) change() {
+	a, b := h.pick(), h.pick()
+	v := h.src.intn(100)
+	drChanges[pickOp(h, drChanges)].do(h, a, b, v)
+}
+
+// choose returns an index with probability proportional to its weight
+// (the opPicker of pickOp).
+func (h *drHarness) choose(weights ...int) int { return chooseWeighted(h.src, weights) }
+
+// ranOp counts a run of the operation named name.
+func (h *drHarness) ranOp(name string) {
+	if h.opRuns == nil {
+		h.opRuns = make(map[string]int)
 	}
+	h.opRuns[name]++
 }
 
 // script makes a few changes to the same entities in a row: the awkward
@@ -1242,6 +1259,7 @@ func TestDifferentialRelations(t *testing.T) {
 	var (
 		mu     sync.Mutex
 		cov    [drCovN]int
+		opRuns = make(map[string]int)
 		passed int
 	)
 	t.Cleanup(func() {
@@ -1253,6 +1271,11 @@ func TestDifferentialRelations(t *testing.T) {
 				t.Errorf("no seed reached %s; change the seeds or the harness's weights", drCovNames[i])
 			}
 			t.Logf("%7d × %s", n, drCovNames[i])
+		}
+		for _, o := range drChanges {
+			if opRuns[o.name] == 0 {
+				t.Errorf("no seed ran the change %q; change the seeds or the harness's weights", o.name)
+			}
 		}
 	})
 	for seed := 1; seed <= seeds; seed++ {
@@ -1273,6 +1296,9 @@ func TestDifferentialRelations(t *testing.T) {
 			passed++
 			for i, n := range h.cov {
 				cov[i] += n
+			}
+			for name, n := range h.opRuns {
+				opRuns[name] += n
 			}
 		})
 	}
