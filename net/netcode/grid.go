@@ -114,25 +114,37 @@ func (g *Grid[P]) Relevant(c ClientID, w *ecs.World, dst []ecs.Entity) []ecs.Ent
 		clear(prev)
 		return dst
 	}
-	r2, o2 := g.radius*g.radius, (g.radius+g.margin)*(g.radius+g.margin)
+	dst, g.seen[c] = g.Sees(x, y, g.radius, g.margin, prev, dst)
+	return dst
+}
+
+// Sees appends to dst the entities within radius of (x, y), and those
+// within radius+margin that seen (a bitset by entity index: what the
+// caller saw last time) holds, so that an entity on the border does not
+// enter and leave every tick; it returns dst and seen rewritten to what it
+// appended. Around's clients go through it; a Relevancy whose clients each
+// pick their own focus and radius can call it with a seen per client.
+// The grid as of the last Prepare. O(cells covered + entities in them).
+func (g *Grid[P]) Sees(x, y, radius, margin float32, seen []uint64, dst []ecs.Entity) ([]ecs.Entity, []uint64) {
+	outer := radius + max(margin, 0)
+	r2, o2 := radius*radius, outer*outer
 	start := len(dst)
-	dst = g.Near(x, y, g.radius+g.margin, dst, func(e ecs.Entity, d2 float32) bool {
+	dst = g.Near(x, y, outer, dst, func(e ecs.Entity, d2 float32) bool {
 		if d2 <= r2 {
 			return true
 		}
 		idx := int(e.Index())
-		return d2 <= o2 && idx>>6 < len(prev) && prev[idx>>6]&(1<<(idx&63)) != 0
+		return d2 <= o2 && idx>>6 < len(seen) && seen[idx>>6]&(1<<(idx&63)) != 0
 	})
-	clear(prev)
+	clear(seen)
 	for _, e := range dst[start:] {
 		idx := int(e.Index())
-		if w := idx>>6 + 1; w > len(prev) {
-			prev = append(prev, make([]uint64, w-len(prev))...)
+		if w := idx>>6 + 1; w > len(seen) {
+			seen = append(seen, make([]uint64, w-len(seen))...)
 		}
-		prev[idx>>6] |= 1 << (idx & 63)
+		seen[idx>>6] |= 1 << (idx & 63)
 	}
-	g.seen[c] = prev
-	return dst
+	return dst, seen
 }
 
 // Forget drops what the grid remembers of client c (call it when c

@@ -63,7 +63,7 @@ type Relevancy struct {
 	limit    float32
 	fx, fy   float32
 	everyone *ecs.Query1[netcode.Replicated]
-	near     func(x, y, r float32, dst []ecs.Entity, within func(e ecs.Entity, d2 float32) bool) []ecs.Entity
+	sees     func(x, y, radius, margin float32, seen []uint64, dst []ecs.Entity) ([]ecs.Entity, []uint64)
 	prepare  func(w *ecs.World)
 	inputs   *ecs.EventReader[netcode.Input[View]]
 	clients  []clientView // by id
@@ -91,10 +91,10 @@ func NewRelevancy(name string, w *ecs.World, limit float32) (*Relevancy, error) 
 	switch name {
 	case "game":
 		g := netcode.NewGrid(cell, func(p *scenario.GamePosition) (float32, float32) { return p.X, p.Y })
-		r.near, r.prepare = g.Near, g.Prepare
+		r.sees, r.prepare = g.Sees, g.Prepare
 	case "particle":
 		g := netcode.NewGrid(cell, func(p *scenario.Position) (float32, float32) { return p.X, p.Y })
-		r.near, r.prepare = g.Near, g.Prepare
+		r.sees, r.prepare = g.Sees, g.Prepare
 	default:
 		return nil, fmt.Errorf("scenario %q does not replicate: want %s", name, Scenarios)
 	}
@@ -171,25 +171,6 @@ func (r *Relevancy) Relevant(id netcode.ClientID, _ *ecs.World, dst []ecs.Entity
 		}
 		return dst
 	}
-	outer := radius + radius/8
-	r2, o2 := radius*radius, outer*outer
-	prev := c.seen
-	start := len(dst)
-	dst = r.near(x, y, outer, dst, func(e ecs.Entity, d2 float32) bool {
-		if d2 <= r2 {
-			return true
-		}
-		idx := int(e.Index())
-		return d2 <= o2 && idx>>6 < len(prev) && prev[idx>>6]&(1<<(idx&63)) != 0
-	})
-	clear(prev)
-	for _, e := range dst[start:] {
-		idx := int(e.Index())
-		if n := idx>>6 + 1; n > len(prev) {
-			prev = append(prev, make([]uint64, n-len(prev))...)
-		}
-		prev[idx>>6] |= 1 << (idx & 63)
-	}
-	c.seen = prev
+	dst, c.seen = r.sees(x, y, radius, radius/8, c.seen, dst)
 	return dst
 }
