@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/tessera-ecs/tessera/ecs"
-	"github.com/tessera-ecs/tessera/internal/scenario"
 )
 
 // bandwidth measures, for one client that sees the whole game world,
@@ -19,19 +18,7 @@ type bandwidth struct {
 }
 
 func measureBandwidth(tb testing.TB, n, warm, ticks int) bandwidth {
-	g, err := scenario.NewGame(scenario.Config{N: n, Seed: 5, Workers: 1})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer g.Close()
-	markAll(g.World())
-	rules := gameRules(tb)
-	s := &serverSide{w: g.World(), rules: rules}
-	for _, r := range rules.rules {
-		s.bound = append(s.bound, r.bind(s.w))
-		s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
-	}
-	s.marks = ecs.NewQuery1[Replicated](s.w)
+	g, s, rules := gameServerSide(tb, n, 5)
 	v, full := newView(rules.rules), newView(rules.rules)
 	m := newMirror(ecs.NewWorld(), rules.rules, 1<<20)
 	var out bandwidth

@@ -31,19 +31,7 @@ func BenchmarkServerUpdate(b *testing.B) {
 	for _, sz := range []size{{1, 10000}, {8, 10000}, {32, 10000}, {8, 1000}} {
 		k := sz.clients
 		b.Run(fmt.Sprintf("clients=%d/seen=%d", k, sz.seen), func(b *testing.B) {
-			g, err := scenario.NewGame(scenario.Config{N: 10000, Seed: 1, Workers: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer g.Close()
-			markAll(g.World())
-			rules := gameRules(b)
-			s := &serverSide{w: g.World(), rules: rules}
-			for _, r := range rules.rules {
-				s.bound = append(s.bound, r.bind(s.w))
-				s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
-			}
-			s.marks = ecs.NewQuery1[Replicated](s.w)
+			g, s, rules := gameServerSide(b, 10000, 1)
 			views := make([]*view, k)
 			for i := range views {
 				views[i] = newView(rules.rules)
@@ -69,19 +57,7 @@ func BenchmarkServerUpdate(b *testing.B) {
 func captureOnly(s *serverSide) { s.capture() }
 
 func BenchmarkServerCapture(b *testing.B) {
-	g, err := scenario.NewGame(scenario.Config{N: 10000, Seed: 1, Workers: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
-	markAll(g.World())
-	rules := gameRules(b)
-	s := &serverSide{w: g.World(), rules: rules}
-	for _, r := range rules.rules {
-		s.bound = append(s.bound, r.bind(s.w))
-		s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
-	}
-	s.marks = ecs.NewQuery1[Replicated](s.w)
+	_, s, _ := gameServerSide(b, 10000, 1)
 	for b.Loop() {
 		captureOnly(s)
 	}
@@ -107,19 +83,7 @@ func BenchmarkGameTick(b *testing.B) {
 //
 //	cd net && go test -run X -bench ClientApply -count 5 ./netcode
 func BenchmarkClientApply(b *testing.B) {
-	g, err := scenario.NewGame(scenario.Config{N: 10000, Seed: 1, Workers: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
-	markAll(g.World())
-	rules := gameRules(b)
-	s := &serverSide{w: g.World(), rules: rules}
-	for _, r := range rules.rules {
-		s.bound = append(s.bound, r.bind(s.w))
-		s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
-	}
-	s.marks = ecs.NewQuery1[Replicated](s.w)
+	g, s, rules := gameServerSide(b, 10000, 1)
 	v := newView(rules.rules)
 	// Record 64 ticks of States, then apply them over and over to fresh
 	// mirrors: the first joins, the rest are deltas.
@@ -152,4 +116,18 @@ func applyOne(b *testing.B, m *mirror, msg []byte) {
 	if _, _, err := m.applyState(msg); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// gameServerSide is the game scenario with n entities, all replicated, and
+// a server side of its world with the game's rules; the game closes with
+// tb.
+func gameServerSide(tb testing.TB, n int, seed uint64) (*scenario.Game, *serverSide, *Rules) {
+	g, err := scenario.NewGame(scenario.Config{N: n, Seed: seed, Workers: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(g.Close)
+	markAll(g.World())
+	rules := gameRules(tb)
+	return g, serverSideOf(g.World(), rules), rules
 }

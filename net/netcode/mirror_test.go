@@ -35,8 +35,11 @@ type serverSide struct {
 	tick  uint64
 }
 
-func newServerSide(rules *Rules) *serverSide {
-	s := &serverSide{w: ecs.NewWorld(), rules: rules}
+func newServerSide(rules *Rules) *serverSide { return serverSideOf(ecs.NewWorld(), rules) }
+
+// serverSideOf is a server side of world w.
+func serverSideOf(w *ecs.World, rules *Rules) *serverSide {
+	s := &serverSide{w: w, rules: rules}
 	for _, r := range rules.rules {
 		s.bound = append(s.bound, r.bind(s.w))
 		s.img.rules = append(s.img.rules, ruleImage{size: r.fixedSize()})
