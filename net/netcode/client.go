@@ -116,6 +116,7 @@ type CloseError struct {
 	Reason string
 }
 
+// Error names the close code and the reason the peer gave.
 func (e *CloseError) Error() string {
 	return fmt.Sprintf("netcode: closed with %d (%s)", e.Code, e.Reason)
 }
