@@ -1,7 +1,10 @@
 package ecs_test
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tessera-ecs/tessera/ecs"
 )
@@ -70,10 +73,55 @@ func TestZeroTailAfterBatches(t *testing.T) {
 		t.Fatalf("%d of the 8 entities of a zero-Position batch read zero, want 8", zeros)
 	}
 	w.DespawnMatching(all)
+	if err := ecs.CheckZeroTails(w); err != nil {
+		t.Fatal(err)
+	}
 	pv.SpawnBatch(4, Position{}, Velocity{})
 	for r := range all.All() {
 		if *r.A != (Position{}) || *r.B != (Velocity{}) {
 			t.Fatalf("after DespawnMatching, a zero batch reads %v %v", *r.A, *r.B)
 		}
 	}
+	// DespawnMatching leaves pointer-free rows stale: a SpawnFunc that
+	// writes nothing must still read zero in every one of them.
+	pv.SpawnBatch(12, Position{7, 7}, Velocity{8, 8})
+	w.DespawnMatching(all)
+	for range 20 {
+		pv.SpawnFunc(func(_ ecs.Entity, p *Position, v *Velocity) {
+			if *p != (Position{}) || *v != (Velocity{}) {
+				t.Fatalf("after DespawnMatching, SpawnFunc is handed %v %v, want zero values", *p, *v)
+			}
+		})
+	}
+	if err := ecs.CheckZeroTails(w); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDespawnMatchingReleasesPointers checks that a batch despawn, which
+// leaves pointer-free rows stale, zeroes the rows of pointer-holding
+// types: what they referenced becomes garbage.
+func TestDespawnMatchingReleasesPointers(t *testing.T) {
+	type Payload struct{ buf []byte }
+	w := ecs.NewWorld()
+	m := ecs.NewMap2[Position, Payload](w)
+	all := ecs.NewQuery1[Payload](w)
+	var released atomic.Int32
+	for range 64 {
+		buf := make([]byte, 1<<10)
+		runtime.AddCleanup(&buf[0], func(r *atomic.Int32) { r.Add(1) }, &released)
+		m.Spawn(Position{1, 2}, Payload{buf})
+	}
+	w.DespawnMatching(all)
+	for range 50 {
+		if released.Load() == 64 {
+			break
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if n := released.Load(); n != 64 {
+		t.Fatalf("%d of 64 buffers held only by despawned rows were collected, want 64", n)
+	}
+	runtime.KeepAlive(w)
 }

@@ -207,9 +207,14 @@ func (g *Game) addSystems() {
 	}, sched.Writes[Sprite](), sched.Reads[Player](), sched.Reads[Health]())
 
 	drawn := ecs.NewQuery2[GamePosition, Sprite](w)
-	s.AddFunc("render", func(*sched.Context) {
+	var draw renderer
+	s.AddFunc("render", func(ctx *sched.Context) {
 		f := g.frame
-		for y := range f {
+		if !g.cfg.sparse() {
+			draw.draw(ctx, drawn, f)
+			return
+		}
+		for y := range f { // one-entity chunks: not worth a parallel loop
 			for x := range f[y] {
 				f[y][x] = ' '
 			}

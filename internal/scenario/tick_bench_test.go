@@ -5,11 +5,12 @@ import (
 	"testing"
 )
 
-// BenchmarkParticleTick and BenchmarkGameTick time one tick of the
-// particle and game scenarios with 100,000 entities on one worker and on
-// two, in the same run: the ratio is the scheduler's parallel speed-up on
-// the whole tick, serial parts (spawning, structural changes, the game's
-// Render) included.
+// BenchmarkParticleTick, BenchmarkGameTick and BenchmarkPredatorTick time
+// one tick of the particle, game and predator-prey scenarios with 100,000
+// entities on one worker and on two, in the same run: the ratio is the
+// scheduler's parallel speed-up on the whole tick, serial parts (spawning,
+// structural changes, output merges, the systems that run on one
+// goroutine) included.
 func BenchmarkParticleTick(b *testing.B) {
 	benchTicks(b, func(workers int) (ticker, error) {
 		return NewParticle(Config{N: 100_000, Seed: 1, Workers: workers})
@@ -43,4 +44,12 @@ func benchTicks(b *testing.B, build func(workers int) (ticker, error)) {
 			}
 		})
 	}
+}
+
+// BenchmarkPredatorTick starts from 100,000 animals, which the births and
+// deaths then keep between about 70,000 and 100,000.
+func BenchmarkPredatorTick(b *testing.B) {
+	benchTicks(b, func(workers int) (ticker, error) {
+		return NewPredatorPrey(Config{N: 100_000, Seed: 1, Workers: workers})
+	})
 }
