@@ -152,7 +152,10 @@
 // Without OnSet hooks on T, the values are folded in place as the buffers are
 // read, with no sorting: O(values emitted) (BenchmarkOutputMerge and
 // BenchmarkOutputDirect compare it with writing the same values directly).
-// Entities that gain T, or all of them when T has OnSet hooks, are set or
+// With the built-in merges ([LastWins], [Sum], [Max]) and a few thousand
+// values, that fold is split over the workers by blocks of entity indices,
+// each entity's values still folded in the order above. Entities that
+// gain T, or all of them when T has OnSet hooks, are set or
 // added once each, in the order in which they first received a value (see
 // [Output]); nothing depends on the number of workers. Outputs to dead
 // entities are dropped and counted, never applied to a recycled id.
@@ -216,7 +219,11 @@
 // runs its own share before it takes what is left of the others' (work
 // stealing at the end of a loop, as in Cilk and Rayon): a system that cuts
 // the same tables into the same items every tick finds its rows in the
-// cache of the core that last touched them. Idle workers poll for the next
+// cache of the core that last touched them. A worker that is busy with
+// one system takes its share of another system's loop between two of its
+// own items, so that when a stage runs several systems that split the
+// same tables, each worker still runs its own rows of every one of them,
+// the rows it ran in the stages and ticks before. Idle workers poll for the next
 // loop for a while before they park ([SpinWait]), since waking a parked
 // goroutine takes as long as a whole loop over 100,000 entities; the
 // goroutine that calls Run runs the stage's systems that record structural

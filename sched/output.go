@@ -36,6 +36,14 @@ import (
 // its value at that moment, and its values are dropped if it has died
 // meanwhile (a hook fired by an earlier update may have despawned it).
 //
+// With [LastWins], [Sum] or [Max] as the merge, several workers and a few
+// thousand values in a stage, the in-place fold runs on every worker: each
+// takes the entities of its own blocks of entity indices and folds their
+// values, buffer by buffer in the order of record, so every entity's
+// values are folded in the same order, and the world comes out the same,
+// as with one worker. A merge function of the program's own may keep state,
+// so it is always called on one goroutine, in the order above.
+//
 // The merge function must not change the world: it may run while pointers
 // into component storage are held.
 //
@@ -57,6 +65,12 @@ type Output[T any] struct {
 	groups []outGroup      // in first-emission order
 	later  []laterValue[T] // the values, with their groups
 	sorted []T             // the values, grouped by group
+
+	// parallel: merge is a built-in one (builtinMerge), which the in-place
+	// fold may split over the workers (foldParallel) into shares.
+	parallel  bool
+	shares    []foldShare[T]
+	stageBufs [][]emitted[T] // the stage's buffers, in the order of record
 
 	dropped int
 	applied int
@@ -106,7 +120,8 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 	}
 	m := ecs.NewMap[T](s.w)
 	t := reflect.TypeFor[T]()
-	o := &Output[T]{systemBuffers: systemBuffers[emitted[T]]{s: s, declared: t, pointers: holdsPointers(t)}, m: m, typ: t, merge: merge}
+	o := &Output[T]{systemBuffers: systemBuffers[emitted[T]]{s: s, declared: t, pointers: holdsPointers(t)}, m: m, typ: t, merge: merge,
+		parallel: builtinMerge(merge)}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -205,11 +220,30 @@ func (o *Output[T]) syncStage(stage []*system) {
 	o.release(rest)
 }
 
-// syncInPlace is sync when a Set of T is a plain write.
+// syncInPlace is sync when a Set of T is a plain write. With a built-in
+// merge, several workers and enough values, the fold is split over the
+// workers (foldParallel).
 func (o *Output[T]) syncInPlace(stage []*system) {
 	rest := o.rest[:0]
-	for _, x := range stage {
-		rest = o.foldInPlace(o.bufs[x.index], rest)
+	if o.parallel && o.s.workers > 1 {
+		bufs, n := o.stageBufs[:0], 0
+		for _, x := range stage {
+			bufs = append(bufs, o.bufs[x.index])
+			n += len(o.bufs[x.index])
+		}
+		if n >= parallelFoldMin {
+			rest = o.foldParallel(bufs)
+		} else {
+			for _, b := range bufs {
+				rest = o.foldInPlace(b, rest)
+			}
+		}
+		clear(bufs)
+		o.stageBufs = bufs[:0]
+	} else {
+		for _, x := range stage {
+			rest = o.foldInPlace(o.bufs[x.index], rest)
+		}
 	}
 	o.discard(stage)
 	if len(rest) > 0 {

@@ -16,9 +16,12 @@ import (
 // caller runs range "home" (the worker index of the goroutine it runs on,
 // 0 outside the workers) and worker k range k, so a system that cuts the
 // same table into the same items every tick finds its share of the rows in
-// its own core's cache. While the caller waits for the last items of its
-// job, it runs the items of other jobs (a system of the same stage
-// splitting its work). Items are claimed through atomic counters: the
+// its own core's cache. Between the items of its own range, a participant
+// runs its range of any job another goroutine started (help), so two
+// systems of a stage that split the same tables keep their rows on the
+// same cores. While the caller waits for the last items of its job, it
+// runs the items of other jobs (a system of the same stage splitting its
+// work). Items are claimed through atomic counters: the
 // caller only waits for items others already started, so a job started from
 // inside another job (a system splitting its own work) never waits for a
 // busy worker, and cannot deadlock.
@@ -30,7 +33,10 @@ import (
 type pool struct {
 	workers int // including the calling goroutine
 	spin    time.Duration
-	tasks   chan *job
+	// tasks queues jobs for the workers; nil with one worker. Set once:
+	// workers read it between items (help) until they stop.
+	tasks  chan *job
+	closed bool // close was called; read by the calling goroutine only
 }
 
 // job is one batch of items.
@@ -61,7 +67,7 @@ func newPool(workers int, spin time.Duration) *pool {
 		tasks := make(chan *job, 4*workers)
 		p.tasks = tasks
 		for k := 1; k < workers; k++ {
-			go worker(tasks, k, spin)
+			go worker(p, tasks, k, spin)
 		}
 	}
 	return p
@@ -69,13 +75,13 @@ func newPool(workers int, spin time.Duration) *pool {
 
 // worker runs jobs from tasks until it is closed, polling for a while
 // after each job before it parks. who is its index, from 1.
-func worker(tasks chan *job, who int, spin time.Duration) {
+func worker(p *pool, tasks chan *job, who int, spin time.Duration) {
 	for {
 		j, ok := poll(tasks, spin)
 		if !ok {
 			return
 		}
-		j.work(who)
+		j.work(p, who)
 		pprof.SetGoroutineLabels(unlabelled)
 	}
 }
@@ -118,7 +124,7 @@ func (p *pool) doCut(home, n int, run func(i, who int), label func(i int) string
 	if n <= 0 {
 		return
 	}
-	if p.tasks == nil || n == 1 {
+	if p.tasks == nil || p.closed || n == 1 {
 		p.serial(home, n, run, label)
 		return
 	}
@@ -140,7 +146,7 @@ func (p *pool) doCut(home, n int, run func(i, who int), label func(i int) string
 		default: // every worker has work queued: the caller does it
 		}
 	}
-	j.work(home)
+	j.work(p, home)
 	j.wait(p, home)
 	if f := j.fault.Load(); f != nil {
 		panic(f)
@@ -165,21 +171,82 @@ func (p *pool) serial(who, n int, run func(i, who int), label func(i int) string
 }
 
 // work runs the items of the caller's own share, then those left in the
-// others', until none is left.
-func (j *job) work(who int) {
+// others', until none is left. Between the items of its own share it runs
+// its share of any job another goroutine started meanwhile (help), so that
+// when a stage runs several systems that split the same tables, each
+// worker still runs its own share of every system's rows, the rows it ran
+// in the previous stage and tick, and finds them in its core's cache:
+// without it, a worker busy with one system leaves the whole of another's
+// loop to the other worker, and each stage's rows change cores.
+func (j *job) work(p *pool, who int) {
 	if j.labels != nil {
 		pprof.SetGoroutineLabels(j.labels)
 	}
 	w := len(j.parts)
 	for r := range w {
-		p := &j.parts[(who+r)%w]
+		part := &j.parts[(who+r)%w]
 		for {
-			i := p.next.Add(1) - 1
-			if i >= p.end {
+			i := part.next.Add(1) - 1
+			if i >= part.end {
 				break
 			}
 			j.item(int(i), who)
+			if r == 0 {
+				p.help(j, who)
+			}
 		}
+	}
+}
+
+// help runs, without waiting for anything, share who of a job that another
+// goroutine started, if one is queued, and returns. The job is taken off
+// the queue: its creator runs what is left of the shares, and waits only
+// for items already started. A goroutine that finds its own job queues it
+// again, so that the other workers can still join it.
+func (p *pool) help(cur *job, who int) {
+	if p.tasks == nil {
+		return
+	}
+	// Two tries: the first may find the goroutine's own job, queued again
+	// at the back, where it cannot hide another job from the second.
+	for range 2 {
+		select {
+		case o, ok := <-p.tasks:
+			switch {
+			case !ok: // the pool is closing
+				return
+			case o != cur:
+				o.share(p, who)
+				restoreLabels(cur.labels)
+				return
+			}
+			select { // its own job: offered again, for another worker to join
+			case p.tasks <- o:
+			default:
+			}
+		default:
+			return
+		}
+	}
+}
+
+// share runs the items of share who of j, and of the jobs it helps with
+// between them.
+func (j *job) share(p *pool, who int) {
+	if who >= len(j.parts) {
+		return
+	}
+	if j.labels != nil {
+		pprof.SetGoroutineLabels(j.labels)
+	}
+	part := &j.parts[who]
+	for {
+		i := part.next.Add(1) - 1
+		if i >= part.end {
+			return
+		}
+		j.item(int(i), who)
+		p.help(j, who)
 	}
 }
 
@@ -192,7 +259,7 @@ func (j *job) wait(p *pool, home int) {
 		select {
 		case o := <-p.tasks:
 			if o != j {
-				o.work(home)
+				o.work(p, home)
 				restoreLabels(j.labels)
 				start = time.Time{}
 			}
@@ -240,8 +307,8 @@ func (j *job) item(i, who int) {
 
 // close stops the worker goroutines.
 func (p *pool) close() {
-	if p.tasks != nil {
+	if p.tasks != nil && !p.closed {
 		close(p.tasks)
-		p.tasks = nil
+		p.closed = true
 	}
 }

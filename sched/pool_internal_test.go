@@ -95,3 +95,32 @@ func TestRunOrderPutsRecordingSystemsFirst(t *testing.T) {
 		t.Fatalf("runOrder = %v, want %v", got, want)
 	}
 }
+
+// TestPoolWorkersKeepTheirSharesOfConcurrentJobs: when two jobs run at once
+// (a stage of two systems that each split the same rows), each worker runs
+// its own share of both, the rows it ran before, rather than the whole of
+// the job it happens to be in: between its own items a worker takes its
+// share of the job the other one started.
+func TestPoolWorkersKeepTheirSharesOfConcurrentJobs(t *testing.T) {
+	p := newPool(2, time.Millisecond)
+	defer p.close()
+	const n = 24
+	var ran [2][n]int // job, item: the worker that ran it
+	p.do(0, 2, func(job, who int) {
+		p.do(who, n, func(i, w int) {
+			time.Sleep(200 * time.Microsecond)
+			ran[job][i] = w
+		}, itemLabel, nil)
+	}, itemLabel, nil)
+	for job := range ran {
+		own := 0
+		for i, w := range ran[job] {
+			if w == i*2/n { // share k is items [k*n/2, (k+1)*n/2)
+				own++
+			}
+		}
+		if own < n*3/4 {
+			t.Errorf("job %d: %d of %d items ran on the worker whose share they are in (%v), want most", job, own, n, ran[job])
+		}
+	}
+}

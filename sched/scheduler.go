@@ -46,8 +46,12 @@ type Scheduler struct {
 	checker  *checker
 	stageFn  []func(i, who int) // per stage: runs the i-th system of stageRun on worker who
 	stageRun [][]*system        // per stage: its systems in the order the pool hands them out (runOrder)
-	ticks    uint64
-	closed   bool
+	// stageTimes and tickEndTimes time the phases of each stage and the
+	// tick end (StageStats).
+	stageTimes   []stageTimes
+	tickEndTimes stageTimes
+	ticks        uint64
+	closed       bool
 }
 
 // SchedulerOption configures a [Scheduler].
@@ -297,6 +301,8 @@ func (s *Scheduler) Build() error {
 		o.resize(n)
 	}
 	s.stageFn = make([]func(i, who int), nstages)
+	s.stageTimes = make([]stageTimes, nstages)
+	s.tickEndTimes = stageTimes{}
 	s.stageRun = make([][]*system, nstages)
 	for k := range stages {
 		run := stages[k]
@@ -439,12 +445,20 @@ func (s *Scheduler) applyAtTickEnd() {
 			s.w.Recover() // a hook panicked while a buffer applied
 		}
 	}()
+	if len(s.atTickEnd) == 0 {
+		ok = true
+		return
+	}
+	start := time.Now()
 	for _, x := range s.atTickEnd {
 		if x.ctx.cmds.Len() > 0 {
 			s.w.Apply(x.ctx.cmds)
 		}
 	}
 	ok = true
+	t := &s.tickEndTimes
+	t.runs++
+	t.apply.add(time.Since(start))
 }
 
 // runStage runs the enabled systems of stage k in a parallel section, then
@@ -478,6 +492,7 @@ func (s *Scheduler) runStage(k int, st []*system) {
 		}
 	}()
 	run := s.stageRun[k]
+	start := time.Now()
 	mix := s.shuffleStage(k, st, run)
 	label := func(i int) string { return "system " + strconv.Quote(run[i].name) }
 	if s.debug {
@@ -495,15 +510,22 @@ func (s *Scheduler) runStage(k int, st []*system) {
 	}
 	w.Parallel().End()
 	open = false
+	ran := time.Now()
 	for _, o := range s.outputs {
 		o.sync(st)
 	}
+	merged := time.Now()
 	for _, x := range st {
 		if x.ctx.cmds.Len() > 0 && !x.decl.atTickEnd {
 			w.Apply(x.ctx.cmds)
 		}
 	}
 	ok = true
+	t := &s.stageTimes[k]
+	t.runs++
+	t.run.add(ran.Sub(start))
+	t.merge.add(merged.Sub(ran))
+	t.apply.add(time.Since(merged))
 }
 
 // Close runs the Finalize of every initialised system, in the order of

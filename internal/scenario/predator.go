@@ -136,7 +136,7 @@ type PredatorPrey struct {
 
 	// Per-system scratch, reused every tick.
 	huntChunks  []ecs.Chunk1[Position]
-	huntTargets [][]ecs.Entity
+	huntChanges [][]chaseChange // per hunt chunk
 	steerChunks []ecs.Chunk4[Position, Velocity, Species, Wander]
 	moveChunks  []ecs.Chunk2[Position, Velocity]
 	idx         []int
@@ -353,51 +353,56 @@ func (p *PredatorPrey) born(predator bool) {
 }
 
 // hunt keeps each predator's chase while its prey is alive and near, or
-// gives it the nearest prey in sight, or ends the chase. The search runs
-// on every worker, a chunk of predators each; the changes are recorded
-// after it, in chunk order.
+// gives it the nearest prey in sight, or ends the chase. The search, and
+// the comparison with the chase a predator has, run on every worker, a
+// chunk of predators each; only the chases that change are recorded after
+// it, in chunk order, as commands.
 func (p *PredatorPrey) hunt(ctx *sched.Context) {
 	grid := p.grid.Get()
 	p.huntChunks = p.predatorsAt.AppendChunks(p.huntChunks[:0], predatorChunk)
-	for len(p.huntTargets) < len(p.huntChunks) {
-		p.huntTargets = append(p.huntTargets, nil)
+	for len(p.huntChanges) < len(p.huntChunks) {
+		p.huntChanges = append(p.huntChanges, nil)
 	}
 	for len(p.idx) < len(p.huntChunks) {
 		p.idx = append(p.idx, len(p.idx))
 	}
 	sched.ForEach(ctx, p.idx[:len(p.huntChunks)], func(k int) {
 		ch := p.huntChunks[k]
-		targets := p.huntTargets[k][:0]
+		changes := p.huntChanges[k][:0]
 		for i, at := range ch.A {
-			target := ecs.Entity{}
-			if h, ok := p.hunting.TryGet(ch.Entities[i]); ok {
+			e := ch.Entities[i]
+			h, had := p.hunting.TryGet(e)
+			if had {
 				if tp, ok := p.pos.TryGet(h.Target); ok {
 					dx, dy := torusDelta(tp.X-at.X, p.side), torusDelta(tp.Y-at.Y, p.side)
 					if distSq(dx, dy) <= keepRadius*keepRadius {
-						target = h.Target
+						continue // the chase goes on
 					}
 				}
 			}
-			if target.IsZero() {
-				target, _ = grid.nearest(at.X, at.Y, huntRadius)
+			target, _ := grid.nearest(at.X, at.Y, huntRadius)
+			if target.IsZero() && had || !target.IsZero() && (!had || h.Target != target) {
+				changes = append(changes, chaseChange{e, target})
 			}
-			targets = append(targets, target)
 		}
-		p.huntTargets[k] = targets
+		p.huntChanges[k] = changes
 	})
 	c := ctx.Commands()
-	for k, ch := range p.huntChunks {
-		for i, target := range p.huntTargets[k] {
-			e := ch.Entities[i]
-			h, had := p.hunting.TryGet(e)
-			switch {
-			case target.IsZero() && had:
-				p.hunting.RemoveCmd(c, e)
-			case !target.IsZero() && (!had || h.Target != target):
-				p.hunting.SetCmd(c, e, Hunting{target})
+	for _, changes := range p.huntChanges[:len(p.huntChunks)] {
+		for _, ch := range changes {
+			if ch.target.IsZero() {
+				p.hunting.RemoveCmd(c, ch.predator)
+			} else {
+				p.hunting.SetCmd(c, ch.predator, Hunting{ch.target})
 			}
 		}
 	}
+}
+
+// chaseChange is a predator whose chase hunt changes: to target, or, when
+// target is zero, to none.
+type chaseChange struct {
+	predator, target ecs.Entity
 }
 
 // steer points hunters at their prey and lets the others wander.

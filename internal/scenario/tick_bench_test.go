@@ -3,6 +3,9 @@ package scenario
 import (
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/tessera-ecs/tessera/sched"
 )
 
 // BenchmarkParticleTick, BenchmarkGameTick and BenchmarkPredatorTick time
@@ -26,6 +29,7 @@ func BenchmarkGameTick(b *testing.B) {
 type ticker interface {
 	Tick()
 	Close()
+	Scheduler() *sched.Scheduler
 }
 
 func benchTicks(b *testing.B, build func(workers int) (ticker, error)) {
@@ -42,6 +46,7 @@ func benchTicks(b *testing.B, build func(workers int) (ticker, error)) {
 			for b.Loop() {
 				s.Tick()
 			}
+			b.ReportMetric(syncPercent(s.Scheduler()), "sync-%")
 		})
 	}
 }
@@ -52,4 +57,20 @@ func BenchmarkPredatorTick(b *testing.B) {
 	benchTicks(b, func(workers int) (ticker, error) {
 		return NewPredatorPrey(Config{N: 100_000, Seed: 1, Workers: workers})
 	})
+}
+
+// syncPercent returns the share of s's ticks, in percent, spent in the
+// Sync phases (output merges and command buffers, stage by stage and at
+// the tick end): the part of a tick that runs on one goroutine whatever
+// the number of workers.
+func syncPercent(s *sched.Scheduler) float64 {
+	var all, sync time.Duration
+	for _, st := range s.StageStats() {
+		all += st.Run.Total + st.Merge.Total + st.Apply.Total
+		sync += st.Merge.Total + st.Apply.Total
+	}
+	if all == 0 {
+		return 0
+	}
+	return 100 * float64(sync) / float64(all)
 }
