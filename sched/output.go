@@ -71,6 +71,8 @@ type Output[T any] struct {
 	parallel  bool
 	shares    []foldShare[T]
 	stageBufs [][]emitted[T] // the stage's buffers, in the order of record
+	pieces    []foldPiece    // the first pass's items
+	found     []*T           // per value in emission order: its component, nil if none
 
 	dropped int
 	applied int
@@ -232,7 +234,7 @@ func (o *Output[T]) syncInPlace(stage []*system) {
 			n += len(o.bufs[x.index])
 		}
 		if n >= parallelFoldMin {
-			rest = o.foldParallel(bufs)
+			rest = o.foldParallel(bufs, n)
 		} else {
 			for _, b := range bufs {
 				rest = o.foldInPlace(b, rest)

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // parallelFoldMin is the least number of values a stage must emit to one
@@ -12,28 +13,30 @@ import (
 // handing the shares out costs more than folding on one goroutine.
 const parallelFoldMin = 4096
 
-// foldBlockShift sets the size of the blocks of entity indices that the
-// shares of a parallel fold are cut into (1 << foldBlockShift indices). A
-// block, not a single index, goes to one worker: entities spawned together
-// have neighbouring indices and neighbouring rows, and two workers writing
-// to one cache line would contend for it.
-const foldBlockShift = 10
+// foldBlockShift sets the size of the memory blocks that the shares of a
+// parallel fold's second pass are cut into (1 << foldBlockShift bytes): a
+// value is folded by the share its component's block falls to, so no two
+// workers write to one cache line.
+const foldBlockShift = 12
 
-// foldShare is one share of a parallel fold: what it left for grouping
-// (values for entities without T, with their place in the stage's
-// emission order) and how many values it applied. Padded, so that two
-// workers filling their shares do not write to one cache line.
-type foldShare[T any] struct {
-	rest    []placedValue[T]
-	applied int
-	_       [40]byte
+// foldPiece is a run of one buffer's values whose components the first
+// pass of a parallel fold looks up: values [lo, hi) of buffer buf, whose
+// places in the stage's emission order start at at.
+type foldPiece struct {
+	buf, lo, hi, at int
 }
 
-// placedValue is an emitted value and its place in the stage's emission
-// order (buffer after buffer in the order of record).
-type placedValue[T any] struct {
-	at int
-	emitted[T]
+// foldPieceLen is the most values a piece holds.
+const foldPieceLen = 2048
+
+// foldShare is one share of a parallel fold: how many values it applied,
+// and for share 0 the values for entities without T, left for grouping.
+// Padded, so that two workers filling their shares do not write to one
+// cache line.
+type foldShare[T any] struct {
+	rest    []emitted[T]
+	applied int
+	_       [32]byte
 }
 
 // builtinMerge reports whether merge is LastWins, Sum or Max of this
@@ -66,82 +69,76 @@ var thisPackage = func() string {
 	return reflect.TypeFor[probe]().PkgPath()
 }()
 
-// foldParallel is syncInPlace split over the workers: share k folds the
-// values for the entities whose index block is k modulo the number of
-// shares, every buffer in the order of record, each in emission order, so
-// each entity's values are folded in the order a single pass would fold
-// them, whatever worker runs the share. The values for entities without T
-// come back from the shares with their places and are merged into
-// emission order for grouping, as one pass would have collected them.
-func (o *Output[T]) foldParallel(bufs [][]emitted[T]) []emitted[T] {
-	n := o.s.workers
-	if len(o.shares) < n {
-		o.shares = make([]foldShare[T], n)
+// foldParallel is syncInPlace split over the workers, in two passes. The
+// first looks up every value's component (the entity index, then the
+// column: the cost of the fold), pieces of the buffers spread over the
+// workers. The second folds: share k walks every value in the stage's
+// emission order and folds those whose component lies in a memory block
+// that is k modulo the number of shares, so each entity's values are
+// folded in the order one pass would fold them, whatever worker runs the
+// share, and no two workers write to one cache line. Share 0 also collects,
+// in that order, the values for entities without T, for grouping.
+func (o *Output[T]) foldParallel(bufs [][]emitted[T], n int) []emitted[T] {
+	pieces, at := o.pieces[:0], 0
+	for b, buf := range bufs {
+		for lo := 0; lo < len(buf); lo += foldPieceLen {
+			hi := min(lo+foldPieceLen, len(buf))
+			pieces = append(pieces, foldPiece{b, lo, hi, at + lo})
+		}
+		at += len(buf)
 	}
-	shares := o.shares[:n]
-	o.s.pool.do(0, n, func(k, _ int) { o.foldShare(&shares[k], k, n, bufs) },
-		func(k int) string { return "the parallel fold of an Output, share " + strconv.Itoa(k) }, nil)
-	rest, total := o.rest[:0], 0
+	o.pieces = pieces
+	if cap(o.found) < n {
+		o.found = make([]*T, n)
+	}
+	found := o.found[:n]
+	m := o.m
+	o.s.pool.do(0, len(pieces), func(i, _ int) {
+		pc := pieces[i]
+		for j, it := range bufs[pc.buf][pc.lo:pc.hi] {
+			found[pc.at+j], _ = m.TryGet(it.e)
+		}
+	}, func(i int) string { return "the lookups of an Output's parallel fold, piece " + strconv.Itoa(i) }, nil)
+	workers := o.s.workers
+	if len(o.shares) < workers {
+		o.shares = make([]foldShare[T], workers)
+	}
+	shares := o.shares[:workers]
+	shares[0].rest = o.rest[:0]
+	o.s.pool.do(0, workers, func(k, _ int) { o.foldShare(&shares[k], k, workers, bufs, found) },
+		func(k int) string { return "an Output's parallel fold, share " + strconv.Itoa(k) }, nil)
 	for k := range shares {
 		o.applied += shares[k].applied
-		total += len(shares[k].rest)
 	}
-	if total > 0 {
-		rest = mergePlaced(rest, shares)
-	}
-	for k := range shares {
-		if o.pointers {
-			clear(shares[k].rest)
-		}
-		shares[k].rest = shares[k].rest[:0]
-	}
+	rest := shares[0].rest
+	shares[0].rest = nil
+	clear(found) // pointers into component storage: not kept past the sync
 	return rest
 }
 
-// foldShare folds share k of n: the values whose entity index lies in a
-// block that is k modulo n.
-func (o *Output[T]) foldShare(sh *foldShare[T], k, n int, bufs [][]emitted[T]) {
-	m, merge := o.m, o.merge
-	at, applied, rest := 0, 0, sh.rest[:0]
+// foldShare folds share k of n: the values whose component lies in a
+// memory block that is k modulo n. Share 0 also collects the values for
+// entities without T, in emission order.
+func (o *Output[T]) foldShare(sh *foldShare[T], k, n int, bufs [][]emitted[T], found []*T) {
+	merge, at, applied, rest := o.merge, 0, 0, sh.rest
 	for _, buf := range bufs {
 		for i := range buf {
-			it := &buf[i]
-			if int(it.e.Index()>>foldBlockShift)%n != k {
+			p := found[at+i]
+			if p == nil {
+				if k == 0 {
+					rest = append(rest, buf[i])
+				}
 				continue
 			}
-			if p, ok := m.TryGet(it.e); ok {
-				*p = merge(*p, it.v)
-				applied++
-			} else {
-				rest = append(rest, placedValue[T]{at + i, *it})
+			// SAFETY: the address is only hashed into a block number,
+			// never turned back into a pointer.
+			if int(uintptr(unsafe.Pointer(p))>>foldBlockShift)%n != k {
+				continue
 			}
+			*p = merge(*p, buf[i].v)
+			applied++
 		}
 		at += len(buf)
 	}
 	sh.rest, sh.applied = rest, applied
-}
-
-// mergePlaced appends the shares' values to rest in the order of their
-// places: each share's list is in that order already.
-func mergePlaced[T any](rest []emitted[T], shares []foldShare[T]) []emitted[T] {
-	var places [64]int
-	var next []int // per share, its first value not yet merged
-	if len(shares) <= len(places) {
-		next = places[:len(shares)]
-	} else {
-		next = make([]int, len(shares))
-	}
-	for {
-		best := -1
-		for k := range shares {
-			if next[k] < len(shares[k].rest) && (best < 0 || shares[k].rest[next[k]].at < shares[best].rest[next[best]].at) {
-				best = k
-			}
-		}
-		if best < 0 {
-			return rest
-		}
-		rest = append(rest, shares[best].rest[next[best]].emitted)
-		next[best]++
-	}
 }
