@@ -247,7 +247,11 @@
 // declaring it; add sched.Writes[main.Position]() to its options"). A panic
 // in a system is re-raised by Run as a *[Panic] naming the system, with the
 // stack of the goroutine that panicked. [Scheduler.Stats] gives each
-// system's last, mean and max time; every system runs with the pprof label
+// system's last, mean and max time, and [Scheduler.StageStats] each stage's
+// parallel section, output merge and buffer application: the Sync phases
+// are the part of a tick that more workers cannot shorten, so their share
+// of a one-worker tick bounds the speed-up (Amdahl's law). Every system
+// runs with the pprof label
 // system=<name>, so CPU profiles (go tool pprof -tagfocus system=move) show
 // which system spent the time. [Scheduler.Enable] switches a system off and
 // on without changing the plan.

@@ -69,10 +69,11 @@ type Output[T any] struct {
 	// parallel: merge is a built-in one (builtinMerge), which the in-place
 	// fold may split over the workers (foldParallel) into shares.
 	parallel  bool
-	shares    []foldShare[T]
-	stageBufs [][]emitted[T] // the stage's buffers, in the order of record
-	pieces    []foldPiece    // the first pass's items
-	found     []*T           // per value in emission order: its component, nil if none
+	stageBufs [][]emitted[T]   // the stage's buffers, in the order of record
+	pieces    []foldPiece      // the first pass's items
+	binned    [][]foldValue[T] // per piece and share: the values the share folds
+	pieceRest [][]emitted[T]   // per piece: the values for entities without T
+	applies   []foldCount      // per share
 
 	dropped int
 	applied int
@@ -234,7 +235,7 @@ func (o *Output[T]) syncInPlace(stage []*system) {
 			n += len(o.bufs[x.index])
 		}
 		if n >= parallelFoldMin {
-			rest = o.foldParallel(bufs, n)
+			rest = o.foldParallel(bufs)
 		} else {
 			for _, b := range bufs {
 				rest = o.foldInPlace(b, rest)

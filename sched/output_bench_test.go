@@ -24,8 +24,14 @@ type outputFixture struct {
 }
 
 func newOutputFixture(b *testing.B, n, systems int, share bool) *outputFixture {
+	return newOutputFixtureOn(b, 1, n, systems, share)
+}
+
+// newOutputFixtureOn is newOutputFixture with a scheduler of the given
+// number of workers, which the sync may split its fold over.
+func newOutputFixtureOn(b *testing.B, workers, n, systems int, share bool) *outputFixture {
 	w := ecs.NewWorld()
-	s := New(w, Workers(1))
+	s := New(w, Workers(workers))
 	b.Cleanup(s.Close)
 	m := ecs.NewMap[outputHP](w)
 	ents := n
@@ -151,3 +157,24 @@ func BenchmarkOutputMerge(b *testing.B) { benchOutput(b, emitAndMerge) }
 // shapes, the same deltas in the same order, each added in place with
 // *m.Get(e) += v, the fastest direct write by handle.
 func BenchmarkOutputDirect(b *testing.B) { benchOutput(b, writeDirect) }
+
+// BenchmarkOutputMergeWorkers is BenchmarkOutputMerge (to=share, S=4) with
+// a scheduler of 1 and of 2 workers: the emission is the same on one
+// goroutine, and on 2 workers the sync folds the values on both (the
+// lookups in pieces, the merges by memory block), so the difference is
+// what the parallel fold saves.
+func BenchmarkOutputMergeWorkers(b *testing.B) {
+	for _, sz := range outputSizes[1:] {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("N=%s/workers=%d", sz.name, workers), func(b *testing.B) {
+				f := newOutputFixtureOn(b, workers, sz.n, 4, true)
+				emitAndMerge(f)
+				b.ReportAllocs()
+				for b.Loop() {
+					emitAndMerge(f)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(sz.n), "ns/output")
+			})
+		}
+	}
+}

@@ -20,23 +20,25 @@ const parallelFoldMin = 4096
 const foldBlockShift = 12
 
 // foldPiece is a run of one buffer's values whose components the first
-// pass of a parallel fold looks up: values [lo, hi) of buffer buf, whose
-// places in the stage's emission order start at at.
+// pass of a parallel fold looks up: values [lo, hi) of buffer buf.
 type foldPiece struct {
-	buf, lo, hi, at int
+	buf, lo, hi int
+}
+
+// foldValue is a value to fold and the component it is folded into.
+type foldValue[T any] struct {
+	p *T
+	v T
 }
 
 // foldPieceLen is the most values a piece holds.
 const foldPieceLen = 2048
 
-// foldShare is one share of a parallel fold: how many values it applied,
-// and for share 0 the values for entities without T, left for grouping.
-// Padded, so that two workers filling their shares do not write to one
-// cache line.
-type foldShare[T any] struct {
-	rest    []emitted[T]
-	applied int
-	_       [32]byte
+// foldCount is how many values one share of a parallel fold applied.
+// Padded, so that two workers counting do not write to one cache line.
+type foldCount struct {
+	n int
+	_ [56]byte
 }
 
 // builtinMerge reports whether merge is LastWins, Sum or Max of this
@@ -72,73 +74,73 @@ var thisPackage = func() string {
 // foldParallel is syncInPlace split over the workers, in two passes. The
 // first looks up every value's component (the entity index, then the
 // column: the cost of the fold), pieces of the buffers spread over the
-// workers. The second folds: share k walks every value in the stage's
-// emission order and folds those whose component lies in a memory block
-// that is k modulo the number of shares, so each entity's values are
-// folded in the order one pass would fold them, whatever worker runs the
-// share, and no two workers write to one cache line. Share 0 also collects,
-// in that order, the values for entities without T, for grouping.
-func (o *Output[T]) foldParallel(bufs [][]emitted[T], n int) []emitted[T] {
-	pieces, at := o.pieces[:0], 0
+// workers, and sorts each piece's values by the share that will fold them:
+// the share whose memory blocks hold the component, so no two workers
+// write to one cache line. The second folds: share k walks its values of
+// every piece, in piece order, each in emission order, so each entity's
+// values (all in one share) are folded in the order one pass would fold
+// them, whatever worker runs the share. The values for entities without T
+// are collected per piece and returned in emission order, for grouping.
+func (o *Output[T]) foldParallel(bufs [][]emitted[T]) []emitted[T] {
+	pieces := o.pieces[:0]
 	for b, buf := range bufs {
 		for lo := 0; lo < len(buf); lo += foldPieceLen {
-			hi := min(lo+foldPieceLen, len(buf))
-			pieces = append(pieces, foldPiece{b, lo, hi, at + lo})
+			pieces = append(pieces, foldPiece{b, lo, min(lo+foldPieceLen, len(buf))})
 		}
-		at += len(buf)
 	}
 	o.pieces = pieces
-	if cap(o.found) < n {
-		o.found = make([]*T, n)
+	shares := o.s.workers
+	for len(o.binned) < len(pieces)*shares {
+		o.binned = append(o.binned, nil)
 	}
-	found := o.found[:n]
-	m := o.m
+	for len(o.pieceRest) < len(pieces) {
+		o.pieceRest = append(o.pieceRest, nil)
+	}
+	binned, pieceRest, m := o.binned, o.pieceRest, o.m
 	o.s.pool.do(0, len(pieces), func(i, _ int) {
 		pc := pieces[i]
-		for j, it := range bufs[pc.buf][pc.lo:pc.hi] {
-			found[pc.at+j], _ = m.TryGet(it.e)
+		bins, rest := binned[i*shares:(i+1)*shares], pieceRest[i][:0]
+		for k := range bins {
+			bins[k] = bins[k][:0]
 		}
-	}, func(i int) string { return "the lookups of an Output's parallel fold, piece " + strconv.Itoa(i) }, nil)
-	workers := o.s.workers
-	if len(o.shares) < workers {
-		o.shares = make([]foldShare[T], workers)
-	}
-	shares := o.shares[:workers]
-	shares[0].rest = o.rest[:0]
-	o.s.pool.do(0, workers, func(k, _ int) { o.foldShare(&shares[k], k, workers, bufs, found) },
-		func(k int) string { return "an Output's parallel fold, share " + strconv.Itoa(k) }, nil)
-	for k := range shares {
-		o.applied += shares[k].applied
-	}
-	rest := shares[0].rest
-	shares[0].rest = nil
-	clear(found) // pointers into component storage: not kept past the sync
-	return rest
-}
-
-// foldShare folds share k of n: the values whose component lies in a
-// memory block that is k modulo n. Share 0 also collects the values for
-// entities without T, in emission order.
-func (o *Output[T]) foldShare(sh *foldShare[T], k, n int, bufs [][]emitted[T], found []*T) {
-	merge, at, applied, rest := o.merge, 0, 0, sh.rest
-	for _, buf := range bufs {
-		for i := range buf {
-			p := found[at+i]
-			if p == nil {
-				if k == 0 {
-					rest = append(rest, buf[i])
-				}
+		for _, it := range bufs[pc.buf][pc.lo:pc.hi] {
+			p, ok := m.TryGet(it.e)
+			if !ok {
+				rest = append(rest, it)
 				continue
 			}
 			// SAFETY: the address is only hashed into a block number,
 			// never turned back into a pointer.
-			if int(uintptr(unsafe.Pointer(p))>>foldBlockShift)%n != k {
-				continue
-			}
-			*p = merge(*p, buf[i].v)
-			applied++
+			k := int(uintptr(unsafe.Pointer(p))>>foldBlockShift) % shares
+			bins[k] = append(bins[k], foldValue[T]{p, it.v})
 		}
-		at += len(buf)
+		pieceRest[i] = rest
+	}, func(i int) string { return "the lookups of an Output's parallel fold, piece " + strconv.Itoa(i) }, nil)
+	if len(o.applies) < shares {
+		o.applies = make([]foldCount, shares)
 	}
-	sh.rest, sh.applied = rest, applied
+	applies, merge := o.applies[:shares], o.merge
+	o.s.pool.do(0, shares, func(k, _ int) {
+		n := 0
+		for i := range pieces {
+			bin := binned[i*shares+k]
+			for _, fv := range bin {
+				*fv.p = merge(*fv.p, fv.v)
+			}
+			n += len(bin)
+			clear(bin) // pointers into component storage: not kept past the sync
+		}
+		applies[k].n = n
+	}, func(k int) string { return "an Output's parallel fold, share " + strconv.Itoa(k) }, nil)
+	rest := o.rest[:0]
+	for k := range applies {
+		o.applied += applies[k].n
+	}
+	for i := range pieces {
+		rest = append(rest, pieceRest[i]...)
+		if o.pointers {
+			clear(pieceRest[i])
+		}
+	}
+	return rest
 }

@@ -141,6 +141,8 @@ type PredatorPrey struct {
 	moveChunks  []ecs.Chunk2[Position, Velocity]
 	idx         []int
 	eaten       map[ecs.Entity]bool
+	meals       []meal
+	mealRanges  [][2]int
 }
 
 // NewPredatorPrey builds the predator-prey scenario with cfg.N animals,
@@ -299,12 +301,14 @@ func (p *PredatorPrey) addSystems() {
 
 	s.AddFunc("census", func(ctx *sched.Context) {
 		c := p.census.Get()
-		c.Prey, c.Predators, c.Energy = p.preyCount.Count(), p.predatorCount.Count(), 0
+		c.Prey, c.Predators = p.preyCount.Count(), p.predatorCount.Count()
+		sum := 0.0 // in a register: c.Energy would be stored and loaded every add
 		for ch := range p.energies.Chunks() {
 			for _, e := range ch.A {
-				c.Energy += float64(e)
+				sum += float64(e)
 			}
 		}
+		c.Energy = sum
 	}, sched.Reads[Prey](), sched.Reads[Predator](), sched.Reads[Energy](), sched.WritesResource[Census]())
 }
 
@@ -323,18 +327,21 @@ func (p *PredatorPrey) life(ctx *sched.Context) {
 	}{{p.preyLife, census.Prey, st.CapPrey, st.MinPrey, false}, {p.predLife, census.Predators, st.CapPredators, st.MinPredators, true}}
 	for _, k := range kinds {
 		n := k.count
-		for r := range k.q.All() {
-			switch {
-			case *r.A <= 0:
-				c.Despawn(r.Entity)
-				st.Starved++
-			case float32(*r.A) >= r.C.Split && n < k.cap:
-				half := *r.A / 2
-				p.fed.Emit(ctx, r.Entity, -half)
-				dx, dy := float32(2*p.unit())-1, float32(2*p.unit())-1
-				p.spawn(k.predators, wrap(r.B.X+dx, p.side), wrap(r.B.Y+dy, p.side), half, c)
-				p.born(k.predators)
-				n++
+		for ch := range k.q.Chunks() {
+			for i, en := range ch.A {
+				switch {
+				case en <= 0:
+					c.Despawn(ch.Entities[i])
+					st.Starved++
+				case float32(en) >= ch.C[i].Split && n < k.cap:
+					half := en / 2
+					p.fed.Emit(ctx, ch.Entities[i], -half)
+					dx, dy := float32(2*p.unit())-1, float32(2*p.unit())-1
+					at := ch.B[i]
+					p.spawn(k.predators, wrap(at.X+dx, p.side), wrap(at.Y+dy, p.side), half, c)
+					p.born(k.predators)
+					n++
+				}
 			}
 		}
 		for ; n < k.min; n++ {
@@ -433,25 +440,48 @@ func (p *PredatorPrey) steer(ctx *sched.Context) {
 }
 
 // eat lets each hunter within reach of its prey eat it, first come first
-// served in iteration order.
+// served in iteration order. The hunters are listed in that order, the
+// distances to their prey measured on every worker, and the meals taken
+// in order after that.
 func (p *PredatorPrey) eat(ctx *sched.Context) {
+	meals := p.meals[:0]
+	for r := range p.hunters.All() {
+		meals = append(meals, meal{hunter: r.Entity, at: *r.A, prey: r.B.Target})
+	}
+	p.meals = meals
+	p.mealRanges = p.mealRanges[:0]
+	for lo := 0; lo < len(meals); lo += predatorChunk {
+		p.mealRanges = append(p.mealRanges, [2]int{lo, min(lo+predatorChunk, len(meals))})
+	}
+	sched.ForEach(ctx, p.mealRanges, func(r [2]int) {
+		for i := r[0]; i < r[1]; i++ {
+			m := &meals[i]
+			m.inReach = false
+			if tp, ok := p.pos.TryGet(m.prey); ok {
+				dx, dy := torusDelta(tp.X-m.at.X, p.side), torusDelta(tp.Y-m.at.Y, p.side)
+				m.inReach = distSq(dx, dy) <= catchRadius*catchRadius
+			}
+		}
+	})
 	clear(p.eaten)
 	c := ctx.Commands()
-	for r := range p.hunters.All() {
-		target := r.B.Target
-		tp, ok := p.pos.TryGet(target)
-		if !ok || p.eaten[target] {
+	for _, m := range meals {
+		if !m.inReach || p.eaten[m.prey] {
 			continue
 		}
-		dx, dy := torusDelta(tp.X-r.A.X, p.side), torusDelta(tp.Y-r.A.Y, p.side)
-		if distSq(dx, dy) > catchRadius*catchRadius {
-			continue
-		}
-		p.eaten[target] = true
-		p.fed.Emit(ctx, r.Entity, predatorMeal)
-		c.Despawn(target)
+		p.eaten[m.prey] = true
+		p.fed.Emit(ctx, m.hunter, predatorMeal)
+		c.Despawn(m.prey)
 		p.state.Get().Eaten++
 	}
+}
+
+// meal is a hunter, where it is, and its prey: whether the prey is within
+// reach is measured by eat on every worker.
+type meal struct {
+	hunter, prey ecs.Entity
+	at           Position
+	inReach      bool
 }
 
 // Tick runs one tick.

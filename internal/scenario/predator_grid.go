@@ -1,6 +1,10 @@
 package scenario
 
-import "github.com/tessera-ecs/tessera/ecs"
+import (
+	"slices"
+
+	"github.com/tessera-ecs/tessera/ecs"
+)
 
 // PreyGrid is the predator-prey scenario's spatial index, a resource: the
 // prey bucketed by square cells of a torus, rebuilt each tick by the grid
@@ -26,42 +30,41 @@ func newPreyGrid(side, minCell float32) *PreyGrid {
 	return &PreyGrid{Side: side, Cell: side / float32(cols), Cols: cols, start: make([]int32, cols*cols+1)}
 }
 
-// cellOf returns the cell of a point of the torus.
-func (g *PreyGrid) cellOf(x, y float32) int {
-	cx := min(int(x/g.Cell), g.Cols-1)
-	cy := min(int(y/g.Cell), g.Cols-1)
-	return cy*g.Cols + cx
-}
-
 // rebuild fills the grid from the prey's positions, visited in query
-// order; within a cell, prey keep that order.
+// order; within a cell, prey keep that order. The slices and the cell size
+// are held in locals: through g, every store to them would reload them.
 func (g *PreyGrid) rebuild(prey *ecs.Query1[Position]) {
-	clear(g.start)
-	g.cell = g.cell[:0]
-	g.prey = g.prey[:0]
+	n := prey.Count()
+	start := g.start
+	clear(start)
+	cells := slices.Grow(g.cell[:0], n)[:n]
+	out := slices.Grow(g.prey[:0], n)[:n]
+	size, cols := g.Cell, g.Cols
+	i := 0
 	for c := range prey.Chunks() {
-		for i := range c.A {
-			k := g.cellOf(c.A[i].X, c.A[i].Y)
-			g.cell = append(g.cell, int32(k))
-			g.start[k+1]++
-			g.prey = append(g.prey, gridPrey{}) // sized now, filled below
+		for _, at := range c.A {
+			k := min(int(at.Y/size), cols-1)*cols + min(int(at.X/size), cols-1)
+			cells[i] = int32(k)
+			start[k+1]++
+			i++
 		}
 	}
-	for k := 1; k < len(g.start); k++ {
-		g.start[k] += g.start[k-1]
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
 	}
-	next := 0
+	i = 0
 	for c := range prey.Chunks() {
-		for i := range c.A {
-			k := g.cell[next]
-			g.prey[g.start[k]] = gridPrey{c.Entities[i], c.A[i].X, c.A[i].Y}
-			g.start[k]++
-			next++
+		for j, at := range c.A {
+			k := cells[i]
+			out[start[k]] = gridPrey{c.Entities[j], at.X, at.Y}
+			start[k]++
+			i++
 		}
 	}
 	// Each start was advanced to the next cell's beginning: shift back.
-	copy(g.start[1:], g.start[:len(g.start)-1])
-	g.start[0] = 0
+	copy(start[1:], start[:len(start)-1])
+	start[0] = 0
+	g.cell, g.prey = cells, out
 }
 
 // nearest returns the prey nearest to (x, y) within radius, and whether
