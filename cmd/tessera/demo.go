@@ -435,6 +435,30 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 		fmt.Fprintf(w, "  %-14s stage %d  %5.1f%%  mean %-10v max %v\n",
 			st.Name, st.Stage, 100*float64(st.Total)/float64(sum), display.Round(st.Mean), display.Round(st.Max))
 	}
+	printStages(w, sc.Scheduler().StageStats())
+}
+
+// printStages reports each stage's mean parallel section, output merge and
+// buffer application, and the share of the run spent in the Sync phases
+// (merges and buffers), which more workers cannot shorten.
+func printStages(w io.Writer, stages []sched.StageStats) {
+	var all, sync time.Duration
+	for _, st := range stages {
+		all += st.Run.Total + st.Merge.Total + st.Apply.Total
+		sync += st.Merge.Total + st.Apply.Total
+	}
+	if all == 0 {
+		return
+	}
+	fmt.Fprintf(w, "time per stage (mean run, merge, apply; sync phases %.1f%% of the run):\n", 100*float64(sync)/float64(all))
+	for _, st := range stages {
+		name := fmt.Sprintf("stage %d", st.Stage)
+		if st.TickEnd {
+			name = "tick end"
+		}
+		fmt.Fprintf(w, "  %-9s run %-10v merge %-10v apply %-10v %s\n", name,
+			display.Round(st.Run.Mean), display.Round(st.Merge.Mean), display.Round(st.Apply.Mean), strings.Join(st.Systems, ", "))
+	}
 }
 
 // saveWorld writes the scenario's world to path, replacing the file only

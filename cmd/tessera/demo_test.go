@@ -76,6 +76,7 @@ func TestDemoParticleSummary(t *testing.T) {
 	}
 	for _, want := range []string{"particle scenario, 3000 entities, 60 ticks", "entities alive:", "ticks per second:",
 		"mean", "p50", "p99", "max", "heap per entity:", "time per system", "emit", "gravity", "move", "age", "stats",
+		"time per stage", "sync phases", "stage 3", "run", "merge", "apply",
 		"plot of the tick times written to"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
