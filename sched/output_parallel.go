@@ -110,8 +110,10 @@ func (o *Output[T]) foldParallel(bufs [][]emitted[T]) []emitted[T] {
 				continue
 			}
 			// SAFETY: the address is only hashed into a block number,
-			// never turned back into a pointer.
-			k := int(uintptr(unsafe.Pointer(p))>>foldBlockShift) % shares
+			// never turned back into a pointer. Which share folds a value
+			// changes nothing in the world: an entity's values all go to
+			// one share, in emission order.
+			k := int(uintptr(unsafe.Pointer(p))>>foldBlockShift) % shares //tessera:nondeterministic-ok picks a worker, not a result: every share folds its entities' values in emission order
 			bins[k] = append(bins[k], foldValue[T]{p, it.v})
 		}
 		pieceRest[i] = rest

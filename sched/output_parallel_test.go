@@ -39,7 +39,7 @@ func foldWorld(t *testing.T, workers int, opts ...sched.SchedulerOption) (uint64
 	for k, name := range []string{"a", "b", "c"} {
 		s.AddFunc(name, func(ctx *sched.Context) {
 			for i := n - 1 - k; i >= 0; i -= 1 + k { // a different order and subset per system
-				sum.Emit(ctx, es[i], Warmth(float32(i%13)*0.1+float32(k)*0.013))
+				sum.Emit(ctx, es[i], Warmth(float32(float32(i%13)*0.1)+float32(float32(k)*0.013)))
 				if i%3 == k {
 					sum.Emit(ctx, es[i], Warmth(-0.5))
 					last.Emit(ctx, es[i], Score{i*10 + k})
