@@ -80,3 +80,20 @@ func systemNames(xs []*system) []string {
 	}
 	return names
 }
+
+// SyncShare returns the share of the time in stages, from 0 to 1, spent in
+// their Sync phases (Merge and Apply, the tick end's included): the part of
+// a tick that runs on one goroutine whatever the number of workers, and so
+// a floor under the serial fraction of Amdahl's law. It returns 0 when no
+// time was recorded. Complexity: O(len(stages)).
+func SyncShare(stages []StageStats) float64 {
+	var all, sync time.Duration
+	for _, st := range stages {
+		all += st.Run.Total + st.Merge.Total + st.Apply.Total
+		sync += st.Merge.Total + st.Apply.Total
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(sync) / float64(all)
+}

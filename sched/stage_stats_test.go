@@ -80,3 +80,20 @@ func TestStageStatsTimesEachPhase(t *testing.T) {
 		t.Fatalf("%d entities, want %d", got, 1+2*ticks*n)
 	}
 }
+
+// TestSyncShare checks the share of Merge and Apply in all phases, the tick
+// end's Apply included, and 0 for no time.
+func TestSyncShare(t *testing.T) {
+	ms := func(d int) sched.PhaseTime { return sched.PhaseTime{Total: time.Duration(d) * time.Millisecond} }
+	stages := []sched.StageStats{
+		{Run: ms(6), Merge: ms(1), Apply: ms(1)},
+		{Run: ms(8), Apply: ms(2)},
+		{TickEnd: true, Apply: ms(2)},
+	}
+	if got := sched.SyncShare(stages); got != 0.3 { // (1+1+2+2) / 20
+		t.Fatalf("SyncShare %v, want 0.3", got)
+	}
+	if got := sched.SyncShare(nil); got != 0 {
+		t.Fatalf("SyncShare of nothing %v, want 0", got)
+	}
+}

@@ -440,17 +440,10 @@ func printSummary(w io.Writer, sc scenario.Scenario, log *tickLog, wall time.Dur
 
 // printStages reports each stage's mean parallel section, output merge and
 // buffer application, and the share of the run spent in the Sync phases
-// (merges and buffers), which more workers cannot shorten.
+// (merges and buffers), which more workers cannot shorten. printSummary
+// calls it once systems have run.
 func printStages(w io.Writer, stages []sched.StageStats) {
-	var all, sync time.Duration
-	for _, st := range stages {
-		all += st.Run.Total + st.Merge.Total + st.Apply.Total
-		sync += st.Merge.Total + st.Apply.Total
-	}
-	if all == 0 {
-		return
-	}
-	fmt.Fprintf(w, "time per stage (mean run, merge, apply; sync phases %.1f%% of the run):\n", 100*float64(sync)/float64(all))
+	fmt.Fprintf(w, "time per stage (mean run, merge, apply; sync phases %.1f%% of the run):\n", 100*sched.SyncShare(stages))
 	for _, st := range stages {
 		name := fmt.Sprintf("stage %d", st.Stage)
 		if st.TickEnd {

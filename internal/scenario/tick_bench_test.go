@@ -3,7 +3,6 @@ package scenario
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/tessera-ecs/tessera/sched"
 )
@@ -46,7 +45,7 @@ func benchTicks(b *testing.B, build func(workers int) (ticker, error)) {
 			for b.Loop() {
 				s.Tick()
 			}
-			b.ReportMetric(syncPercent(s.Scheduler()), "sync-%")
+			b.ReportMetric(100*sched.SyncShare(s.Scheduler().StageStats()), "sync-%")
 		})
 	}
 }
@@ -57,20 +56,4 @@ func BenchmarkPredatorTick(b *testing.B) {
 	benchTicks(b, func(workers int) (ticker, error) {
 		return NewPredatorPrey(Config{N: 100_000, Seed: 1, Workers: workers})
 	})
-}
-
-// syncPercent returns the share of s's ticks, in percent, spent in the
-// Sync phases (output merges and command buffers, stage by stage and at
-// the tick end): the part of a tick that runs on one goroutine whatever
-// the number of workers.
-func syncPercent(s *sched.Scheduler) float64 {
-	var all, sync time.Duration
-	for _, st := range s.StageStats() {
-		all += st.Run.Total + st.Merge.Total + st.Apply.Total
-		sync += st.Merge.Total + st.Apply.Total
-	}
-	if all == 0 {
-		return 0
-	}
-	return 100 * float64(sync) / float64(all)
 }

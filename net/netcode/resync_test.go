@@ -28,16 +28,7 @@ func TestReconnectedClientResyncs(t *testing.T) {
 	if n := len(l.srv.Clients()); n != 1 {
 		t.Fatalf("%d clients after one left, want 1", n)
 	}
-	again := dialTest(t, l.url, rules, ClientOptions{}, 5*time.Millisecond)
-	l.run(20, 100)
-	if !l.quiet([]ClientID{good.c.ID(), again.c.ID()}, 5*time.Second) {
-		t.Fatal("the clients did not catch up")
-	}
-	again.stop()
-	want, _ := l.srv.ViewChecksum(again.c.ID())
-	if got := again.c.Checksum(); got != want {
-		t.Fatalf("the reconnected client's checksum is %x, the server's %x", got, want)
-	}
+	again := l.rejoin(t, l.url, rules, good, "reconnected")
 	if st := again.c.Stats(); st.Resets != 1 || again.w.Len() != 300 {
 		t.Fatalf("the reconnected client saw %d resets and holds %d entities; want 1 and 300", st.Resets, again.w.Len())
 	}
@@ -205,7 +196,16 @@ func TestDroppedConnectionResyncs(t *testing.T) {
 	if n := len(l.srv.Clients()); n != 1 {
 		t.Fatalf("%d clients after the cut, want 1", n)
 	}
-	again := dialTest(t, viaProxy, rules, ClientOptions{}, 5*time.Millisecond)
+	l.rejoin(t, viaProxy, rules, good, "redialled")
+	l.converged(t, good)
+}
+
+// rejoin dials url as a new client beside good, runs the server until both
+// have caught up, stops the new client and checks that its world's
+// checksum is the server's view of it. what names the client in failures.
+func (l *loopback) rejoin(t *testing.T, url string, rules *Rules, good *testClient, what string) *testClient {
+	t.Helper()
+	again := dialTest(t, url, rules, ClientOptions{}, 5*time.Millisecond)
 	l.run(20, 100)
 	if !l.quiet([]ClientID{good.c.ID(), again.c.ID()}, 5*time.Second) {
 		t.Fatal("the clients did not catch up")
@@ -213,7 +213,7 @@ func TestDroppedConnectionResyncs(t *testing.T) {
 	again.stop()
 	want, _ := l.srv.ViewChecksum(again.c.ID())
 	if got := again.c.Checksum(); got != want {
-		t.Fatalf("the redialled client's checksum is %x, the server's %x", got, want)
+		t.Fatalf("the %s client's checksum is %x, the server's %x", what, got, want)
 	}
-	l.converged(t, good)
+	return again
 }
