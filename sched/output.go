@@ -36,13 +36,20 @@ import (
 // its value at that moment, and its values are dropped if it has died
 // meanwhile (a hook fired by an earlier update may have despawned it).
 //
-// With [LastWins], [Sum] or [Max] as the merge, several workers and a few
-// thousand values in a stage, the in-place fold runs on every worker: each
-// takes the entities of its own blocks of entity indices and folds their
-// values, buffer by buffer in the order of record, so every entity's
-// values are folded in the same order, and the world comes out the same,
-// as with one worker. A merge function of the program's own may keep state,
-// so it is always called on one goroutine, in the order above.
+// With [LastWins] as the merge, or [Sum] or [Max] on a type whose kind is
+// a number, the in-place fold runs a loop written out for the merge,
+// which adds (compares, stores) in T's own arithmetic instead of calling
+// the merge function per value. With several workers and a few thousand
+// values in a stage it also runs on every worker: the components are
+// shared out by the memory block they lie in, and each worker folds the
+// values of its own blocks, buffer by buffer in the order of record, so
+// every entity's values are folded in the same order, and the world comes
+// out the same, as with one worker. A merge function of the program's own
+// may keep state, so it is always called on one goroutine, in the order
+// above. Name the built-in merge where T is concrete (Sum[Heat], not
+// Sum[T] inside a generic function of the program's, which the compiler
+// wraps in a closure of that function): a wrapped one takes the general
+// path, with the same result.
 //
 // The merge function must not change the world: it may run while pointers
 // into component storage are held.
@@ -66,9 +73,10 @@ type Output[T any] struct {
 	later  []laterValue[T] // the values, with their groups
 	sorted []T             // the values, grouped by group
 
-	// parallel: merge is a built-in one (builtinMerge), which the in-place
-	// fold may split over the workers (foldParallel) into shares.
-	parallel  bool
+	// kernel: merge is a built-in one (builtinMerge) with its loops
+	// written out for T; the in-place fold may then also be split over
+	// the workers (foldParallel) into shares. Nil for other merges.
+	kernel    *foldKernel[T]
 	stageBufs [][]emitted[T]   // the stage's buffers, in the order of record
 	pieces    []foldPiece      // the first pass's items
 	binned    [][]foldValue[T] // per piece and share: the values the share folds
@@ -124,7 +132,7 @@ func NewOutput[T any](s *Scheduler, merge func(current, next T) T) *Output[T] {
 	m := ecs.NewMap[T](s.w)
 	t := reflect.TypeFor[T]()
 	o := &Output[T]{systemBuffers: systemBuffers[emitted[T]]{s: s, declared: t, pointers: holdsPointers(t)}, m: m, typ: t, merge: merge,
-		parallel: builtinMerge(merge)}
+		kernel: kernelFor[T](builtinMerge(merge))}
 	o.resize(len(s.systems))
 	s.outputs = append(s.outputs, o)
 	return o
@@ -228,7 +236,7 @@ func (o *Output[T]) syncStage(stage []*system) {
 // workers (foldParallel).
 func (o *Output[T]) syncInPlace(stage []*system) {
 	rest := o.rest[:0]
-	if o.parallel && o.s.workers > 1 {
+	if o.kernel != nil && o.s.workers > 1 {
 		bufs, n := o.stageBufs[:0], 0
 		for _, x := range stage {
 			bufs = append(bufs, o.bufs[x.index])
@@ -268,6 +276,11 @@ func (o *Output[T]) release(rest []emitted[T]) {
 // T, and appends the others to rest.
 func (o *Output[T]) foldInPlace(buf []emitted[T], rest []emitted[T]) []emitted[T] {
 	m, merge, before := o.m, o.merge, len(rest)
+	if k := o.kernel; k != nil {
+		rest = k.inPlace(m, buf, rest)
+		o.applied += len(buf) - (len(rest) - before)
+		return rest
+	}
 	for i := range buf {
 		it := &buf[i]
 		p, ok := m.TryGet(it.e)

@@ -41,27 +41,28 @@ type foldCount struct {
 	_ [56]byte
 }
 
-// builtinMerge reports whether merge is LastWins, Sum or Max of this
-// package: pure functions of their arguments, which a parallel fold may
-// call on several goroutines at once. A merge of the program's own may
-// keep state, so it is always called on one goroutine. (A generic
-// function's value is a closure per instantiation site, so the test is by
-// the name the runtime gives its code.)
-func builtinMerge(merge any) bool {
+// builtinMerge returns "LastWins", "Sum" or "Max" when merge is that
+// function of this package, and "" otherwise. The built-in merges are pure
+// functions of their arguments, which a parallel fold may call on several
+// goroutines at once and a fold kernel may write out; a merge of the
+// program's own may keep state, so it is always called on one goroutine.
+// (A generic function's value is a closure per instantiation site, so the
+// test is by the name the runtime gives its code.)
+func builtinMerge(merge any) string {
 	f := runtime.FuncForPC(reflect.ValueOf(merge).Pointer())
 	if f == nil {
-		return false
+		return ""
 	}
 	name, ok := strings.CutPrefix(f.Name(), thisPackage+".")
 	if !ok {
-		return false
+		return ""
 	}
-	for _, b := range []string{"LastWins[", "Sum[", "Max["} {
-		if strings.HasPrefix(name, b) {
-			return true
+	for _, b := range []string{"LastWins", "Sum", "Max"} {
+		if strings.HasPrefix(name, b+"[") {
+			return b
 		}
 	}
-	return false
+	return ""
 }
 
 // thisPackage is the import path of package sched, as the runtime names
@@ -121,14 +122,12 @@ func (o *Output[T]) foldParallel(bufs [][]emitted[T]) []emitted[T] {
 	if len(o.applies) < shares {
 		o.applies = make([]foldCount, shares)
 	}
-	applies, merge := o.applies[:shares], o.merge
+	applies, foldBin := o.applies[:shares], o.kernel.bin
 	o.s.pool.do(0, shares, func(k, _ int) {
 		n := 0
 		for i := range pieces {
 			bin := binned[i*shares+k]
-			for _, fv := range bin {
-				*fv.p = merge(*fv.p, fv.v)
-			}
+			foldBin(bin)
 			n += len(bin)
 			clear(bin) // pointers into component storage: not kept past the sync
 		}

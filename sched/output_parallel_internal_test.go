@@ -17,11 +17,11 @@ func TestBuiltinMergesTakeTheParallelFold(t *testing.T) {
 	for name, merge := range map[string]func(a, b foldProbe) foldProbe{
 		"LastWins": LastWins[foldProbe], "Sum": Sum[foldProbe], "Max": Max[foldProbe],
 	} {
-		if !builtinMerge(merge) {
-			t.Errorf("%s is not known as a built-in merge", name)
+		if got := builtinMerge(merge); got != name {
+			t.Errorf("%s is known as the built-in merge %q", name, got)
 		}
 	}
-	if builtinMerge(func(a, b foldProbe) foldProbe { return a - b }) {
+	if builtinMerge(func(a, b foldProbe) foldProbe { return a - b }) != "" {
 		t.Error("a merge of the program's own is taken for a built-in one")
 	}
 
@@ -48,5 +48,33 @@ func TestBuiltinMergesTakeTheParallelFold(t *testing.T) {
 		if got := *m.Get(es[len(es)-1]); got != 3 || o.Applied() != len(es) {
 			t.Errorf("%d workers: value %v, applied %d; want 3 and %d", workers, got, o.Applied(), len(es))
 		}
+	}
+}
+
+// TestFoldKernelsCoverTheNumericKinds checks that Sum and Max get a
+// written-out loop on every numeric kind and LastWins on any type, so that
+// TestFoldKernelsMatchTheMerges compares the kernels and not the function
+// values; strings keep the function value.
+func TestFoldKernelsCoverTheNumericKinds(t *testing.T) {
+	type named uint32
+	kinds := map[string][2]bool{ // Sum and Max have a kernel
+		"float32": {kernelFor[float32]("Sum") != nil, kernelFor[float32]("Max") != nil},
+		"float64": {kernelFor[float64]("Sum") != nil, kernelFor[float64]("Max") != nil},
+		"int8":    {kernelFor[int8]("Sum") != nil, kernelFor[int8]("Max") != nil},
+		"uint16":  {kernelFor[uint16]("Sum") != nil, kernelFor[uint16]("Max") != nil},
+		"int":     {kernelFor[int]("Sum") != nil, kernelFor[int]("Max") != nil},
+		"named":   {kernelFor[named]("Sum") != nil, kernelFor[named]("Max") != nil},
+		"uintptr": {kernelFor[uintptr]("Sum") != nil, kernelFor[uintptr]("Max") != nil},
+	}
+	for kind, has := range kinds {
+		if !has[0] || !has[1] {
+			t.Errorf("%s: Sum and Max have kernels: %v", kind, has)
+		}
+	}
+	if kernelFor[string]("Sum") != nil || kernelFor[float32]("") != nil {
+		t.Error("a kernel for Sum on strings, or for a merge of the program's own")
+	}
+	if kernelFor[struct{ a, b int }]("LastWins") == nil {
+		t.Error("LastWins has no kernel for a struct")
 	}
 }
