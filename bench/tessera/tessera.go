@@ -70,14 +70,7 @@ func rangeMove(q *q2) {
 //go:noinline
 func chunkMove(q *q2) {
 	for c := range q.Chunks() {
-		// Locals, as the package documentation advises: indexing c.A inside
-		// the loop reloads it after every store (1.05 against 0.67 ns per
-		// entity at 1k).
-		pos, vel := c.A, c.B[:len(c.A)]
-		for i := range pos {
-			pos[i].X += vel[i].X
-			pos[i].Y += vel[i].Y
-		}
+		suite.MoveRows(c.A, c.B)
 	}
 }
 

@@ -81,12 +81,7 @@ func moveEntities(f *ecs.Filter2[pos, vel]) {
 func moveTables(f *ecs.Filter2[pos, vel]) {
 	q := f.Query()
 	for q.NextTable() {
-		ps, vs := q.GetColumns()
-		vs = vs[:len(ps)]
-		for i := range ps {
-			ps[i].X += vs[i].X
-			ps[i].Y += vs[i].Y
-		}
+		suite.MoveRows(q.GetColumns())
 	}
 }
 
