@@ -77,11 +77,11 @@ type Output[T any] struct {
 	// written out for T; the in-place fold may then also be split over
 	// the workers (foldParallel) into shares. Nil for other merges.
 	kernel    *foldKernel[T]
-	stageBufs [][]emitted[T]   // the stage's buffers, in the order of record
-	pieces    []foldPiece      // the first pass's items
-	binned    [][]foldValue[T] // per piece and share: the values the share folds
-	pieceRest [][]emitted[T]   // per piece: the values for entities without T
-	applies   []foldCount      // per share
+	stageBufs [][]emitted[T] // the stage's buffers, in the order of record
+	pieces    []foldPiece    // the first pass's items
+	ptrs      [][]*T         // per stage buffer: each value's component, or nil
+	pieceRest [][]emitted[T] // per piece: the values for entities without T
+	applies   []foldCount    // per share
 
 	dropped int
 	applied int

@@ -20,8 +20,10 @@ type foldKernel[T any] struct {
 	// inPlace folds the values of buf into the entities that have T and
 	// appends the others to rest; it returns rest.
 	inPlace func(m *ecs.Map[T], buf, rest []emitted[T]) []emitted[T]
-	// bin folds a parallel fold's looked-up values, in order.
-	bin func(bin []foldValue[T])
+	// scan folds, in order, the values of buf whose component (at the
+	// same index of ptrs, nil for none) falls to share k of shares
+	// (foldShare); it returns how many it folded.
+	scan func(ptrs []*T, buf []emitted[T], k, shares int) int
 }
 
 // number is a kind that Sum and Max can be written out for.
@@ -37,7 +39,7 @@ type number interface {
 func kernelFor[T any](name string) *foldKernel[T] {
 	switch name {
 	case "LastWins":
-		return &foldKernel[T]{inPlace: lastWinsInPlace[T], bin: lastWinsBin[T]}
+		return &foldKernel[T]{inPlace: lastWinsInPlace[T], scan: lastWinsScan[T]}
 	case "Sum", "Max":
 		sum := name == "Sum"
 		switch reflect.TypeFor[T]().Kind() {
@@ -76,9 +78,9 @@ func kernelFor[T any](name string) *foldKernel[T] {
 // caller has checked that T's kind is N's.
 func numericKernel[T any, N number](sum bool) *foldKernel[T] {
 	if sum {
-		return &foldKernel[T]{inPlace: sumInPlace[T, N], bin: sumBin[T, N]}
+		return &foldKernel[T]{inPlace: sumInPlace[T, N], scan: sumScan[T, N]}
 	}
-	return &foldKernel[T]{inPlace: maxInPlace[T, N], bin: maxBin[T, N]}
+	return &foldKernel[T]{inPlace: maxInPlace[T, N], scan: maxScan[T, N]}
 }
 
 // as reads the T at p as N.
@@ -101,10 +103,16 @@ func lastWinsInPlace[T any](m *ecs.Map[T], buf, rest []emitted[T]) []emitted[T] 
 	return rest
 }
 
-func lastWinsBin[T any](bin []foldValue[T]) {
-	for i := range bin {
-		*bin[i].p = bin[i].v
+func lastWinsScan[T any](ptrs []*T, buf []emitted[T], k, shares int) int {
+	n := 0
+	buf = buf[:len(ptrs)]
+	for i, p := range ptrs {
+		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
+			*p = buf[i].v
+			n++
+		}
 	}
+	return n
 }
 
 func sumInPlace[T any, N number](m *ecs.Map[T], buf, rest []emitted[T]) []emitted[T] {
@@ -120,10 +128,16 @@ func sumInPlace[T any, N number](m *ecs.Map[T], buf, rest []emitted[T]) []emitte
 	return rest
 }
 
-func sumBin[T any, N number](bin []foldValue[T]) {
-	for i := range bin {
-		*as[N](bin[i].p) += *as[N](&bin[i].v)
+func sumScan[T any, N number](ptrs []*T, buf []emitted[T], k, shares int) int {
+	n := 0
+	buf = buf[:len(ptrs)]
+	for i, p := range ptrs {
+		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
+			*as[N](p) += *as[N](&buf[i].v)
+			n++
+		}
 	}
+	return n
 }
 
 func maxInPlace[T any, N number](m *ecs.Map[T], buf, rest []emitted[T]) []emitted[T] {
@@ -140,9 +154,15 @@ func maxInPlace[T any, N number](m *ecs.Map[T], buf, rest []emitted[T]) []emitte
 	return rest
 }
 
-func maxBin[T any, N number](bin []foldValue[T]) {
-	for i := range bin {
-		q := as[N](bin[i].p)
-		*q = max(*q, *as[N](&bin[i].v))
+func maxScan[T any, N number](ptrs []*T, buf []emitted[T], k, shares int) int {
+	n := 0
+	buf = buf[:len(ptrs)]
+	for i, p := range ptrs {
+		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
+			q := as[N](p)
+			*q = max(*q, *as[N](&buf[i].v))
+			n++
+		}
 	}
+	return n
 }

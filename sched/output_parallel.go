@@ -3,6 +3,7 @@ package sched
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -25,14 +26,20 @@ type foldPiece struct {
 	buf, lo, hi int
 }
 
-// foldValue is a value to fold and the component it is folded into.
-type foldValue[T any] struct {
-	p *T
-	v T
-}
-
 // foldPieceLen is the most values a piece holds.
 const foldPieceLen = 2048
+
+// foldShare returns the share, of shares, that folds the values of the
+// component at p: a hash of p's memory block, spread over the shares by a
+// multiply (no division per value).
+func foldShare(p unsafe.Pointer, shares int) int {
+	// SAFETY: the address is only hashed into a share number, never
+	// turned back into a pointer. Which share folds a value changes
+	// nothing in the world: an entity's values all go to one share, in
+	// emission order.
+	block := uint32(uintptr(p) >> foldBlockShift) //tessera:nondeterministic-ok picks a worker, not a result: every share folds its entities' values in emission order
+	return int(uint64(block*0x9e3779b9) * uint64(shares) >> 32)
+}
 
 // foldCount is how many values one share of a parallel fold applied.
 // Padded, so that two workers counting do not write to one cache line.
@@ -74,65 +81,58 @@ var thisPackage = func() string {
 
 // foldParallel is syncInPlace split over the workers, in two passes. The
 // first looks up every value's component (the entity index, then the
-// column: the cost of the fold), pieces of the buffers spread over the
-// workers, and sorts each piece's values by the share that will fold them:
-// the share whose memory blocks hold the component, so no two workers
-// write to one cache line. The second folds: share k walks its values of
-// every piece, in piece order, each in emission order, so each entity's
-// values (all in one share) are folded in the order one pass would fold
-// them, whatever worker runs the share. The values for entities without T
-// are collected per piece and returned in emission order, for grouping.
+// column: most of the cost of the fold), pieces of the buffers spread over
+// the workers, and writes each value's component address beside it. The
+// second folds: share k walks every buffer in order and folds the values
+// whose component lies in one of its memory blocks (foldShare), so no two
+// workers write to one cache line, and each entity's values (all in one
+// share) are folded in the order one pass would fold them, whatever
+// worker runs the share. The values for entities without T are collected
+// per piece and returned in emission order, for grouping.
 func (o *Output[T]) foldParallel(bufs [][]emitted[T]) []emitted[T] {
 	pieces := o.pieces[:0]
+	for len(o.ptrs) < len(bufs) {
+		o.ptrs = append(o.ptrs, nil)
+	}
+	ptrs := o.ptrs[:len(bufs)]
 	for b, buf := range bufs {
+		ptrs[b] = slices.Grow(ptrs[b][:0], len(buf))[:len(buf)]
 		for lo := 0; lo < len(buf); lo += foldPieceLen {
 			pieces = append(pieces, foldPiece{b, lo, min(lo+foldPieceLen, len(buf))})
 		}
 	}
 	o.pieces = pieces
-	shares := o.s.workers
-	for len(o.binned) < len(pieces)*shares {
-		o.binned = append(o.binned, nil)
-	}
 	for len(o.pieceRest) < len(pieces) {
 		o.pieceRest = append(o.pieceRest, nil)
 	}
-	binned, pieceRest, m := o.binned, o.pieceRest, o.m
+	pieceRest, m := o.pieceRest, o.m
 	o.s.pool.do(0, len(pieces), func(i, _ int) {
 		pc := pieces[i]
-		bins, rest := binned[i*shares:(i+1)*shares], pieceRest[i][:0]
-		for k := range bins {
-			bins[k] = bins[k][:0]
-		}
-		for _, it := range bufs[pc.buf][pc.lo:pc.hi] {
+		rest, at := pieceRest[i][:0], ptrs[pc.buf][pc.lo:pc.hi]
+		for j, it := range bufs[pc.buf][pc.lo:pc.hi] {
 			p, ok := m.TryGet(it.e)
+			at[j] = p
 			if !ok {
 				rest = append(rest, it)
-				continue
 			}
-			// SAFETY: the address is only hashed into a block number,
-			// never turned back into a pointer. Which share folds a value
-			// changes nothing in the world: an entity's values all go to
-			// one share, in emission order.
-			k := int(uintptr(unsafe.Pointer(p))>>foldBlockShift) % shares //tessera:nondeterministic-ok picks a worker, not a result: every share folds its entities' values in emission order
-			bins[k] = append(bins[k], foldValue[T]{p, it.v})
 		}
 		pieceRest[i] = rest
 	}, func(i int) string { return "the lookups of an Output's parallel fold, piece " + strconv.Itoa(i) }, nil)
+	shares := o.s.workers
 	if len(o.applies) < shares {
 		o.applies = make([]foldCount, shares)
 	}
-	applies, foldBin := o.applies[:shares], o.kernel.bin
+	applies, scan := o.applies[:shares], o.kernel.scan
 	o.s.pool.do(0, shares, func(k, _ int) {
 		n := 0
-		for i := range pieces {
-			bin := binned[i*shares+k]
-			foldBin(bin)
-			n += len(bin)
-			clear(bin) // pointers into component storage: not kept past the sync
+		for b, buf := range bufs {
+			n += scan(ptrs[b], buf, k, shares)
 		}
 		applies[k].n = n
 	}, func(k int) string { return "an Output's parallel fold, share " + strconv.Itoa(k) }, nil)
+	for b := range ptrs {
+		clear(ptrs[b]) // pointers into component storage: not kept past the sync
+	}
 	rest := o.rest[:0]
 	for k := range applies {
 		o.applied += applies[k].n
