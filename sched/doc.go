@@ -213,7 +213,10 @@
 // A system can split its own work across the workers with [ForEach], for
 // example over a query's chunks cut into row ranges by AppendChunks. Nested
 // parallel loops cannot deadlock: the caller works through the items itself
-// and only waits for items other workers have started.
+// and only waits for items other workers have started. A loop whose items
+// emit outputs uses [ForEachEmit]: each item appends to an [Emitter] of
+// its own, and the values join the system's buffer in item order, so the
+// Sync folds the same values in the same order on any number of workers.
 //
 // The items are cut into one contiguous share per worker, and each worker
 // runs its own share before it takes what is left of the others' (work

@@ -77,6 +77,37 @@ func ExampleOutput() {
 	// Output: hits: 10
 }
 
+// ForEachEmit lets the items of a parallel loop emit: each item appends to
+// its own Emitter, and the values reach the Sync in item order, as if one
+// goroutine had emitted them, on any number of workers.
+func ExampleForEachEmit() {
+	w := ecs.NewWorld()
+	hits := ecs.NewMap[Hits](w)
+	for range 10_000 {
+		hits.Spawn(Hits{})
+	}
+	s := sched.New(w, sched.Workers(2))
+	defer s.Close()
+	out := sched.NewOutput(s, func(cur, next Hits) Hits { return Hits{cur.N + next.N} })
+	q := ecs.NewQuery1[Hits](w)
+	var chunks []ecs.Chunk1[Hits]
+	s.AddFunc("poison", func(ctx *sched.Context) {
+		chunks = q.AppendChunks(chunks[:0], 1024)
+		sched.ForEachEmit(ctx, out, chunks, func(c ecs.Chunk1[Hits], em *sched.Emitter[Hits]) {
+			for _, e := range c.Entities {
+				em.Emit(e, Hits{2})
+			}
+		})
+	}, sched.Reads[Hits](), sched.Emits[Hits]())
+	s.Run()
+	total := 0
+	for r := range q.All() {
+		total += r.A.N
+	}
+	fmt.Println("values:", out.Applied(), "total hits:", total)
+	// Output: values: 10000 total hits: 20000
+}
+
 // Debug mode catches a system touching a type it did not declare.
 func ExampleDebug() {
 	w := ecs.NewWorld()

@@ -83,6 +83,9 @@ type Output[T any] struct {
 	pieceRest [][]emitted[T] // per piece: the values for entities without T
 	applies   []foldCount    // per share
 
+	// emitters: per system, the item emitters of its ForEachEmit calls.
+	emitters [][]Emitter[T]
+
 	dropped int
 	applied int
 }
@@ -113,6 +116,14 @@ type laterValue[T any] struct {
 type emitted[T any] struct {
 	e ecs.Entity
 	v T
+}
+
+// resize makes room for the scheduler's systems.
+func (o *Output[T]) resize(systems int) {
+	o.systemBuffers.resize(systems)
+	for len(o.emitters) < systems {
+		o.emitters = append(o.emitters, nil)
+	}
 }
 
 // syncer is an Output seen by the scheduler.
@@ -149,7 +160,8 @@ func Sum[T cmp.Ordered](current, next T) T { return current + next }
 func Max[T cmp.Ordered](current, next T) T { return max(current, next) }
 
 // Emit records v for e's T from the calling system. Cost: an append to the
-// system's own buffer. Panics inside a [ForEach] of the system, and in debug
+// system's own buffer. Panics inside a [ForEach] of the system (whose items
+// emit through [ForEachEmit]), and in debug
 // mode unless the system declared [Emits][T]. A value for a pending entity
 // of a Commands buffer is dropped and counted like one for a dead entity.
 func (o *Output[T]) Emit(ctx *Context, e ecs.Entity, v T) {
@@ -180,7 +192,7 @@ func (e *emitError) Error() string {
 	case e.deny[e.ctx.sys.index]:
 		return accessError(name, "emits outputs for", "component "+e.t.String(), "Emit", "sched.Emits["+e.t.String()+"]()")
 	}
-	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; collect per item and emit after it", name, e.t)
+	return fmt.Sprintf("sched: system %q: Emit[%v] called inside ForEach; emit from the items through sched.ForEachEmit, or collect per item and emit after it", name, e.t)
 }
 
 // Dropped returns how many emitted values targeted entities that were dead

@@ -16,9 +16,9 @@ import (
 // fn runs on several goroutines at once, each with the system's pprof
 // label: it may write the components of its own item, and must not touch
 // another item's, nor emit outputs or record commands (the system's buffers
-// are not safe for concurrent use; collect per item, then emit or record
-// after ForEach returns, in item order). Emit and Context.Commands panic
-// while a ForEach of their system runs. The result does not depend on the
+// are not safe for concurrent use; emit from the items with [ForEachEmit],
+// or collect per item and record after ForEach returns, in item order).
+// Emit and Context.Commands panic while a ForEach of their system runs. The result does not depend on the
 // number of workers when each item's work depends on that item alone. A
 // panic in fn is re-raised by [Scheduler.Run] as a *[Panic] naming the
 // system and the item, after the items already started have finished (with

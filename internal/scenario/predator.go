@@ -96,7 +96,8 @@ var (
 //     Velocity and Wander), data-parallel;
 //   - eat: a hunter close enough eats its prey (an Energy output; the prey
 //     is despawned at the end of the tick);
-//   - metabolism: every animal's upkeep, an Energy output per entity;
+//   - metabolism: every animal's upkeep, an Energy output per entity,
+//     emitted per chunk with ForEachEmit;
 //   - move: positions advance and wrap around the torus, data-parallel;
 //   - census: counts the animals (writes the Census resource).
 //
@@ -135,14 +136,15 @@ type PredatorPrey struct {
 	predatorCount       *ecs.Query1[Predator]
 
 	// Per-system scratch, reused every tick.
-	huntChunks  []ecs.Chunk1[Position]
-	huntChanges [][]chaseChange // per hunt chunk
-	steerChunks []ecs.Chunk4[Position, Velocity, Species, Wander]
-	moveChunks  []ecs.Chunk2[Position, Velocity]
-	idx         []int
-	eaten       map[ecs.Entity]bool
-	meals       []meal
-	mealRanges  [][2]int
+	huntChunks   []ecs.Chunk1[Position]
+	huntChanges  [][]chaseChange // per hunt chunk
+	steerChunks  []ecs.Chunk4[Position, Velocity, Species, Wander]
+	moveChunks   []ecs.Chunk2[Position, Velocity]
+	upkeepChunks []ecs.Chunk1[Species]
+	idx          []int
+	eaten        map[ecs.Entity]bool
+	meals        []meal
+	mealRanges   [][2]int
 }
 
 // NewPredatorPrey builds the predator-prey scenario with cfg.N animals,
@@ -282,11 +284,14 @@ func (p *PredatorPrey) addSystems() {
 		sched.Despawns[Wander](), sched.Despawns[Prey](), sched.ApplyAtTickEnd())
 
 	s.AddFunc("metabolism", func(ctx *sched.Context) {
-		for c := range p.upkeep.Chunks() {
+		// Per-item emitters: the values reach the Sync in row order, as
+		// from one goroutine, on any number of workers.
+		p.upkeepChunks = p.upkeep.AppendChunks(p.upkeepChunks[:0], predatorChunk)
+		sched.ForEachEmit(ctx, p.fed, p.upkeepChunks, func(c ecs.Chunk1[Species], out *sched.Emitter[Energy]) {
 			for i := range c.A {
-				p.fed.Emit(ctx, c.Entities[i], Energy(c.A[i].Upkeep))
+				out.Emit(c.Entities[i], Energy(c.A[i].Upkeep))
 			}
-		}
+		})
 	}, sched.Reads[Species](), sched.Emits[Energy]())
 
 	s.AddFunc("move", func(ctx *sched.Context) {
