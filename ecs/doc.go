@@ -247,9 +247,22 @@
 // slices into local variables before the row loop, as above. Indexing c.A[i]
 // inside it makes the compiler load c.A again after every store through it
 // (Go has no type-based alias analysis, so the store might have changed c),
-// which costs the loop its speed. The cursor when the loop cannot be a
-// range statement; it is the slowest of the three per entity, and it needs
-// Close when left early.
+// which costs the loop its speed. For the same reason, keep what the row
+// loop adds up in a variable of the chunk's body: the body of a range over
+// Chunks is a closure, and a variable of the enclosing function that it
+// changes lives in memory, so every add would store and load it.
+//
+//	sum := 0.0
+//	for c := range q.Chunks() {
+//		s := sum // in a register for the chunk; the adds keep their order
+//		for _, p := range c.A {
+//			s += p.X
+//		}
+//		sum = s
+//	}
+//
+// The cursor when the loop cannot be a range statement; it is the slowest
+// of the three per entity, and it needs Close when left early.
 //
 // # Batch operations
 //

@@ -40,26 +40,31 @@ func (g *PreyGrid) rebuild(prey *ecs.Query1[Position]) {
 	cells := slices.Grow(g.cell[:0], n)[:n]
 	out := slices.Grow(g.prey[:0], n)[:n]
 	size, cols := g.Cell, g.Cols
+	// The body of a range over Chunks is a closure: a variable of this
+	// function that it changes lives in memory, so each chunk takes its
+	// own slice of cells instead of advancing a shared index.
 	i := 0
 	for c := range prey.Chunks() {
-		for _, at := range c.A {
-			k := min(int(at.Y/size), cols-1)*cols + min(int(at.X/size), cols-1)
-			cells[i] = int32(k)
+		at := cells[i : i+len(c.A)]
+		for j, p := range c.A {
+			k := min(int(p.Y/size), cols-1)*cols + min(int(p.X/size), cols-1)
+			at[j] = int32(k)
 			start[k+1]++
-			i++
 		}
+		i += len(c.A)
 	}
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
 	i = 0
 	for c := range prey.Chunks() {
-		for j, at := range c.A {
-			k := cells[i]
-			out[start[k]] = gridPrey{c.Entities[j], at.X, at.Y}
+		at := cells[i : i+len(c.A)]
+		for j, p := range c.A {
+			k := at[j]
+			out[start[k]] = gridPrey{c.Entities[j], p.X, p.Y}
 			start[k]++
-			i++
 		}
+		i += len(c.A)
 	}
 	// Each start was advanced to the next cell's beginning: shift back.
 	copy(start[1:], start[:len(start)-1])
