@@ -130,7 +130,11 @@ func TestForEachEmitMisuse(t *testing.T) {
 	}{
 		{"kept Emitter", func(ctx *sched.Context, out, _ *sched.Output[Health]) {
 			var kept *sched.Emitter[Health]
-			sched.ForEachEmit(ctx, out, items, func(_ int, em *sched.Emitter[Health]) { kept = em })
+			sched.ForEachEmit(ctx, out, items, func(i int, em *sched.Emitter[Health]) {
+				if i == items[0] {
+					kept = em
+				}
+			})
 			kept.Emit(e, Health{1})
 		}, []string{`system "sys"`, "after its ForEachEmit item returned"}},
 		{"Output.Emit inside", func(ctx *sched.Context, out, _ *sched.Output[Health]) {

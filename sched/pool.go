@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -37,6 +38,12 @@ type pool struct {
 	// workers read it between items (help) until they stop.
 	tasks  chan *job
 	closed bool // close was called; read by the calling goroutine only
+	// offerMu orders a worker's offer of its own job again (help) before
+	// close: a worker may still be in help when the last item of its job
+	// ends and the caller closes the pool, and a send on a closed channel
+	// panics. closing is set under it.
+	offerMu sync.RWMutex
+	closing bool
 }
 
 // job is one batch of items.
@@ -220,13 +227,23 @@ func (p *pool) help(cur *job, who int) {
 				restoreLabels(cur.labels)
 				return
 			}
-			select { // its own job: offered again, for another worker to join
-			case p.tasks <- o:
-			default:
-			}
+			p.offer(o) // its own job: offered again, for another worker to join
 		default:
 			return
 		}
+	}
+}
+
+// offer queues j again unless the queue is full or the pool is closing.
+func (p *pool) offer(j *job) {
+	p.offerMu.RLock()
+	defer p.offerMu.RUnlock()
+	if p.closing {
+		return
+	}
+	select {
+	case p.tasks <- j:
+	default:
 	}
 }
 
@@ -308,7 +325,10 @@ func (j *job) item(i, who int) {
 // close stops the worker goroutines.
 func (p *pool) close() {
 	if p.tasks != nil && !p.closed {
+		p.offerMu.Lock()
+		p.closing = true
 		close(p.tasks)
+		p.offerMu.Unlock()
 		p.closed = true
 	}
 }

@@ -124,3 +124,24 @@ func TestPoolWorkersKeepTheirSharesOfConcurrentJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolClosesWhileWorkersHelp closes pools right after jobs whose
+// workers may still be offering their own job again between items (help):
+// close must neither race with that offer nor make it send on a closed
+// channel. Run it with -race.
+func TestPoolClosesWhileWorkersHelp(t *testing.T) {
+	for _, workers := range []int{2, 3, 5} {
+		for range 100 {
+			p := newPool(workers, 0)
+			var ran atomic.Int32
+			p.do(0, 16, func(_, who int) {
+				ran.Add(1)
+				p.do(who, 3, func(int, int) { ran.Add(1) }, itemLabel, nil)
+			}, itemLabel, nil)
+			p.close()
+			if got := ran.Load(); got != 16*4 {
+				t.Fatalf("%d workers: %d of %d items ran", workers, got, 16*4)
+			}
+		}
+	}
+}
