@@ -26,6 +26,7 @@ type observerState struct {
 	touched   []Entity            // entities changed since the last settle
 	settleBuf []Entity            // settle's second buffer, swapped with touched
 	seen      map[Entity]struct{} // settle's duplicate filter, reused
+	seenPeak  int                 // the most entries seen has held since it was made
 	settling  bool                // settle is firing observers and pair hooks
 }
 
@@ -86,10 +87,7 @@ func (w *World) settleTouched() {
 		// observers' changes go to the other, and neither is reallocated.
 		touched := w.touched
 		w.touched, w.settleBuf = w.settleBuf[:0], touched
-		clear(w.seen)
-		if w.seen == nil {
-			w.seen = make(map[Entity]struct{})
-		}
+		w.resetSeen(len(touched))
 		w.lock++
 		for _, e := range touched {
 			if _, dup := w.seen[e]; dup {
@@ -120,6 +118,20 @@ func (w *World) settleTouched() {
 			w.flush()
 		}
 	}
+}
+
+// resetSeen empties settle's duplicate filter for a round of n touched
+// entities. Clearing a Go map costs time in proportion to the most entries
+// it ever held, not to the entries in it: after a settle of 100,000 spawns,
+// every later settle of a few hundred entities would pay for 100,000. So a
+// filter much larger than the round is made anew.
+func (w *World) resetSeen(n int) {
+	if w.seen == nil || w.seenPeak > 4*n+256 {
+		w.seen, w.seenPeak = make(map[Entity]struct{}, n), n
+		return
+	}
+	w.seenPeak = max(w.seenPeak, len(w.seen))
+	clear(w.seen)
 }
 
 // matchesEntity reports whether the live entity e (record r) matches c.
