@@ -107,6 +107,7 @@ func lastWinsScan[T any](ptrs []*T, buf []emitted[T], k, shares int) int {
 	n := 0
 	buf = buf[:len(ptrs)]
 	for i, p := range ptrs {
+		// SAFETY: the address is only hashed into a share (foldShare).
 		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
 			*p = buf[i].v
 			n++
@@ -132,6 +133,7 @@ func sumScan[T any, N number](ptrs []*T, buf []emitted[T], k, shares int) int {
 	n := 0
 	buf = buf[:len(ptrs)]
 	for i, p := range ptrs {
+		// SAFETY: the address is only hashed into a share (foldShare).
 		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
 			*as[N](p) += *as[N](&buf[i].v)
 			n++
@@ -158,6 +160,7 @@ func maxScan[T any, N number](ptrs []*T, buf []emitted[T], k, shares int) int {
 	n := 0
 	buf = buf[:len(ptrs)]
 	for i, p := range ptrs {
+		// SAFETY: the address is only hashed into a share (foldShare).
 		if p != nil && foldShare(unsafe.Pointer(p), shares) == k {
 			q := as[N](p)
 			*q = max(*q, *as[N](&buf[i].v))
