@@ -145,8 +145,13 @@ func TestThirdClientWatches(t *testing.T) {
 	defer cancel()
 	s, url := loopback(t, ServerConfig{Game: arena.Config{Seed: 3, Rocks: 20, Workers: 1}})
 	idle := func(uint64) arena.Input { return arena.Input{} }
+	// The third client connects once the first two have: bots started
+	// together may reach the server in any order.
 	a := startBot(t, ctx, url, idle)
 	startBot(t, ctx, url, idle)
+	for len(s.Net().Clients()) < 2 && ctx.Err() == nil {
+		run(ctx, s, 1)
+	}
 	c := startBot(t, ctx, url, idle)
 	for len(s.Net().Clients()) < 3 && ctx.Err() == nil {
 		run(ctx, s, 1)
