@@ -36,14 +36,14 @@ type pool struct {
 	spin    time.Duration
 	// tasks queues jobs for the workers; nil with one worker. Set once:
 	// workers read it between items (help) until they stop.
-	tasks  chan *job
-	closed bool // close was called; read by the calling goroutine only
+	tasks chan *job
 	// offerMu orders a worker's offer of its own job again (help) before
 	// close: a worker may still be in help when the last item of its job
 	// ends and the caller closes the pool, and a send on a closed channel
-	// panics. closing is set under it.
+	// panics. closed is written under it, by close; the goroutine that
+	// calls close reads it without the lock.
 	offerMu sync.RWMutex
-	closing bool
+	closed  bool
 }
 
 // job is one batch of items.
@@ -238,7 +238,7 @@ func (p *pool) help(cur *job, who int) {
 func (p *pool) offer(j *job) {
 	p.offerMu.RLock()
 	defer p.offerMu.RUnlock()
-	if p.closing {
+	if p.closed {
 		return
 	}
 	select {
@@ -326,9 +326,8 @@ func (j *job) item(i, who int) {
 func (p *pool) close() {
 	if p.tasks != nil && !p.closed {
 		p.offerMu.Lock()
-		p.closing = true
+		p.closed = true
 		close(p.tasks)
 		p.offerMu.Unlock()
-		p.closed = true
 	}
 }
