@@ -83,8 +83,15 @@ func TestTwoPlayersOverLoopback(t *testing.T) {
 	defer cancel()
 	s, url := loopback(t, ServerConfig{Game: arena.Config{Seed: 3, Rocks: 150, Workers: 2}})
 	a := startBot(t, ctx, url, func(uint64) arena.Input { return arena.Input{Left: true, Thrust: true, Fire: true} })
+	// B connects once A has: bots started together may reach the server
+	// in any order, and the test names the seats.
+	steps := 0
+	for len(s.Net().Clients()) < 1 && ctx.Err() == nil {
+		run(ctx, s, 1)
+		steps++
+	}
 	b := startBot(t, ctx, url, func(uint64) arena.Input { return arena.Input{Right: true} })
-	run(ctx, s, 150)
+	run(ctx, s, max(0, 150-steps))
 
 	if got, want := s.Players(), []netcode.ClientID{a.c.Net.ID(), b.c.Net.ID()}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Logf("server %+v; client A: %v, client B: %v", s.Net().Stats(), a.c.Net.Err(), b.c.Net.Err())
