@@ -58,6 +58,18 @@ func spawnTenBatch(m *map10, n int) {
 	m.SpawnBatch(n, c1{}, c2{}, c3{}, c4{}, c5{}, c6{}, c7{}, c8{}, c9{}, c10{})
 }
 
+// spawnTenBatchFunc spawns a batch with SpawnBatchFunc and an init that
+// keeps each entity (the public go-ecs-benchmarks' delete10 restore, with
+// Ark's NewBatchFn).
+//
+//go:noinline
+func spawnTenBatchFunc(m *map10, es []ecs.Entity) {
+	es = es[:0]
+	m.SpawnBatchFunc(cap(es), func(e ecs.Entity, _ *c1, _ *c2, _ *c3, _ *c4, _ *c5, _ *c6, _ *c7, _ *c8, _ *c9, _ *c10) {
+		es = append(es, e)
+	})
+}
+
 //go:noinline
 func despawnTenEach(w *ecs.World, es []ecs.Entity) {
 	for _, e := range es {
@@ -95,6 +107,16 @@ func BenchmarkSpawn10(b *testing.B) {
 			w, m, all, es := tenWorld(n)
 			for b.Loop() {
 				spawnTenValues(m, es)
+				b.StopTimer()
+				w.DespawnMatching(all)
+				b.StartTimer()
+			}
+			perEntity(b, n)
+		})
+		b.Run("batchfunc/"+strconv.Itoa(n), func(b *testing.B) {
+			w, m, all, es := tenWorld(n)
+			for b.Loop() {
+				spawnTenBatchFunc(m, es)
 				b.StopTimer()
 				w.DespawnMatching(all)
 				b.StartTimer()

@@ -177,10 +177,28 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	}
 	defer m.b.w.unlock()
 	var p [2]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i])
 	}
 	m.b.endRows(pt)
 }
@@ -591,10 +609,29 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 	}
 	defer m.b.w.unlock()
 	var p [3]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i])
 	}
 	m.b.endRows(pt)
 }
@@ -953,10 +990,30 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 	}
 	defer m.b.w.unlock()
 	var p [4]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i])
 	}
 	m.b.endRows(pt)
 }
@@ -1320,10 +1377,31 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 	}
 	defer m.b.w.unlock()
 	var p [5]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i])
 	}
 	m.b.endRows(pt)
 }
@@ -1692,10 +1770,32 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 	}
 	defer m.b.w.unlock()
 	var p [6]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i])
 	}
 	m.b.endRows(pt)
 }
@@ -2069,10 +2169,33 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 	}
 	defer m.b.w.unlock()
 	var p [7]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i])
 	}
 	m.b.endRows(pt)
 }
@@ -2451,10 +2574,34 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 	}
 	defer m.b.w.unlock()
 	var p [8]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+		sH = unsafe.Slice((*H)(p[7]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i])
 	}
 	m.b.endRows(pt)
 }
@@ -2838,10 +2985,35 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 	}
 	defer m.b.w.unlock()
 	var p [9]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+		sH = unsafe.Slice((*H)(p[7]), n)
+		sI = unsafe.Slice((*I)(p[8]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i])
 	}
 	m.b.endRows(pt)
 }
@@ -3230,10 +3402,36 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 	}
 	defer m.b.w.unlock()
 	var p [10]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+		sH = unsafe.Slice((*H)(p[7]), n)
+		sI = unsafe.Slice((*I)(p[8]), n)
+		sJ = unsafe.Slice((*J)(p[9]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i])
 	}
 	m.b.endRows(pt)
 }
@@ -3627,10 +3825,37 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 	}
 	defer m.b.w.unlock()
 	var p [11]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+		sH = unsafe.Slice((*H)(p[7]), n)
+		sI = unsafe.Slice((*I)(p[8]), n)
+		sJ = unsafe.Slice((*J)(p[9]), n)
+		sK = unsafe.Slice((*K)(p[10]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i])
 	}
 	m.b.endRows(pt)
 }
@@ -4031,10 +4256,38 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 	}
 	defer m.b.w.unlock()
 	var p [12]unsafe.Pointer
-	for i := range n {
-		e := m.b.rowSlots(pt, i, p[:])
-		// SAFETY: slot i stores values of the i-th type.
-		init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
+	if m.b.sparse {
+		for i := range n {
+			e := m.b.rowSlots(pt, i, p[:])
+			// SAFETY: slot i stores values of the i-th type.
+			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
+		}
+		m.b.endRows(pt)
+		return
+	}
+	// Table storage: the batch's rows follow each other in every column, so
+	// each type's slots are one slice, found once. init cannot move them:
+	// its structural changes wait for the batch.
+	t := m.b.table
+	m.b.rowSlots(pt, 0, p[:])
+	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
+	// which spawnBatchFunc made rows up to pt.row+n of.
+	var (
+		sA = unsafe.Slice((*A)(p[0]), n)
+		sB = unsafe.Slice((*B)(p[1]), n)
+		sC = unsafe.Slice((*C)(p[2]), n)
+		sD = unsafe.Slice((*D)(p[3]), n)
+		sE = unsafe.Slice((*E)(p[4]), n)
+		sF = unsafe.Slice((*F)(p[5]), n)
+		sG = unsafe.Slice((*G)(p[6]), n)
+		sH = unsafe.Slice((*H)(p[7]), n)
+		sI = unsafe.Slice((*I)(p[8]), n)
+		sJ = unsafe.Slice((*J)(p[9]), n)
+		sK = unsafe.Slice((*K)(p[10]), n)
+		sL = unsafe.Slice((*L)(p[11]), n)
+	)
+	for i := range sA {
+		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i], &sL[i])
 	}
 	m.b.endRows(pt)
 }
