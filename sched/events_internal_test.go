@@ -12,7 +12,7 @@ type allocEvent struct{ N int }
 // reader has read are dropped, so the queue's buffer never grows. The test
 // drives Send and sync itself: Run allocates for its own reasons.
 func TestEventsSyncDoesNotAllocate(t *testing.T) {
-	if testing.Short() {
+	if raceEnabled {
 		t.Skip("allocation counts are skewed by the race detector")
 	}
 	w := ecs.NewWorld()

@@ -13,7 +13,7 @@ type allocHP struct{ N int }
 // A warm sync makes no allocation, in place or through Set and Add. The
 // test drives Emit and sync itself: Run allocates for its own reasons.
 func TestOutputSyncDoesNotAllocate(t *testing.T) {
-	if testing.Short() {
+	if raceEnabled {
 		t.Skip("allocation counts are skewed by the race detector")
 	}
 	for _, hooked := range []bool{false, true} {
