@@ -232,9 +232,8 @@
 // goroutine that calls Run runs the stage's systems that record structural
 // changes, because it applies them afterwards. BenchmarkForEach compares a
 // ForEach over 100,000 and 1,000,000 floats with the same loop on one
-// goroutine and hand-split over two: on two cores ForEach takes 0.56 and
-// 0.58 of the one-goroutine time, the hand split 0.52 and 0.54 (medians of
-// 6 runs).
+// goroutine and hand-split over two goroutines; the README's Performance
+// section gives the ratios and the command.
 //
 // # Debugging and insight
 //
