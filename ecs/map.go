@@ -158,8 +158,9 @@ func (m *Map[T]) spawnFuncSlow(init func(e Entity, v *T)) Entity {
 	return e
 }
 
-// SpawnBatchFunc creates n entities with a zero T and calls init once per
-// entity, in spawn order, to fill it in, as [Map2.SpawnBatchFunc] does. The
+// SpawnBatchFunc creates n entities with a zero T and, when init is not nil,
+// calls it once per entity, in spawn order, to fill it in, as
+// [Map2.SpawnBatchFunc] does (a nil init leaves the values zero). The
 // pointer is valid during the call only. init runs like a loop body:
 // structural changes it makes are deferred until the batch (or the
 // enclosing iteration) ends. Panics if n < 0 or if n entities do not
@@ -182,7 +183,9 @@ func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 		for range n {
 			var v T
 			e := w.Spawn()
-			init(e, &v)
+			if init != nil {
+				init(e, &v)
+			}
 			m.Add(e, v)
 		}
 		return
@@ -194,11 +197,13 @@ func (m *Map[T]) SpawnBatchFunc(n int, init func(e Entity, v *T)) {
 	// deferred, so it cannot move the rows being filled in.
 	w.lock++
 	defer w.unlock()
-	// SAFETY: spawnRows made rows [start, start+n) of t, whose column m.col
-	// stores T values.
-	vs := unsafe.Slice((*T)(t.columns[m.col].at(start)), n)
-	for i := range vs {
-		init(t.entities[start+uint32(i)], &vs[i])
+	if init != nil {
+		// SAFETY: spawnRows made rows [start, start+n) of t, whose column
+		// m.col stores T values; cleanRows made them zero.
+		vs := unsafe.Slice((*T)(t.columns[m.col].at(start)), n)
+		for i := range vs {
+			init(t.entities[start+uint32(i)], &vs[i])
+		}
 	}
 	w.addedRows(t, start, []*componentInfo{m.info})
 	w.settle()

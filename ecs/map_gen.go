@@ -158,12 +158,13 @@ func (m *Map2[A, B]) spawnQueued(init func(e Entity, vA *A, vB *B)) Entity {
 	return e
 }
 
-// SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity, in spawn order, to fill them in. The pointers
-// are valid during the call only. init runs like a loop body: structural
-// changes it makes are deferred until the batch (or the enclosing iteration)
-// ends. Panics if n < 0 or if n entities do not fit ([World.Room]).
-// Complexity: O(n).
+// SpawnBatchFunc creates n entities with zero components of these types and,
+// when init is not nil, calls it once per entity, in spawn order, to fill
+// them in (Ark's NewBatchFn; a nil init leaves the values zero). The
+// pointers are valid during the call only. init runs like a loop body:
+// structural changes it makes are deferred until the batch (or the
+// enclosing iteration) ends. Panics if n < 0 or if n entities do not fit
+// ([World.Room]). Complexity: O(n).
 func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	pt := m.b.spawnBatchFunc(n)
 	switch pt.mode {
@@ -178,27 +179,32 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 	defer m.b.w.unlock()
 	var p [2]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -593,7 +599,7 @@ func (m *Map3[A, B, C]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C)) En
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C)) {
@@ -610,28 +616,33 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 	defer m.b.w.unlock()
 	var p [3]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -974,7 +985,7 @@ func (m *Map4[A, B, C, D]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *C, 
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D)) {
@@ -991,29 +1002,34 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 	defer m.b.w.unlock()
 	var p [4]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -1361,7 +1377,7 @@ func (m *Map5[A, B, C, D, E]) spawnQueued(init func(e Entity, vA *A, vB *B, vC *
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E)) {
@@ -1378,30 +1394,35 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 	defer m.b.w.unlock()
 	var p [5]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -1754,7 +1775,7 @@ func (m *Map6[A, B, C, D, E, F]) spawnQueued(init func(e Entity, vA *A, vB *B, v
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F)) {
@@ -1771,31 +1792,36 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 	defer m.b.w.unlock()
 	var p [6]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -2153,7 +2179,7 @@ func (m *Map7[A, B, C, D, E, F, G]) spawnQueued(init func(e Entity, vA *A, vB *B
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G)) {
@@ -2170,32 +2196,37 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 	defer m.b.w.unlock()
 	var p [7]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -2558,7 +2589,7 @@ func (m *Map8[A, B, C, D, E, F, G, H]) spawnQueued(init func(e Entity, vA *A, vB
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H)) {
@@ -2575,33 +2606,38 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 	defer m.b.w.unlock()
 	var p [8]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-		sH = unsafe.Slice((*H)(p[7]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+			sH = unsafe.Slice((*H)(p[7]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -2969,7 +3005,7 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) spawnQueued(init func(e Entity, vA *A,
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I)) {
@@ -2986,34 +3022,39 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 	defer m.b.w.unlock()
 	var p [9]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-		sH = unsafe.Slice((*H)(p[7]), n)
-		sI = unsafe.Slice((*I)(p[8]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+			sH = unsafe.Slice((*H)(p[7]), n)
+			sI = unsafe.Slice((*I)(p[8]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -3386,7 +3427,7 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) spawnQueued(init func(e Entity, vA
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J)) {
@@ -3403,35 +3444,40 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 	defer m.b.w.unlock()
 	var p [10]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-		sH = unsafe.Slice((*H)(p[7]), n)
-		sI = unsafe.Slice((*I)(p[8]), n)
-		sJ = unsafe.Slice((*J)(p[9]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+			sH = unsafe.Slice((*H)(p[7]), n)
+			sI = unsafe.Slice((*I)(p[8]), n)
+			sJ = unsafe.Slice((*J)(p[9]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -3809,7 +3855,7 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) spawnQueued(init func(e Entity,
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K)) {
@@ -3826,36 +3872,41 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 	defer m.b.w.unlock()
 	var p [11]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-		sH = unsafe.Slice((*H)(p[7]), n)
-		sI = unsafe.Slice((*I)(p[8]), n)
-		sJ = unsafe.Slice((*J)(p[9]), n)
-		sK = unsafe.Slice((*K)(p[10]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+			sH = unsafe.Slice((*H)(p[7]), n)
+			sI = unsafe.Slice((*I)(p[8]), n)
+			sJ = unsafe.Slice((*J)(p[9]), n)
+			sK = unsafe.Slice((*K)(p[10]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i])
+		}
 	}
 	m.b.endRows(pt)
 }
@@ -4240,7 +4291,7 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) spawnQueued(init func(e Enti
 }
 
 // SpawnBatchFunc creates n entities with zero components of these types and
-// calls init once per entity to fill them in; see [Map2.SpawnBatchFunc] for
+// calls init, when not nil, once per entity to fill them in; see [Map2.SpawnBatchFunc] for
 // the rules (hooks, panics, deferral, complexity), which hold for any number
 // of types.
 func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, vC *C, vD *D, vE *E, vF *F, vG *G, vH *H, vI *I, vJ *J, vK *K, vL *L)) {
@@ -4257,37 +4308,42 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 	defer m.b.w.unlock()
 	var p [12]unsafe.Pointer
 	if m.b.sparse {
+		// A sparse type takes its slot for each entity in rowSlots.
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
-			// SAFETY: slot i stores values of the i-th type.
-			init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
+			if init != nil {
+				// SAFETY: slot i stores values of the i-th type.
+				init(e, (*A)(p[0]), (*B)(p[1]), (*C)(p[2]), (*D)(p[3]), (*E)(p[4]), (*F)(p[5]), (*G)(p[6]), (*H)(p[7]), (*I)(p[8]), (*J)(p[9]), (*K)(p[10]), (*L)(p[11]))
+			}
 		}
 		m.b.endRows(pt)
 		return
 	}
-	// Table storage: the batch's rows follow each other in every column, so
-	// each type's slots are one slice, found once. init cannot move them:
-	// its structural changes wait for the batch.
-	t := m.b.table
-	m.b.rowSlots(pt, 0, p[:])
-	// SAFETY: slot k is row pt.row of a column of the k-th type's values,
-	// which spawnBatchFunc made rows up to pt.row+n of.
-	var (
-		sA = unsafe.Slice((*A)(p[0]), n)
-		sB = unsafe.Slice((*B)(p[1]), n)
-		sC = unsafe.Slice((*C)(p[2]), n)
-		sD = unsafe.Slice((*D)(p[3]), n)
-		sE = unsafe.Slice((*E)(p[4]), n)
-		sF = unsafe.Slice((*F)(p[5]), n)
-		sG = unsafe.Slice((*G)(p[6]), n)
-		sH = unsafe.Slice((*H)(p[7]), n)
-		sI = unsafe.Slice((*I)(p[8]), n)
-		sJ = unsafe.Slice((*J)(p[9]), n)
-		sK = unsafe.Slice((*K)(p[10]), n)
-		sL = unsafe.Slice((*L)(p[11]), n)
-	)
-	for i := range sA {
-		init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i], &sL[i])
+	if init != nil {
+		// Table storage: the batch's rows follow each other in every
+		// column, so each type's slots are one slice, found once. init
+		// cannot move them: its structural changes wait for the batch.
+		t := m.b.table
+		m.b.rowSlots(pt, 0, p[:])
+		// SAFETY: slot k is row pt.row of a column of the k-th type's
+		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		var (
+			sA = unsafe.Slice((*A)(p[0]), n)
+			sB = unsafe.Slice((*B)(p[1]), n)
+			sC = unsafe.Slice((*C)(p[2]), n)
+			sD = unsafe.Slice((*D)(p[3]), n)
+			sE = unsafe.Slice((*E)(p[4]), n)
+			sF = unsafe.Slice((*F)(p[5]), n)
+			sG = unsafe.Slice((*G)(p[6]), n)
+			sH = unsafe.Slice((*H)(p[7]), n)
+			sI = unsafe.Slice((*I)(p[8]), n)
+			sJ = unsafe.Slice((*J)(p[9]), n)
+			sK = unsafe.Slice((*K)(p[10]), n)
+			sL = unsafe.Slice((*L)(p[11]), n)
+		)
+		for i := range sA {
+			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i], &sL[i])
+		}
 	}
 	m.b.endRows(pt)
 }

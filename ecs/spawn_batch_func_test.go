@@ -59,3 +59,68 @@ func TestSpawnBatchFuncValuesLandWhileInitSpawns(t *testing.T) {
 		}
 	}
 }
+
+// A nil init leaves every value zero, as Ark's NewBatchFn(n, nil) does:
+// also in rows left stale by a batch move out of the table, with a sparse
+// type in the bundle, and inside an iteration, where the spawns wait for
+// the loop. OnAdd hooks see each entity once.
+func TestSpawnBatchFuncNilInit(t *testing.T) {
+	type nzA struct{ N int }
+	type nzB struct{ N int }
+	type nzC struct{ N int }
+	type nzD struct{ N int }
+	for _, sparse := range []bool{false, true} {
+		for _, deferred := range []bool{false, true} {
+			w := ecs.NewWorld()
+			if sparse {
+				ecs.Register[nzB](w, ecs.Sparse())
+			}
+			added := 0
+			ecs.OnAdd(w, func(ecs.Entity, *nzA) { added++ })
+			m := ecs.NewMap3[nzA, nzB, nzC](w)
+			one := ecs.NewMap[nzC](w)
+			d := ecs.NewMap[nzD](w)
+			all := ecs.NewQuery1[nzA](w)
+			const n = 40
+			// Rows with values, then moved out: the table's rows are stale.
+			m.SpawnBatch(n, nzA{1}, nzB{2}, nzC{3})
+			d.AddMatching(all, nzD{4})
+			added = 0
+			spawn := func() {
+				m.SpawnBatchFunc(n, nil)
+				one.SpawnBatchFunc(n, nil)
+			}
+			if deferred {
+				d.Spawn(nzD{}) // something to iterate over
+				for range ecs.NewQuery1[nzD](w).All() {
+					spawn()
+					break
+				}
+			} else {
+				spawn()
+			}
+			where := func() string {
+				if deferred {
+					return "inside an iteration"
+				}
+				return "outside"
+			}
+			zeros := 0
+			for r := range ecs.NewQuery3[nzA, nzB, nzC](w, ecs.Without(ecs.C[nzD]())).All() {
+				if r.A.N != 0 || r.B.N != 0 || r.C.N != 0 {
+					t.Fatalf("sparse=%v, %s: %v holds %d, %d, %d after SpawnBatchFunc(n, nil)", sparse, where(), r.Entity, r.A.N, r.B.N, r.C.N)
+				}
+				zeros++
+			}
+			if zeros != n {
+				t.Fatalf("sparse=%v, %s: %d entities with the three types, want %d", sparse, where(), zeros, n)
+			}
+			if added != n {
+				t.Fatalf("sparse=%v, %s: OnAdd ran %d times, want %d", sparse, where(), added, n)
+			}
+			if got := ecs.NewQuery1[nzC](w, ecs.Without(ecs.C[nzA]())).Count(); got != n {
+				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) made %d entities, want %d", sparse, where(), got, n)
+			}
+		}
+	}
+}
