@@ -208,9 +208,13 @@ func spawnLoose(pv *pvMap, n int) {
 	}
 }
 
+// spawnBatch spawns n entities with zero values in one batch:
+// SpawnBatchFunc with a nil init, the form of Ark's NewBatchFn(n, nil),
+// which the Ark adapter times.
+//
 //go:noinline
 func spawnBatch(pv *pvMap, n int) {
-	pv.SpawnBatch(n, suite.Position{}, suite.Velocity{})
+	pv.SpawnBatchFunc(n, nil)
 }
 
 // createdCheck is the create checksum: the number of entities with
@@ -309,9 +313,11 @@ func spawnTenEach(t *tenSpawner, es []ecs.Entity, n int) []ecs.Entity {
 	return es
 }
 
+// spawnTenBatch is spawnBatch with the ten types.
+//
 //go:noinline
 func spawnTenBatch(t *tenSpawner, n int) {
-	t.ten.SpawnBatch(n, suite.C1{}, suite.C2{}, suite.C3{}, suite.C4{}, suite.C5{}, suite.C6{}, suite.C7{}, suite.C8{}, suite.C9{}, suite.C10{})
+	t.ten.SpawnBatchFunc(n, nil)
 }
 
 func create10(batch bool) suite.Workload {
