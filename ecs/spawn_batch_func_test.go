@@ -79,6 +79,7 @@ func TestSpawnBatchFuncNilInit(t *testing.T) {
 			ecs.OnAdd(w, func(ecs.Entity, *nzA) { added++ })
 			m := ecs.NewMap3[nzA, nzB, nzC](w)
 			one := ecs.NewMap[nzC](w)
+			oneB := ecs.NewMap[nzB](w) // sparse when sparse is set
 			d := ecs.NewMap[nzD](w)
 			all := ecs.NewQuery1[nzA](w)
 			const n = 40
@@ -89,6 +90,7 @@ func TestSpawnBatchFuncNilInit(t *testing.T) {
 			spawn := func() {
 				m.SpawnBatchFunc(n, nil)
 				one.SpawnBatchFunc(n, nil)
+				oneB.SpawnBatchFunc(n, nil)
 			}
 			if deferred {
 				d.Spawn(nzD{}) // something to iterate over
@@ -120,6 +122,16 @@ func TestSpawnBatchFuncNilInit(t *testing.T) {
 			}
 			if got := ecs.NewQuery1[nzC](w, ecs.Without(ecs.C[nzA]())).Count(); got != n {
 				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) made %d entities, want %d", sparse, where(), got, n)
+			}
+			onlyB := 0
+			for r := range ecs.NewQuery1[nzB](w, ecs.Without(ecs.C[nzA]())).All() {
+				if r.A.N != 0 {
+					t.Fatalf("sparse=%v, %s: %v holds %d after Map.SpawnBatchFunc(n, nil)", sparse, where(), r.Entity, r.A.N)
+				}
+				onlyB++
+			}
+			if onlyB != n {
+				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) of a sparse type made %d entities, want %d", sparse, where(), onlyB, n)
 			}
 		}
 	}
