@@ -177,9 +177,9 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 		return
 	}
 	defer m.b.w.unlock()
-	var p [2]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [2]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -195,12 +195,11 @@ func (m *Map2[A, B]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B)) {
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i])
@@ -614,9 +613,9 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 		return
 	}
 	defer m.b.w.unlock()
-	var p [3]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [3]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -632,13 +631,12 @@ func (m *Map3[A, B, C]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *B, 
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i])
@@ -1000,9 +998,9 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 		return
 	}
 	defer m.b.w.unlock()
-	var p [4]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [4]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -1018,14 +1016,13 @@ func (m *Map4[A, B, C, D]) SpawnBatchFunc(n int, init func(e Entity, vA *A, vB *
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i])
@@ -1392,9 +1389,9 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 		return
 	}
 	defer m.b.w.unlock()
-	var p [5]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [5]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -1410,15 +1407,14 @@ func (m *Map5[A, B, C, D, E]) SpawnBatchFunc(n int, init func(e Entity, vA *A, v
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i])
@@ -1790,9 +1786,9 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 		return
 	}
 	defer m.b.w.unlock()
-	var p [6]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [6]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -1808,16 +1804,15 @@ func (m *Map6[A, B, C, D, E, F]) SpawnBatchFunc(n int, init func(e Entity, vA *A
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i])
@@ -2194,9 +2189,9 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 		return
 	}
 	defer m.b.w.unlock()
-	var p [7]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [7]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -2212,17 +2207,16 @@ func (m *Map7[A, B, C, D, E, F, G]) SpawnBatchFunc(n int, init func(e Entity, vA
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i])
@@ -2604,9 +2598,9 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 		return
 	}
 	defer m.b.w.unlock()
-	var p [8]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [8]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -2622,18 +2616,17 @@ func (m *Map8[A, B, C, D, E, F, G, H]) SpawnBatchFunc(n int, init func(e Entity,
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
-			sH = unsafe.Slice((*H)(p[7]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
+			sH = unsafe.Slice((*H)(t.columns[m.cols[7]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i])
@@ -3020,9 +3013,9 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 		return
 	}
 	defer m.b.w.unlock()
-	var p [9]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [9]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -3038,19 +3031,18 @@ func (m *Map9[A, B, C, D, E, F, G, H, I]) SpawnBatchFunc(n int, init func(e Enti
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
-			sH = unsafe.Slice((*H)(p[7]), n)
-			sI = unsafe.Slice((*I)(p[8]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
+			sH = unsafe.Slice((*H)(t.columns[m.cols[7]].at(pt.row)), n)
+			sI = unsafe.Slice((*I)(t.columns[m.cols[8]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i])
@@ -3442,9 +3434,9 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 		return
 	}
 	defer m.b.w.unlock()
-	var p [10]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [10]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -3460,20 +3452,19 @@ func (m *Map10[A, B, C, D, E, F, G, H, I, J]) SpawnBatchFunc(n int, init func(e 
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
-			sH = unsafe.Slice((*H)(p[7]), n)
-			sI = unsafe.Slice((*I)(p[8]), n)
-			sJ = unsafe.Slice((*J)(p[9]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
+			sH = unsafe.Slice((*H)(t.columns[m.cols[7]].at(pt.row)), n)
+			sI = unsafe.Slice((*I)(t.columns[m.cols[8]].at(pt.row)), n)
+			sJ = unsafe.Slice((*J)(t.columns[m.cols[9]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i])
@@ -3870,9 +3861,9 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 		return
 	}
 	defer m.b.w.unlock()
-	var p [11]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [11]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -3888,21 +3879,20 @@ func (m *Map11[A, B, C, D, E, F, G, H, I, J, K]) SpawnBatchFunc(n int, init func
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
-			sH = unsafe.Slice((*H)(p[7]), n)
-			sI = unsafe.Slice((*I)(p[8]), n)
-			sJ = unsafe.Slice((*J)(p[9]), n)
-			sK = unsafe.Slice((*K)(p[10]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
+			sH = unsafe.Slice((*H)(t.columns[m.cols[7]].at(pt.row)), n)
+			sI = unsafe.Slice((*I)(t.columns[m.cols[8]].at(pt.row)), n)
+			sJ = unsafe.Slice((*J)(t.columns[m.cols[9]].at(pt.row)), n)
+			sK = unsafe.Slice((*K)(t.columns[m.cols[10]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i])
@@ -4306,9 +4296,9 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 		return
 	}
 	defer m.b.w.unlock()
-	var p [12]unsafe.Pointer
 	if m.b.sparse {
 		// A sparse type takes its slot for each entity in rowSlots.
+		var p [12]unsafe.Pointer
 		for i := range n {
 			e := m.b.rowSlots(pt, i, p[:])
 			if init != nil {
@@ -4324,22 +4314,21 @@ func (m *Map12[A, B, C, D, E, F, G, H, I, J, K, L]) SpawnBatchFunc(n int, init f
 		// column, so each type's slots are one slice, found once. init
 		// cannot move them: its structural changes wait for the batch.
 		t := m.b.table
-		m.b.rowSlots(pt, 0, p[:])
-		// SAFETY: slot k is row pt.row of a column of the k-th type's
-		// values, which spawnBatchFunc made rows up to pt.row+n of.
+		// SAFETY: column m.cols[k] of t stores values of the k-th type,
+		// and spawnBatchFunc made its rows [pt.row, pt.row+n).
 		var (
-			sA = unsafe.Slice((*A)(p[0]), n)
-			sB = unsafe.Slice((*B)(p[1]), n)
-			sC = unsafe.Slice((*C)(p[2]), n)
-			sD = unsafe.Slice((*D)(p[3]), n)
-			sE = unsafe.Slice((*E)(p[4]), n)
-			sF = unsafe.Slice((*F)(p[5]), n)
-			sG = unsafe.Slice((*G)(p[6]), n)
-			sH = unsafe.Slice((*H)(p[7]), n)
-			sI = unsafe.Slice((*I)(p[8]), n)
-			sJ = unsafe.Slice((*J)(p[9]), n)
-			sK = unsafe.Slice((*K)(p[10]), n)
-			sL = unsafe.Slice((*L)(p[11]), n)
+			sA = unsafe.Slice((*A)(t.columns[m.cols[0]].at(pt.row)), n)
+			sB = unsafe.Slice((*B)(t.columns[m.cols[1]].at(pt.row)), n)
+			sC = unsafe.Slice((*C)(t.columns[m.cols[2]].at(pt.row)), n)
+			sD = unsafe.Slice((*D)(t.columns[m.cols[3]].at(pt.row)), n)
+			sE = unsafe.Slice((*E)(t.columns[m.cols[4]].at(pt.row)), n)
+			sF = unsafe.Slice((*F)(t.columns[m.cols[5]].at(pt.row)), n)
+			sG = unsafe.Slice((*G)(t.columns[m.cols[6]].at(pt.row)), n)
+			sH = unsafe.Slice((*H)(t.columns[m.cols[7]].at(pt.row)), n)
+			sI = unsafe.Slice((*I)(t.columns[m.cols[8]].at(pt.row)), n)
+			sJ = unsafe.Slice((*J)(t.columns[m.cols[9]].at(pt.row)), n)
+			sK = unsafe.Slice((*K)(t.columns[m.cols[10]].at(pt.row)), n)
+			sL = unsafe.Slice((*L)(t.columns[m.cols[11]].at(pt.row)), n)
 		)
 		for i := range sA {
 			init(t.entities[pt.row+uint32(i)], &sA[i], &sB[i], &sC[i], &sD[i], &sE[i], &sF[i], &sG[i], &sH[i], &sI[i], &sJ[i], &sK[i], &sL[i])

@@ -92,46 +92,41 @@ func TestSpawnBatchFuncNilInit(t *testing.T) {
 				one.SpawnBatchFunc(n, nil)
 				oneB.SpawnBatchFunc(n, nil)
 			}
+			where := "outside"
 			if deferred {
-				d.Spawn(nzD{}) // something to iterate over
-				for range ecs.NewQuery1[nzD](w).All() {
+				where = "inside an iteration"
+				for range ecs.NewQuery1[nzD](w).All() { // the moved rows
 					spawn()
 					break
 				}
 			} else {
 				spawn()
 			}
-			where := func() string {
-				if deferred {
-					return "inside an iteration"
-				}
-				return "outside"
-			}
 			zeros := 0
 			for r := range ecs.NewQuery3[nzA, nzB, nzC](w, ecs.Without(ecs.C[nzD]())).All() {
 				if r.A.N != 0 || r.B.N != 0 || r.C.N != 0 {
-					t.Fatalf("sparse=%v, %s: %v holds %d, %d, %d after SpawnBatchFunc(n, nil)", sparse, where(), r.Entity, r.A.N, r.B.N, r.C.N)
+					t.Fatalf("sparse=%v, %s: %v holds %d, %d, %d after SpawnBatchFunc(n, nil)", sparse, where, r.Entity, r.A.N, r.B.N, r.C.N)
 				}
 				zeros++
 			}
 			if zeros != n {
-				t.Fatalf("sparse=%v, %s: %d entities with the three types, want %d", sparse, where(), zeros, n)
+				t.Fatalf("sparse=%v, %s: %d entities with the three types, want %d", sparse, where, zeros, n)
 			}
 			if added != n {
-				t.Fatalf("sparse=%v, %s: OnAdd ran %d times, want %d", sparse, where(), added, n)
+				t.Fatalf("sparse=%v, %s: OnAdd ran %d times, want %d", sparse, where, added, n)
 			}
 			if got := ecs.NewQuery1[nzC](w, ecs.Without(ecs.C[nzA]())).Count(); got != n {
-				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) made %d entities, want %d", sparse, where(), got, n)
+				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) made %d entities, want %d", sparse, where, got, n)
 			}
 			onlyB := 0
 			for r := range ecs.NewQuery1[nzB](w, ecs.Without(ecs.C[nzA]())).All() {
 				if r.A.N != 0 {
-					t.Fatalf("sparse=%v, %s: %v holds %d after Map.SpawnBatchFunc(n, nil)", sparse, where(), r.Entity, r.A.N)
+					t.Fatalf("sparse=%v, %s: %v holds %d after Map.SpawnBatchFunc(n, nil)", sparse, where, r.Entity, r.A.N)
 				}
 				onlyB++
 			}
 			if onlyB != n {
-				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) of a sparse type made %d entities, want %d", sparse, where(), onlyB, n)
+				t.Fatalf("sparse=%v, %s: Map.SpawnBatchFunc(n, nil) of a sparse type made %d entities, want %d", sparse, where, onlyB, n)
 			}
 		}
 	}
